@@ -1,0 +1,22 @@
+/**
+ * crashlab's own evaluation package for the restaurant assistant, written exactly as a user would write
+ * one: it imports only `crashlab/alpha` (and the application under test in examples/restaurant).
+ */
+import { crawl, definePlan, loadDataset } from "crashlab/alpha";
+import { restaurantTargets } from "./adapters/restaurant-targets";
+import { noDoubleBooking } from "./verifiers/no-double-booking";
+import { restaurantWorld } from "./worlds/restaurant";
+
+const crawlData = loadDataset(new URL("./data/crawl.json", import.meta.url));
+
+export const PLAN = definePlan({
+  name: "restaurant",
+  targets: restaurantTargets(),
+  default_target: "restaurant",
+  cases: crawl(crawlData, { world: restaurantWorld }),
+  verifiers: [noDoubleBooking],
+  gates: {
+    outcome: { required: true, min_pass_rate: 1 },
+    no_double_booking: { required: true, min_pass_rate: 1 },
+  },
+});

@@ -1,0 +1,56 @@
+export const MAIN_HELP = `crashlab — evaluate assembled agent systems inside controlled experiments
+
+Usage:
+  crashlab run [options]          run the evaluation package's cases as trials and apply the gates
+  crashlab list [--package P]     list the package's targets, cases and verifiers
+  crashlab validate <dataset>     check a scenario dataset (evaluation-contract §1)
+  crashlab schema                 print the JSON Schema of results.json
+  crashlab --version | --help
+
+Exit codes:
+  0  every required gate passed
+  1  a gate failed (or nothing ran)
+  2  usage or input error (bad flag, dataset, package); nothing was written
+  3  infrastructure errors prevented a decision
+  130 interrupted (Ctrl-C); results of finished trials are kept
+
+Run \`crashlab run --help\` for the run options.`;
+
+export const RUN_HELP = `crashlab run — run every selected case as independent trials, then apply the release gates
+
+Usage: crashlab run [options]
+
+Package and selection:
+  --package <path>            evaluations.ts, or a folder holding evaluations.ts or crashlab/evaluations.ts
+                              (default: ./crashlab/evaluations.ts)
+  --target <name>             which of the PLAN's targets to evaluate (default: the PLAN's default or first)
+  --example <id>, --scenario <id>
+                              run only this scenario (repeatable)
+  --tag <tag>                 run only scenarios with this tag (repeatable)
+  --max-examples <n>          run at most n cases (after the filters above; 0 = all)
+
+Trials:
+  --repetitions <n>           independent trials per case, each with a fresh world (default 1)
+  --concurrency <n>           trials at once, 1–8 (default 1)
+  --seed <n>                  run seed; each trial's seed derives from it and the trial id (default 1)
+  --no-real-time              virtual time: no waiting, reproducible (default for offline targets)
+  --real-time                 wall-clock time
+  --trial-timeout-seconds <s> limit on a trial's timeline (default 120)
+  --max-tool-calls <n>        limit on tool calls per trial (default 20)
+  --max-turns <n>             limit on assistant turns per trial (default 16)
+  --max-provider-requests <n> limit on backend/model requests per trial (default 50)
+
+Gates (override the PLAN's gate configuration):
+  --require <verifier>        make a verifier required (repeatable)
+  --advisory <verifier>       make a verifier advisory (repeatable)
+  --min-pass-rate <0..1>      minimum per-case pass rate for every gate (default 1)
+  --wilson                    compare the 95% Wilson lower bound instead of the raw pass rate
+
+Output:
+  --results-dir <dir>         where run folders go (default ./results)
+  --run-name <name>           prefix of the run id
+  --json                      print results.json to stdout instead of the summary table
+  --quiet                     no per-trial progress lines
+  -h, --help                  this help
+
+Settings resolve as: command line, then the PLAN's \`defaults\`, then the defaults above.`;

@@ -1,0 +1,82 @@
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { createJiti } from "jiti";
+import { isPlan, type Plan } from "../run/plan";
+
+/** A user-causable problem with the evaluation package: names the file and says how to fix it. */
+export class PackageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PackageError";
+  }
+}
+
+export interface LoadedPackage {
+  /** The evaluations.ts file. */
+  file: string;
+  /** The package folder (the one holding evaluations.ts). */
+  dir: string;
+  plan: Plan;
+}
+
+/**
+ * Where the package is: `--package` may name the evaluations file or a folder holding
+ * `evaluations.ts` or `crashlab/evaluations.ts`; by default `./crashlab/evaluations.ts`.
+ */
+export function findPackage(cwd: string, packageOption?: string): string {
+  const candidates: string[] = [];
+  if (packageOption) {
+    const p = resolve(cwd, packageOption);
+    if (existsSync(p) && statSync(p).isFile()) return p;
+    candidates.push(join(p, "evaluations.ts"), join(p, "crashlab", "evaluations.ts"));
+  } else candidates.push(join(cwd, "crashlab", "evaluations.ts"), join(cwd, "evaluations.ts"));
+  const found = candidates.find((c) => existsSync(c));
+  if (found) return found;
+  throw new PackageError(
+    `No evaluation package found: looked for ${candidates.map((c) => relative(cwd, c) || c).join(" and ")}. ` +
+      `Create crashlab/evaluations.ts exporting \`PLAN = definePlan({...})\` (see README, "Write your own package"), or pass --package <folder or file>.`,
+  );
+}
+
+/** The user's own error, as one paragraph: named error types keep their message; others get file:line. */
+function describeLoadError(file: string, error: unknown): string {
+  const e = error as Error & { code?: string };
+  // Errors thrown by our own validators already name the file and field and say how to fix it.
+  if (e && (e.name === "DatasetError" || e.name === "PlanError" || e.name === "WorldSetupError" || e.name === "PackageError")) return e.message;
+  const where = String(e?.stack ?? "")
+    .split("\n")
+    .map((l) => l.match(/\(?((?:file:\/\/)?\/[^():]+\.(?:ts|mts|js|mjs)):(\d+):(\d+)\)?/))
+    .find((m) => m && !m[1]!.includes("node_modules"));
+  const at = where ? ` (at ${relative(process.cwd(), where[1]!.replace(/^file:\/\//, ""))}:${where[2]})` : "";
+  const what = e?.code === "MODULE_NOT_FOUND" || e?.code === "ERR_MODULE_NOT_FOUND" ? "an import could not be resolved: " : "";
+  return `Loading ${file} failed: ${what}${e?.message ?? String(error)}${at}. Fix the package code, then run \`crashlab list\` to check it loads.`;
+}
+
+/**
+ * Load a package's PLAN with jiti. `crashlab/alpha` is served from the running copy of crashlab
+ * (a virtual module), so the package and the engine share one copy of every class and schema.
+ */
+export async function loadPackage(file: string, alpha: Record<string, unknown>): Promise<LoadedPackage> {
+  const jiti = createJiti(import.meta.url, {
+    virtualModules: { "crashlab/alpha": alpha },
+    moduleCache: false,
+    fsCache: false,
+    interopDefault: false,
+  });
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await jiti.import(file)) as Record<string, unknown>;
+  } catch (error) {
+    throw new PackageError(describeLoadError(file, error));
+  }
+  if (!mod || !("PLAN" in mod)) {
+    const exported = mod ? Object.keys(mod).filter((k) => k !== "__esModule") : [];
+    throw new PackageError(
+      `${file} does not export PLAN${exported.length ? ` (it exports: ${exported.join(", ")})` : ""}. Add \`export const PLAN = definePlan({...})\` using definePlan from "crashlab/alpha".`,
+    );
+  }
+  if (!isPlan(mod.PLAN)) {
+    throw new PackageError(`${file}: PLAN is not a plan. Build it with \`definePlan({name, targets, cases})\` from "crashlab/alpha".`);
+  }
+  return { file, dir: dirname(file), plan: mod.PLAN };
+}

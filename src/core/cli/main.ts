@@ -1,0 +1,204 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { DatasetError, loadDataset } from "../dataset/load";
+import { SAFE_ID } from "../dataset/schema";
+import { packageDigest } from "../provenance/digest";
+import { writeTrialArtifacts } from "../report/artifacts";
+import { progressLine, summaryText } from "../report/console";
+import { ensureDir } from "../report/files";
+import { buildResults, writeRunOutputs } from "../report/results";
+import { resultsJsonSchema } from "../report/results-schema";
+import { PlanError } from "../run/plan";
+import { resolveRun, run } from "../run/run";
+import { CRASHLAB_VERSION } from "../version";
+import { createWorld } from "../world/world";
+import { MAIN_HELP, RUN_HELP } from "./help";
+import { findPackage, loadPackage, PackageError } from "./load-package";
+import { parseRunArgs, resolveOptions, UsageError } from "./options";
+
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  /** The public API module (`crashlab/alpha`) of this very copy of crashlab, served to the package. */
+  alpha: Record<string, unknown>;
+  /** Aborts a run in progress (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/** User-causable errors: one paragraph, exit 2, never a stack trace. */
+function isInputError(error: unknown): error is Error {
+  const name = (error as Error)?.name;
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError"].includes(name);
+}
+
+/** The whole CLI as a function: tests call it directly; the bin is a thin wrapper. Returns the exit code. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout(MAIN_HELP + "\n");
+        return command === undefined ? 2 : 0;
+      case "--version":
+      case "-v":
+        io.stdout(`${CRASHLAB_VERSION}\n`);
+        return 0;
+      case "run":
+        return await runCommand(rest, io);
+      case "list":
+        return await listCommand(rest, io);
+      case "validate":
+        return validateCommand(rest, io);
+      case "schema":
+        io.stdout(JSON.stringify(resultsJsonSchema(), null, 2) + "\n");
+        return 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (isInputError(error)) {
+      io.stderr(`crashlab: ${error.message}${error.name === "UsageError" ? " (see `crashlab --help`)" : ""}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function runCommand(argv: string[], io: CliIO): Promise<number> {
+  const cli = parseRunArgs(argv);
+  if (cli.help) {
+    io.stdout(RUN_HELP + "\n");
+    return 0;
+  }
+  if (cli["run-name"] !== undefined && (!SAFE_ID.test(cli["run-name"]) || cli["run-name"].includes("..")))
+    throw new UsageError(`--run-name must be a safe folder name (letters, digits, '_', '-', '.'), got "${cli["run-name"]}"`);
+  const file = findPackage(io.cwd, cli.package);
+  const pkg = await loadPackage(file, io.alpha);
+  const options = resolveOptions(cli, pkg.plan.defaults);
+  const runOptions = {
+    ...(options.target ? { target: options.target } : {}),
+    repetitions: options.repetitions,
+    concurrency: options.concurrency,
+    seed: options.seed,
+    selection: { ids: options.ids, tags: options.tags, ...(options.max_examples !== undefined ? { max_examples: options.max_examples } : {}) },
+    real_time: options.real_time,
+    limits: options.limits,
+    gates: options.gates,
+    ...(options.run_name ? { run_name: options.run_name } : {}),
+  };
+  // Everything a user can get wrong is checked here, before any folder is created.
+  const resolved = resolveRun(pkg.plan, runOptions);
+  if (resolved.trials.length === 0) throw new UsageError("the selection matches no case: check --example/--tag/--max-examples (`crashlab list` shows the cases)");
+  preflightWorlds(resolved.trials.map((t) => t.case));
+
+  const lockfile = findLockfile(pkg.dir);
+  const digest = packageDigest(pkg.dir, lockfile).digest;
+  const runDir = resolve(io.cwd, options.results_dir, resolved.run_id);
+  ensureDir(runDir);
+  const target = pkg.plan.targets[resolved.target_name]!;
+  if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
+
+  const result = await run(
+    pkg.plan,
+    {
+      ...runOptions,
+      package: { dir: pkg.dir, digest },
+      ...(io.signal ? { signal: io.signal } : {}),
+      onTrialEnd: (record, done, total) => {
+        record.artifacts = writeTrialArtifacts(runDir, record);
+        if (!options.quiet) io.stderr(progressLine(record, done, total) + "\n");
+      },
+    },
+    resolved,
+  );
+  const notStarted = resolved.trials.length - result.records.length;
+  const doc = buildResults(result, {
+    concurrency: resolved.concurrency,
+    real_time: options.real_time,
+    package_digest: digest,
+    target_descriptor: target.describe(),
+    limits: resolved.limits,
+    not_started: notStarted,
+  });
+  const paths = writeRunOutputs(runDir, doc, result);
+  if (options.json) io.stdout(JSON.stringify(doc, null, 2) + "\n");
+  else io.stdout(summaryText(result.summary, result.decision, { run_id: result.run_id, target: result.target, results_dir: paths.results }) + "\n");
+  if (notStarted > 0) {
+    io.stderr(`crashlab: interrupted; ${notStarted} trial(s) not started. Finished trials are in ${paths.results}\n`);
+    return 130;
+  }
+  return result.decision.exit_code;
+}
+
+/** Build every selected case's world once, so a bad initial_state is an input error before the run starts. */
+function preflightWorlds(cases: ReadonlyArray<import("../run/plan").CaseDefinition>): void {
+  const seen = new Set<string>();
+  for (const c of cases) {
+    if (seen.has(c.id)) continue;
+    seen.add(c.id);
+    try {
+      createWorld(c.world, { seed: 0, trial: "preflight", initialState: structuredClone(c.scenario.application.initial_state), now: () => 0 });
+    } catch (error) {
+      const index = c.scenario.id;
+      throw new DatasetError(c.dataset_file, [{ path: "application.initial_state", scenario_id: index, message: (error as Error).message }], `Fix the initial state for world "${c.world.name}".`);
+    }
+  }
+}
+
+function findLockfile(dir: string): string | undefined {
+  let current = resolve(dir);
+  for (;;) {
+    for (const name of ["pnpm-lock.yaml", "package-lock.json", "yarn.lock"]) if (existsSync(join(current, name))) return join(current, name);
+    const parent = resolve(current, "..");
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+async function listCommand(argv: string[], io: CliIO): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({ args: argv, options: { package: { type: "string" }, json: { type: "boolean" } }, strict: true }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const pkg = await loadPackage(findPackage(io.cwd, values.package), io.alpha);
+  const plan = pkg.plan;
+  const verifiers = ["outcome", ...(plan.verifiers ?? []).map((v) => v.id)];
+  if (values.json) {
+    io.stdout(
+      JSON.stringify(
+        {
+          plan: plan.name,
+          targets: Object.keys(plan.targets),
+          default_target: plan.default_target ?? Object.keys(plan.targets)[0],
+          verifiers,
+          cases: plan.cases.map((c) => ({ id: c.id, kind: c.kind, title: c.scenario.title, tags: c.tags })),
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+    return 0;
+  }
+  const lines = [`plan ${plan.name} (${pkg.file})`, `targets: ${Object.keys(plan.targets).join(", ")}`, `verifiers: ${verifiers.join(", ")}`, `cases (${plan.cases.length}):`];
+  const w = Math.max(...plan.cases.map((c) => c.id.length), 4);
+  for (const c of plan.cases) lines.push(`  ${c.id.padEnd(w)}  ${c.kind.padEnd(5)}  ${c.scenario.title}${c.tags.length ? `  [${c.tags.join(", ")}]` : ""}`);
+  io.stdout(lines.join("\n") + "\n");
+  return 0;
+}
+
+function validateCommand(argv: string[], io: CliIO): number {
+  if (argv.length !== 1 || argv[0]!.startsWith("-")) throw new UsageError("usage: crashlab validate <dataset.json>");
+  const file = resolve(io.cwd, argv[0]!);
+  const { dataset } = loadDataset(file);
+  const kinds = dataset.scenarios.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.interaction]: (acc[s.interaction] ?? 0) + 1 }), {});
+  io.stdout(`${argv[0]}: valid, ${dataset.scenarios.length} scenario(s) (${Object.entries(kinds).map(([k, v]) => `${v} ${k}`).join(", ")})\n`);
+  return 0;
+}
+

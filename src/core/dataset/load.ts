@@ -1,0 +1,167 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { Dataset, type Scenario } from "./schema";
+
+/** One fault in a dataset, located precisely. */
+export interface DatasetProblem {
+  /** JSON path, e.g. `scenarios[2].expected.tools.required[0].name`. */
+  path: string;
+  scenario_id?: string;
+  message: string;
+}
+
+/** A user-causable dataset fault: names the file, the scenario and the field, and how to fix it. */
+export class DatasetError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: DatasetProblem[],
+    readonly hint = "Fix the field(s) named above; `crashlab validate <dataset>` re-checks the file.",
+  ) {
+    super(formatProblems(file, problems, hint));
+    this.name = "DatasetError";
+  }
+}
+
+function formatProblems(file: string, problems: DatasetProblem[], hint: string): string {
+  const shown = problems.slice(0, 8).map((p) => {
+    if (p.scenario_id) return `scenario "${p.scenario_id}", field ${p.path}: ${p.message}`;
+    return p.path ? `field ${p.path}: ${p.message}` : p.message;
+  });
+  const more = problems.length > shown.length ? ` (and ${problems.length - shown.length} more)` : "";
+  return `Invalid dataset ${file}: ${shown.join("; ")}${more}. ${hint}`;
+}
+
+/** `a.b[2].c` from a zod issue path. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out;
+}
+
+function scenarioIdAt(raw: unknown, path: ReadonlyArray<PropertyKey>): string | undefined {
+  if (path[0] !== "scenarios" || typeof path[1] !== "number") return undefined;
+  const scenarios = (raw as { scenarios?: unknown })?.scenarios;
+  if (!Array.isArray(scenarios)) return undefined;
+  const id = (scenarios[path[1]] as { id?: unknown } | undefined)?.id;
+  return typeof id === "string" ? id : `#${path[1]}`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") return `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")} (remove or rename)`;
+  if (issue.code === "invalid_type" && issue.input === undefined) return `missing (expected ${issue.expected})`;
+  return issue.message;
+}
+
+/** A rough token count for the history budget (§1: at most 8,192 rendered tokens): ~4 characters a token. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** The rules of §1 that a schema cannot express alone. */
+function crossFieldProblems(dataset: Dataset): DatasetProblem[] {
+  const problems: DatasetProblem[] = [];
+  const seen = new Map<string, number>();
+  dataset.scenarios.forEach((s, i) => {
+    const at = (p: string) => `scenarios[${i}]${p}`;
+    const add = (p: string, message: string) => problems.push({ path: at(p), scenario_id: s.id, message });
+    const key = s.id.toLowerCase();
+    if (seen.has(key)) add(".id", `duplicate id (ids are unique case-insensitively; also used by scenarios[${seen.get(key)}])`);
+    else seen.set(key, i);
+
+    const { expected } = s;
+    if (expected.delegation === "forbidden" && expected.tools.required.length > 0)
+      add(".expected.delegation", "a scenario cannot forbid delegation and require a tool");
+
+    if (s.interaction === "single_turn") {
+      if (s.simulation_parameters) add(".simulation_parameters", "single-turn scenarios have no simulation_parameters");
+      if (expected.procedure) add(".expected.procedure", "single-turn scenarios have no procedure");
+    } else {
+      if (!s.simulation_parameters) add(".simulation_parameters", "multi-turn scenarios need simulation_parameters");
+      if (s.input.recordings?.length) add(".input.recordings", "multi-turn scenarios have no recordings");
+      const substantive = s.simulation_parameters?.agenda.filter((a) => a.required && a.action !== "backchannel" && a.action !== "wait") ?? [];
+      if (s.simulation_parameters && substantive.length < 2)
+        add(".simulation_parameters.agenda", "multi-turn scenarios need at least two substantive required agenda objectives");
+      if ((expected.golden_path?.turns ?? 0) < 7) add(".expected.golden_path.turns", "multi-turn scenarios need golden_path.turns >= 7");
+      s.simulation_parameters?.agenda.forEach((a, j) => {
+        const earlier = new Set(s.simulation_parameters!.agenda.slice(0, j).map((x) => x.id));
+        a.after.forEach((dep, k) => {
+          if (!earlier.has(dep)) add(`.simulation_parameters.agenda[${j}].after[${k}]`, `"${dep}" is not an earlier agenda item`);
+        });
+      });
+    }
+
+    const history = s.input.context?.history ?? [];
+    const tokens = history.reduce((n, m) => n + estimateTokens(`${m.role}: ${m.text}`), 0);
+    if (tokens > 8192) add(".input.context.history", `history is about ${tokens} tokens; at most 8,192 are allowed`);
+
+    const recordingIds = new Set<string>();
+    s.input.recordings?.forEach((r, j) => {
+      const k = r.id.toLowerCase();
+      if (recordingIds.has(k)) add(`.input.recordings[${j}].id`, "duplicate recording id within the scenario");
+      recordingIds.add(k);
+    });
+
+    expected.procedure?.steps.forEach((step, j) => {
+      const earlier = new Set(expected.procedure!.steps.slice(0, j).map((x) => x.id));
+      step.after.forEach((dep, k) => {
+        if (!earlier.has(dep)) add(`.expected.procedure.steps[${j}].after[${k}]`, `"${dep}" is not an earlier step`);
+      });
+      if (step.kind === "tool" && !step.tool) add(`.expected.procedure.steps[${j}].tool`, "a tool step names its tool");
+    });
+  });
+  return problems;
+}
+
+/** Validate parsed JSON as a dataset (§1). Throws DatasetError with every problem found. */
+export function parseDataset(raw: unknown, file: string): Dataset {
+  const parsed = Dataset.safeParse(raw);
+  if (!parsed.success) {
+    throw new DatasetError(
+      file,
+      parsed.error.issues.map((issue) => ({
+        path: formatPath(issue.path),
+        scenario_id: scenarioIdAt(raw, issue.path),
+        message: describeIssue(issue),
+      })),
+    );
+  }
+  const problems = crossFieldProblems(parsed.data);
+  if (problems.length > 0) throw new DatasetError(file, problems);
+  return parsed.data;
+}
+
+export interface LoadedDataset {
+  file: string;
+  dataset: Dataset;
+}
+
+/**
+ * Read and validate a dataset file (synchronously, so an evaluation package can build its PLAN at import
+ * time). Every failure is a DatasetError naming the file. Accepts a path or a `file:` URL
+ * (`new URL("./data/crawl.json", import.meta.url)`).
+ */
+export function loadDataset(location: string | URL): LoadedDataset {
+  const file = location instanceof URL ? fileURLToPath(location) : location;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new DatasetError(file, [{ path: "", message: code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? String(error)})` }], "Check the path.");
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new DatasetError(file, [{ path: "", message: `not valid JSON (${(error as Error).message})` }], "Fix the JSON syntax at the position named.");
+  }
+  return { file, dataset: parseDataset(raw, file) };
+}
+
+export function findScenario(dataset: Dataset, id: string): Scenario | undefined {
+  return dataset.scenarios.find((s) => s.id.toLowerCase() === id.toLowerCase());
+}

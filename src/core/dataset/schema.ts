@@ -1,0 +1,136 @@
+import { z } from "zod";
+
+/** Scenario datasets, evaluation-contract §1 (schema_version "1.0"). Unknown fields are rejected everywhere. */
+export const DATASET_SCHEMA_VERSION = "1.0";
+
+/** Ids name artifact folders: one safe path component, no dots-only names, no separators. */
+export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+const id = z
+  .string()
+  .regex(SAFE_ID, "must be a safe path component: letters, digits, '_', '-', '.', starting with a letter or digit (no '/', '\\' or '..')")
+  .refine((s) => !s.includes(".."), "must not contain '..'");
+
+const jsonObject = z.record(z.string(), z.json());
+
+export const Condition = z.enum(["clean", "noisy", "telephony", "background_speech", "echo", "packet_loss", "realistic"]);
+
+export const Recording = z.strictObject({
+  id,
+  path: z.string().min(1),
+  condition: Condition.default("clean"),
+  metadata: z.record(z.string(), z.json()).default({}),
+});
+
+export const HistoryMessage = z.strictObject({
+  role: z.enum(["user", "assistant"]),
+  text: z.string().min(1),
+});
+
+export const Context = z
+  .strictObject({
+    summary: z.string().min(1).optional(),
+    history: z.array(HistoryMessage).max(128, "history holds at most 128 messages").optional(),
+  })
+  .refine((c) => c.summary !== undefined || c.history !== undefined, "context needs a summary, a history, or both");
+
+export const ExpectedCall = z.strictObject({
+  name: z.string().min(1),
+  arguments: jsonObject.default({}),
+  status: z.enum(["any", "completed"]).default("completed"),
+});
+export type ExpectedCall = z.infer<typeof ExpectedCall>;
+
+export const ProcedureStep = z
+  .strictObject({
+    id,
+    kind: z.enum(["clarification", "tool", "correction", "authorization", "state", "grounded_confirmation", "refusal"]),
+    tool: z.string().optional(),
+    arguments: jsonObject.optional(),
+    after: z.array(z.string()).default([]),
+    required: z.boolean().default(true),
+    critical: z.boolean().default(false),
+  })
+  .refine((s) => !s.critical || s.required, { message: "a critical step must be required", path: ["critical"] });
+
+export const Expected = z.strictObject({
+  answer: z.string(),
+  criteria: z.array(z.string()).default([]),
+  delegation: z.enum(["required", "forbidden", "optional"]).default("optional"),
+  tools: z
+    .strictObject({
+      required: z.array(ExpectedCall).default([]),
+      prohibited: z.array(ExpectedCall).default([]),
+    })
+    .default({ required: [], prohibited: [] }),
+  state: jsonObject.default({}),
+  golden_path: z
+    .strictObject({
+      turns: z.number().int().min(0),
+      delegations: z.number().int().min(0).optional(),
+      steps: z.array(z.string()).default([]),
+    })
+    .optional(),
+  diagnostic_terms: z.array(z.string()).optional(),
+  procedure: z
+    .strictObject({
+      id,
+      steps: z.array(ProcedureStep),
+    })
+    .optional(),
+});
+
+export const AgendaItem = z.strictObject({
+  id,
+  commitment: z.string(),
+  trigger_condition: z.string(),
+  completion_condition: z.string(),
+  completion_basis: z.enum(["expression", "live_context"]),
+  wording_policy: z.enum(["adapt_to_live_context", "source_exact_preferred"]),
+  action: z.enum(["answer", "correct", "backchannel", "interrupt", "finish", "wait"]),
+  facts: z.array(z.string()).default([]),
+  response_hint: z.string().optional(),
+  after: z.array(z.string()).default([]),
+  required: z.boolean().default(true),
+});
+
+export const Persona = z.strictObject({
+  id: z.string().default("default"),
+  description: z.string(),
+  voice: z.string().default("coral"),
+  speech_instructions: z.string().optional(),
+  verbosity: z.string().default("brief"),
+  interrupt_tendency: z.number().min(0).max(1).default(0.15),
+  backchannel_tendency: z.number().min(0).max(1).default(0.25),
+  backchannels: z.array(z.string()).default(["Mm-hmm.", "Right."]),
+});
+
+export const SimulationParameters = z.strictObject({
+  goal: z.string(),
+  known_facts: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  expectations: z.array(z.string()).default([]),
+  agenda: z.array(AgendaItem),
+  persona: Persona,
+});
+
+export const Scenario = z.strictObject({
+  id,
+  title: z.string().min(1),
+  type: z.string().optional(),
+  interaction: z.enum(["single_turn", "multi_turn"]),
+  tags: z.array(z.string()).default([]),
+  input: z.strictObject({
+    text: z.string().min(1),
+    recordings: z.array(Recording).optional(),
+    context: Context.optional(),
+  }),
+  application: z.strictObject({ initial_state: jsonObject }),
+  expected: Expected,
+  simulation_parameters: SimulationParameters.optional(),
+});
+export type Scenario = z.infer<typeof Scenario>;
+
+export const Dataset = z.strictObject({
+  schema_version: z.literal(DATASET_SCHEMA_VERSION),
+  scenarios: z.array(Scenario).min(1, "a dataset needs at least one scenario"),
+});
+export type Dataset = z.infer<typeof Dataset>;

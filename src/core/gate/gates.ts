@@ -1,0 +1,106 @@
+import type { TrialRecord } from "../run/record";
+import { wilsonInterval } from "../stats/rates";
+
+/** A gate rule for one verifier. */
+export interface GateRule {
+  required: boolean;
+  /** Minimum pass rate over a case's repetitions (0..1). Default 1. */
+  min_pass_rate: number;
+  /** Compare the 95% Wilson lower bound instead of the raw rate. */
+  wilson: boolean;
+}
+
+export type GateConfig = Record<string, GateRule>;
+
+export interface CaseGateResult {
+  case_id: string;
+  trials: number;
+  passes: number;
+  /** Trials where the verifier did not produce a verdict (not run, error, infrastructure error). */
+  missing: number;
+  pass_rate: number;
+  compared_rate: number;
+  ok: boolean;
+}
+
+export interface GateResult {
+  verifier: string;
+  rule: GateRule;
+  ok: boolean;
+  /** True when the gate failed only because of infrastructure errors (no evidence of a real failure). */
+  blocked_by_infrastructure: boolean;
+  message: string;
+  cases: CaseGateResult[];
+}
+
+export interface GateDecision {
+  ok: boolean;
+  /** 0 gates pass, 1 a gate failed, 3 infrastructure errors prevented a decision. */
+  exit_code: 0 | 1 | 3;
+  gates: GateResult[];
+  message: string;
+}
+
+/**
+ * Decide release gates from trial records. Pure and fail-closed: an empty run fails; a required verifier
+ * that did not run counts as not passed; an infrastructure error counts as not passed. Advisory gates are
+ * reported but never decide.
+ */
+export function evaluateGates(records: readonly TrialRecord[], config: GateConfig): GateDecision {
+  if (records.length === 0) {
+    return { ok: false, exit_code: 1, gates: [], message: "no trials ran: an empty run cannot pass its gates" };
+  }
+  const byCase = new Map<string, TrialRecord[]>();
+  for (const r of records) byCase.set(r.case_id, [...(byCase.get(r.case_id) ?? []), r]);
+
+  const gates: GateResult[] = Object.entries(config)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([verifier, rule]) => {
+      const cases = [...byCase.entries()].map(([case_id, trials]): CaseGateResult => {
+        let passes = 0;
+        let missing = 0;
+        for (const t of trials) {
+          const a = t.assessments.find((x) => x.verifier === verifier);
+          if (t.status === "infrastructure_error" || !a || a.status === "not_run" || a.status === "error") missing++;
+          else if (a.status === "passed" || a.status === "not_applicable") passes++;
+        }
+        const pass_rate = passes / trials.length;
+        const compared_rate = rule.wilson ? (wilsonInterval(passes, trials.length)?.low ?? 0) : pass_rate;
+        return { case_id, trials: trials.length, passes, missing, pass_rate, compared_rate, ok: compared_rate >= rule.min_pass_rate - 1e-12 };
+      });
+      const failing = cases.filter((c) => !c.ok);
+      // Would the case pass if every missing verdict had been a pass? Then only infrastructure blocked it.
+      const blocked_by_infrastructure =
+        failing.length > 0 &&
+        failing.every((c) => {
+          const best = c.passes + c.missing;
+          const rate = rule.wilson ? (wilsonInterval(best, c.trials)?.low ?? 0) : best / c.trials;
+          return c.missing > 0 && rate >= rule.min_pass_rate - 1e-12;
+        });
+      const ok = failing.length === 0;
+      const what = rule.wilson ? "Wilson lower bound" : "pass rate";
+      const message = ok
+        ? `${verifier}: every case's ${what} >= ${rule.min_pass_rate}`
+        : `${verifier}: ${failing.length} case(s) below ${what} ${rule.min_pass_rate}: ${failing
+            .slice(0, 5)
+            .map((c) => `${c.case_id} ${c.passes}/${c.trials}${c.missing ? ` (${c.missing} without a verdict)` : ""}`)
+            .join(", ")}${failing.length > 5 ? ", …" : ""}`;
+      return { verifier, rule, ok, blocked_by_infrastructure, message, cases };
+    });
+
+  const required = gates.filter((g) => g.rule.required);
+  if (required.length === 0) {
+    return { ok: false, exit_code: 1, gates, message: "no required verifier is configured: nothing can pass the gates" };
+  }
+  const failed = required.filter((g) => !g.ok);
+  if (failed.length === 0) return { ok: true, exit_code: 0, gates, message: `all ${required.length} required gate(s) passed` };
+  const realFailure = failed.some((g) => !g.blocked_by_infrastructure);
+  return {
+    ok: false,
+    exit_code: realFailure ? 1 : 3,
+    gates,
+    message: realFailure
+      ? `${failed.length} required gate(s) failed`
+      : `infrastructure errors prevented a decision on ${failed.length} required gate(s)`,
+  };
+}

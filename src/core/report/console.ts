@@ -1,0 +1,50 @@
+import type { GateDecision } from "../gate/gates";
+import type { TrialRecord } from "../run/record";
+import type { RunSummary } from "../run/summary";
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? "  -  " : `${(x * 100).toFixed(0).padStart(3)}%`);
+const ms = (x: number | null) => (x === null ? "-" : `${Math.round(x)}`);
+
+/** One progress line per finished trial: what the user watches during a long run. */
+export function progressLine(record: TrialRecord, done: number, total: number): string {
+  const mark = { passed: "PASS", failed: "FAIL", inconclusive: "INCONCLUSIVE", infrastructure_error: "ERROR" }[record.status];
+  const width = String(total).length;
+  let why = "";
+  if (record.status === "infrastructure_error") why = ` — ${record.error?.stage}: ${record.error?.message}`;
+  else if (record.status !== "passed") {
+    const failing = record.assessments.filter((a) => a.required && a.status !== "passed" && a.status !== "not_applicable");
+    const checks = failing.flatMap((a) => (a.checks ?? []).filter((c) => c.required && c.status === "failed").map((c) => c.id));
+    why = ` — ${failing.map((a) => a.verifier).join(", ")}${checks.length ? ` (${checks.join(", ")})` : ""}`;
+  }
+  return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(5)} ${record.trial_id}${why}`;
+}
+
+/** The end-of-run table: per case trials, passes, pass rate with its Wilson interval, pass^k; then the gates. */
+export function summaryText(summary: RunSummary, decision: GateDecision, extra: { run_id: string; target: string; results_dir?: string }): string {
+  const lines: string[] = [];
+  const idWidth = Math.max(8, ...summary.cases.map((c) => c.case_id.length));
+  lines.push("");
+  lines.push(`${"case".padEnd(idWidth)}  trials  pass  rate  wilson95     pass^k  errors`);
+  for (const c of summary.cases) {
+    const k = String(c.trials);
+    const w = c.wilson_95 ? `${pct(c.wilson_95.low)}-${pct(c.wilson_95.high).trim()}` : "-";
+    lines.push(
+      `${c.case_id.padEnd(idWidth)}  ${String(c.trials).padStart(6)}  ${String(c.passes).padStart(4)}  ${pct(c.pass_rate)}  ${w.padEnd(11)}  ${pct(c.pass_hat_k[k]).padStart(6)}  ${c.infrastructure_errors || ""}`,
+    );
+  }
+  const s = summary.by_status;
+  lines.push("");
+  lines.push(
+    `${summary.trials} trials (target ${extra.target}): ${s.passed} passed, ${s.failed} failed, ${s.inconclusive} inconclusive, ${s.infrastructure_error} infrastructure errors` +
+      (summary.wilson_95 ? `; pass rate ${pct(summary.pass_rate).trim()} (95% CI ${pct(summary.wilson_95.low).trim()}–${pct(summary.wilson_95.high).trim()})` : ""),
+  );
+  const stages = Object.entries(summary.errors_by_stage);
+  if (stages.length) lines.push(`infrastructure errors by stage: ${stages.map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  const durations = summary.cases.map((c) => c.duration_ms.p50).filter((x): x is number => x !== null);
+  if (durations.length) lines.push(`median trial timeline: ${ms(durations.sort((a, b) => a - b)[Math.floor(durations.length / 2)]!)} ms`);
+  lines.push("");
+  for (const g of decision.gates) lines.push(`gate ${g.rule.required ? "required" : "advisory"} ${g.ok ? "PASS" : "FAIL"}  ${g.message}`);
+  lines.push(`decision: ${decision.ok ? "PASS" : "FAIL"} (exit ${decision.exit_code}) — ${decision.message}`);
+  if (extra.results_dir) lines.push(`results: ${extra.results_dir}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,80 @@
+import { join } from "node:path";
+import type { RunResult } from "../run/run";
+import type { TargetDescriptor } from "../target/types";
+import { CRASHLAB_VERSION } from "../version";
+import { writeFileAtomic } from "./files";
+import { junitXml } from "./junit";
+import { RESULTS_VERSION, ResultsFile } from "./results-schema";
+
+export interface ResultsContext {
+  concurrency: number;
+  real_time: boolean;
+  package_digest: string;
+  target_descriptor: TargetDescriptor;
+  limits: RunResult["records"][number]["limits"]["config"];
+  /** Trials selected but never started (the run was interrupted). */
+  not_started: number;
+}
+
+/** Build the results.json document and validate it against its own schema before anyone writes it. */
+export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFile {
+  const doc: ResultsFile = {
+    results_version: RESULTS_VERSION,
+    run: {
+      run_id: result.run_id,
+      plan: result.plan,
+      target: result.target,
+      target_descriptor: JSON.parse(JSON.stringify(ctx.target_descriptor)),
+      seed: result.seed,
+      repetitions: result.repetitions,
+      concurrency: ctx.concurrency,
+      real_time: ctx.real_time,
+      started_at: result.started_at,
+      finished_at: result.finished_at,
+      crashlab_version: CRASHLAB_VERSION,
+      package_digest: ctx.package_digest,
+      limits: ctx.limits,
+      interrupted: ctx.not_started > 0,
+      not_started: ctx.not_started,
+    },
+    gates: {
+      config: result.gate_config,
+      ok: result.decision.ok,
+      exit_code: result.decision.exit_code,
+      message: result.decision.message,
+      results: result.decision.gates,
+    },
+    summary: result.summary,
+    trials: result.records.map((r) => ({
+      trial_id: r.trial_id,
+      case_id: r.case_id,
+      repetition: r.repetition,
+      scenario_id: r.scenario_id,
+      case_kind: r.case_kind,
+      target: r.target,
+      seed: r.seed,
+      status: r.status,
+      error: r.error,
+      started_at: r.wall.started_at,
+      wall_ms: r.wall.duration_ms,
+      duration_ms: r.duration_ms,
+      metrics: r.metrics,
+      dimensions: r.dimensions,
+      checks: r.checks,
+      assessments: r.assessments,
+      limits: r.limits,
+      provenance: r.provenance,
+      artifacts: r.artifacts,
+    })),
+  };
+  return ResultsFile.parse(doc);
+}
+
+/** results.json and junit.xml, each written atomically. Returns their paths. */
+export function writeRunOutputs(runDir: string, doc: ResultsFile, result: RunResult): { results: string; junit: string } {
+  const results = join(runDir, "results.json");
+  const junit = join(runDir, "junit.xml");
+  writeFileAtomic(results, JSON.stringify(doc, null, 2) + "\n");
+  writeFileAtomic(junit, junitXml(result.run_id, result.records));
+  return { results, junit };
+}

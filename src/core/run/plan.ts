@@ -1,0 +1,163 @@
+import { createHash } from "node:crypto";
+import type { LoadedDataset } from "../dataset/load";
+import { SAFE_ID, type Scenario } from "../dataset/schema";
+import type { GateRule } from "../gate/gates";
+import type { TargetAdapter } from "../target/types";
+import type { Verifier } from "../verify/verifier";
+import type { WorldDefinition } from "../world/types";
+import type { Limits } from "./record";
+
+/** A case binds one scenario to its world, input kind, authorized tools and limits (architecture, "The model"). */
+export interface CaseDefinition {
+  id: string;
+  kind: "crawl" | "walk" | "run";
+  scenario: Scenario;
+  /** The dataset file the scenario came from (for error messages and provenance). */
+  dataset_file: string;
+  world: WorldDefinition;
+  /** World operations the target may call as tools; default: all of them. */
+  tools?: string[];
+  limits?: Partial<Limits>;
+  tags: string[];
+}
+
+/** Run settings a PLAN may carry as its own defaults; CLI flags override them. */
+export interface RunDefaults {
+  repetitions?: number;
+  concurrency?: number;
+  seed?: number;
+  target?: string;
+  results_dir?: string;
+}
+
+export interface PlanDefinition {
+  name: string;
+  /** Named targets; `--target NAME` picks one, so a baseline and a candidate run on the same cases. */
+  targets: Record<string, TargetAdapter>;
+  default_target?: string;
+  cases: CaseDefinition[];
+  /** Package verifiers, run after the built-in outcome assessment. */
+  verifiers?: Verifier[];
+  /** Gate rules per verifier id; anything unspecified takes the verifier's default (required → min pass rate 1). */
+  gates?: Record<string, Partial<GateRule>>;
+  limits?: Partial<Limits>;
+  defaults?: RunDefaults;
+}
+
+export type Plan = Readonly<PlanDefinition> & { readonly __crashlab_plan: 1 };
+
+export class PlanError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PlanError";
+  }
+}
+
+export const DEFAULT_LIMITS: Limits = { time_ms: 120_000, turns: 16, tool_calls: 20, provider_requests: 50 };
+
+/** Validate and freeze a plan. Errors name the offending case, target or verifier. */
+export function definePlan(def: PlanDefinition): Plan {
+  if (!def || typeof def !== "object") throw new PlanError("definePlan expects an object {name, targets, cases}");
+  if (!def.name) throw new PlanError("the plan needs a name");
+  const targetNames = Object.keys(def.targets ?? {});
+  if (targetNames.length === 0) throw new PlanError("the plan declares no targets: add at least one under `targets`");
+  if (def.default_target && !targetNames.includes(def.default_target))
+    throw new PlanError(`default_target "${def.default_target}" is not one of the plan's targets (${targetNames.join(", ")})`);
+  if (!Array.isArray(def.cases)) throw new PlanError("`cases` must be a list of cases (for example `crawl(dataset, {world})`)");
+  const seen = new Map<string, string>();
+  for (const c of def.cases) {
+    if (!SAFE_ID.test(c.id) || c.id.includes("..")) throw new PlanError(`case id "${c.id}" is not a safe path component (letters, digits, '_', '-', '.')`);
+    const key = c.id.toLowerCase();
+    if (seen.has(key)) throw new PlanError(`duplicate case id "${c.id}" (case ids are unique case-insensitively; also "${seen.get(key)}")`);
+    seen.set(key, c.id);
+    for (const tool of c.tools ?? []) {
+      if (!(tool in c.world.operations)) throw new PlanError(`case "${c.id}" authorizes tool "${tool}", which world "${c.world.name}" does not implement`);
+    }
+  }
+  const verifierIds = new Set<string>(["outcome"]);
+  for (const v of def.verifiers ?? []) {
+    if (verifierIds.has(v.id)) throw new PlanError(`duplicate verifier id "${v.id}"`);
+    verifierIds.add(v.id);
+  }
+  for (const id of Object.keys(def.gates ?? {})) {
+    if (!verifierIds.has(id)) throw new PlanError(`gate for unknown verifier "${id}" (verifiers: ${[...verifierIds].join(", ")})`);
+  }
+  return Object.freeze({ ...def, __crashlab_plan: 1 as const });
+}
+
+export function isPlan(value: unknown): value is Plan {
+  return typeof value === "object" && value !== null && (value as { __crashlab_plan?: unknown }).__crashlab_plan === 1;
+}
+
+export interface CrawlOptions {
+  world: WorldDefinition;
+  tools?: string[];
+  limits?: Partial<Limits>;
+}
+
+/** CRAWL cases: one per single-turn scenario of the dataset (seed 000). */
+export function crawl(loaded: LoadedDataset, options: CrawlOptions): CaseDefinition[] {
+  return loaded.dataset.scenarios
+    .filter((s) => s.interaction === "single_turn")
+    .map((scenario) => ({
+      id: scenario.id,
+      kind: "crawl" as const,
+      scenario,
+      dataset_file: loaded.file,
+      world: options.world,
+      ...(options.tools ? { tools: options.tools } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      tags: scenario.tags,
+    }));
+}
+
+/** A trial: one execution of one case. Its id and seed are fixed when the plan is built. */
+export interface TrialSpec {
+  trial_id: string;
+  case: CaseDefinition;
+  repetition: number;
+  seed: number;
+}
+
+/** Trial seed = first 32 bits of sha256(run seed, trial id): independent of order, concurrency and filters. */
+export function trialSeed(runSeed: number, trialId: string): number {
+  return createHash("sha256").update(`${runSeed}\u0000${trialId}`).digest().readUInt32BE(0);
+}
+
+export interface CaseSelection {
+  /** Scenario/case ids to keep (case-insensitive); empty keeps all. */
+  ids?: string[];
+  tags?: string[];
+  max_examples?: number;
+}
+
+/** Filter cases; unknown ids are a usage error naming what exists. */
+export function selectCases(cases: CaseDefinition[], selection: CaseSelection): CaseDefinition[] {
+  let selected = cases;
+  if (selection.ids && selection.ids.length > 0) {
+    const wanted = selection.ids.map((id) => id.toLowerCase());
+    const known = new Set(cases.map((c) => c.id.toLowerCase()));
+    const unknown = selection.ids.filter((id) => !known.has(id.toLowerCase()));
+    if (unknown.length > 0) {
+      const sample = cases.slice(0, 6).map((c) => c.id).join(", ");
+      throw new PlanError(`unknown scenario id(s): ${unknown.join(", ")}. Known ids include ${sample}${cases.length > 6 ? ", …" : ""} (\`crashlab list\` shows all)`);
+    }
+    selected = selected.filter((c) => wanted.includes(c.id.toLowerCase()));
+  }
+  if (selection.tags && selection.tags.length > 0) {
+    const tags = selection.tags.map((t) => t.toLowerCase());
+    selected = selected.filter((c) => c.tags.some((t) => tags.includes(t.toLowerCase())) || tags.includes(c.kind));
+  }
+  if (selection.max_examples && selection.max_examples > 0) selected = selected.slice(0, selection.max_examples);
+  return selected;
+}
+
+export function buildTrials(cases: CaseDefinition[], repetitions: number, runSeed: number): TrialSpec[] {
+  const trials: TrialSpec[] = [];
+  for (const c of cases)
+    for (let rep = 1; rep <= repetitions; rep++) {
+      const trial_id = `${c.id}#${rep}`;
+      trials.push({ trial_id, case: c, repetition: rep, seed: trialSeed(runSeed, trial_id) });
+    }
+  return trials;
+}

@@ -1,0 +1,201 @@
+import { z } from "zod";
+
+/**
+ * The trial record (architecture, contract 4): everything verifiers, reporters and gates need, and
+ * nothing live. Every time is on the trial's own timeline (ms since the trial started), except
+ * `wall`, which the determinism check ignores.
+ */
+export const TRIAL_RECORD_VERSION = "1.0";
+
+const json = z.json();
+
+export const TrialStatus = z.enum(["passed", "failed", "inconclusive", "infrastructure_error"]);
+export type TrialStatus = z.infer<typeof TrialStatus>;
+
+export const AssessmentStatus = z.enum(["passed", "failed", "inconclusive", "not_applicable", "not_run", "error"]);
+export type AssessmentStatus = z.infer<typeof AssessmentStatus>;
+
+export const TrialError = z.strictObject({
+  stage: z.string(),
+  message: z.string(),
+});
+export type TrialError = z.infer<typeof TrialError>;
+
+export const OutcomeCheck = z.strictObject({
+  id: z.string(),
+  status: z.enum(["passed", "failed", "not_applicable"]),
+  required: z.boolean(),
+  rationale: z.string(),
+  evidence_ids: z.array(z.string()),
+});
+export type OutcomeCheck = z.infer<typeof OutcomeCheck>;
+
+/** Contract 5: one verifier's verdict on one trial. */
+export const Assessment = z.strictObject({
+  verifier: z.string(),
+  version: z.string(),
+  kind: z.enum(["deterministic", "semantic"]),
+  status: AssessmentStatus,
+  required: z.boolean(),
+  score: z.number().nullable().optional(),
+  rationale: z.string(),
+  evidence_ids: z.array(z.string()),
+  /** Sub-checks, for verifiers made of several (the outcome assessment of §5). */
+  checks: z.array(OutcomeCheck).optional(),
+});
+export type Assessment = z.infer<typeof Assessment>;
+
+export const DimensionStatus = z.enum(["passed", "failed", "not_applicable", "not_assessed"]);
+export const Dimension = z.strictObject({
+  status: DimensionStatus,
+  rationale: z.string(),
+  evidence_ids: z.array(z.string()),
+});
+export type Dimension = z.infer<typeof Dimension>;
+
+export const ToolExecution = z.strictObject({
+  call_id: z.string(),
+  name: z.string(),
+  /** Parsed arguments; null when the target sent something that is not a JSON object. */
+  arguments: z.record(z.string(), json).nullable(),
+  raw_arguments: z.string(),
+  status: z.enum(["completed", "failed"]),
+  output: json.optional(),
+  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  requested_ms: z.number(),
+  completed_ms: z.number(),
+  delegation_id: z.string().optional(),
+  /** The world event this call produced, when it reached the world. */
+  world_seq: z.number().optional(),
+});
+export type ToolExecution = z.infer<typeof ToolExecution>;
+
+export const Delegation = z.strictObject({
+  delegation_id: z.string(),
+  target: z.enum(["client", "responses"]),
+  created_ms: z.number(),
+  /** When the backend's content became available to the frontend. */
+  content_ms: z.number().optional(),
+  completed_ms: z.number().optional(),
+});
+export type Delegation = z.infer<typeof Delegation>;
+
+export const Turn = z.strictObject({
+  role: z.enum(["user", "assistant"]),
+  text: z.string(),
+  start_ms: z.number(),
+  end_ms: z.number(),
+});
+export type Turn = z.infer<typeof Turn>;
+
+/** One line of events/<trial>.jsonl: harness, world and target events on one timeline. */
+export const LoggedEvent = z.strictObject({
+  at_ms: z.number(),
+  source: z.enum(["harness", "target", "world"]),
+  type: z.string(),
+  data: json,
+});
+export type LoggedEvent = z.infer<typeof LoggedEvent>;
+
+export const TokenUsageSchema = z.strictObject({
+  total: z.number(),
+  input: z.strictObject({ cached: z.number(), cache_write: z.number(), text: z.number(), audio: z.number() }),
+  output: z.strictObject({ text: z.number(), audio: z.number(), reasoning: z.number() }),
+});
+
+export const TaskMetrics = z.strictObject({
+  task_completed: z.boolean(),
+  semantic_quality: z.strictObject({ score: z.number().nullable(), dimensions: z.record(z.string(), z.number().nullable()) }),
+  tool_accuracy: z.number(),
+  tool_calls: z.strictObject({ actual: z.number(), expected: z.number() }),
+  delegation_accuracy: z.number(),
+  delegations: z.strictObject({ actual: z.number(), expected: z.string() }),
+  turns: z.strictObject({ actual: z.number(), expected: z.number().nullable() }),
+});
+export type TaskMetrics = z.infer<typeof TaskMetrics>;
+
+export const ConsumptionMetrics = z.strictObject({
+  frontend: z.strictObject({ audio_duration_ms: z.number().nullable() }),
+  backend: TokenUsageSchema.extend({ per_model: z.record(z.string(), TokenUsageSchema).optional() }).nullable(),
+});
+
+export const Metrics = z.strictObject({
+  task: TaskMetrics,
+  /** §4 audio metrics; null for text-level targets, which produce no audio. */
+  audio: z.record(z.string(), json).nullable(),
+  consumption: ConsumptionMetrics,
+});
+export type Metrics = z.infer<typeof Metrics>;
+
+export const Limits = z.strictObject({
+  time_ms: z.number().int().positive(),
+  turns: z.number().int().positive(),
+  tool_calls: z.number().int().positive(),
+  provider_requests: z.number().int().positive(),
+});
+export type Limits = z.infer<typeof Limits>;
+
+export const LimitUsage = z.strictObject({
+  time_ms: z.number(),
+  turns: z.number(),
+  tool_calls: z.number(),
+  provider_requests: z.number(),
+  /** The first limit that was hit, if any. */
+  exceeded: z.enum(["time_ms", "turns", "tool_calls", "provider_requests"]).nullable(),
+});
+export type LimitUsage = z.infer<typeof LimitUsage>;
+
+export const Provenance = z.strictObject({
+  digest: z.string(),
+  parts: z.strictObject({
+    package: z.string(),
+    crashlab_version: z.string(),
+    target: z.string(),
+    scenario: z.string(),
+    input: z.string(),
+    seed: z.number(),
+    limits: z.string(),
+  }),
+  git: z.strictObject({ commit: z.string().nullable(), dirty: z.boolean().nullable() }),
+  node: z.string(),
+  platform: z.string(),
+});
+export type Provenance = z.infer<typeof Provenance>;
+
+export const TrialRecord = z.strictObject({
+  record_version: z.literal(TRIAL_RECORD_VERSION),
+  trial_id: z.string(),
+  case_id: z.string(),
+  repetition: z.number().int().positive(),
+  scenario_id: z.string(),
+  case_kind: z.string(),
+  target: z.string(),
+  seed: z.number(),
+  status: TrialStatus,
+  error: TrialError.nullable(),
+  /** Wall-clock facts: excluded from determinism comparisons. */
+  wall: z.strictObject({ started_at: z.string(), duration_ms: z.number() }),
+  duration_ms: z.number(),
+  turns: z.array(Turn),
+  delegations: z.array(Delegation),
+  tool_executions: z.array(ToolExecution),
+  world: z.strictObject({
+    name: z.string(),
+    version: z.string(),
+    initial: json,
+    final: json,
+    diff: z.array(json),
+    events: z.array(json),
+    view: z.record(z.string(), json),
+  }),
+  events: z.array(LoggedEvent),
+  dimensions: z.record(z.string(), Dimension),
+  /** §5 outcome checks. */
+  checks: z.array(OutcomeCheck),
+  metrics: Metrics,
+  assessments: z.array(Assessment),
+  limits: z.strictObject({ config: Limits, usage: LimitUsage }),
+  provenance: Provenance,
+  artifacts: z.record(z.string(), z.string()),
+});
+export type TrialRecord = z.infer<typeof TrialRecord>;

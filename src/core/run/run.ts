@@ -1,0 +1,169 @@
+import { randomBytes } from "node:crypto";
+import { evaluateGates, type GateConfig, type GateDecision, type GateRule } from "../gate/gates";
+import { gitState, type GitState } from "../provenance/digest";
+import { outcomeVerifier, type Verifier } from "../verify/verifier";
+import { CRASHLAB_VERSION } from "../version";
+import { buildTrials, DEFAULT_LIMITS, PlanError, selectCases, type CaseSelection, type Plan, type TrialSpec } from "./plan";
+import type { Limits, TrialRecord } from "./record";
+import { summarize, type RunSummary } from "./summary";
+import { runTrial } from "./trial";
+
+export interface GateOverrides {
+  /** Verifier ids made required from the CLI. */
+  require?: string[];
+  /** Verifier ids made advisory from the CLI. */
+  advisory?: string[];
+  /** Minimum pass rate for every required gate. */
+  min_pass_rate?: number;
+  /** Compare the Wilson lower bound instead of the raw pass rate. */
+  wilson?: boolean;
+}
+
+export interface RunOptions {
+  target?: string;
+  repetitions?: number;
+  concurrency?: number;
+  seed?: number;
+  selection?: CaseSelection;
+  real_time?: boolean;
+  limits?: Partial<Limits>;
+  gates?: GateOverrides;
+  run_name?: string;
+  /** Evaluation package identity for provenance (the CLI computes it from the package folder). */
+  package?: { dir?: string; digest: string };
+  /** Called as trials start and finish (live progress, artifact writing). */
+  onTrialStart?: (spec: TrialSpec) => void;
+  onTrialEnd?: (record: TrialRecord, done: number, total: number) => void | Promise<void>;
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  run_id: string;
+  plan: string;
+  target: string;
+  seed: number;
+  repetitions: number;
+  started_at: string;
+  finished_at: string;
+  records: TrialRecord[];
+  gate_config: GateConfig;
+  decision: GateDecision;
+  summary: RunSummary;
+}
+
+export interface ResolvedRun {
+  run_id: string;
+  target_name: string;
+  trials: TrialSpec[];
+  verifiers: Array<{ verifier: Verifier; required: boolean }>;
+  gate_config: GateConfig;
+  limits: Limits;
+  seed: number;
+  repetitions: number;
+  concurrency: number;
+}
+
+export const DEFAULT_SEED = 1;
+
+/** Resolve a run from the plan and options without executing anything: every usage error surfaces here. */
+export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
+  const repetitions = options.repetitions ?? 1;
+  if (!Number.isInteger(repetitions) || repetitions < 1) throw new PlanError(`repetitions must be a whole number >= 1 (got ${repetitions})`);
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8) throw new PlanError(`concurrency must be a whole number from 1 to 8 (got ${concurrency})`);
+  const seed = options.seed ?? DEFAULT_SEED;
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new PlanError(`seed must be a non-negative whole number (got ${seed})`);
+  const names = Object.keys(plan.targets);
+  const target_name = options.target ?? plan.default_target ?? names[0]!;
+  if (!plan.targets[target_name]) throw new PlanError(`unknown target "${target_name}"; the plan declares: ${names.join(", ")}`);
+
+  const verifierList: Verifier[] = [outcomeVerifier, ...(plan.verifiers ?? [])];
+  const ids = new Set(verifierList.map((v) => v.id));
+  for (const id of [...(options.gates?.require ?? []), ...(options.gates?.advisory ?? [])])
+    if (!ids.has(id)) throw new PlanError(`unknown verifier "${id}" in a gate override; verifiers: ${[...ids].join(", ")}`);
+  const gate_config: GateConfig = {};
+  for (const v of verifierList) {
+    const fromPlan = plan.gates?.[v.id] ?? {};
+    const rule: GateRule = {
+      required: fromPlan.required ?? v.required,
+      min_pass_rate: fromPlan.min_pass_rate ?? 1,
+      wilson: fromPlan.wilson ?? false,
+    };
+    if (options.gates?.require?.includes(v.id)) rule.required = true;
+    if (options.gates?.advisory?.includes(v.id)) rule.required = false;
+    if (options.gates?.min_pass_rate !== undefined) rule.min_pass_rate = options.gates.min_pass_rate;
+    if (options.gates?.wilson !== undefined) rule.wilson = options.gates.wilson;
+    if (!(rule.min_pass_rate >= 0 && rule.min_pass_rate <= 1)) throw new PlanError(`min pass rate for "${v.id}" must be between 0 and 1`);
+    gate_config[v.id] = rule;
+  }
+
+  const limits: Limits = { ...DEFAULT_LIMITS, ...plan.limits, ...options.limits };
+  for (const [k, v] of Object.entries(limits)) if (!Number.isInteger(v) || v <= 0) throw new PlanError(`limit ${k} must be a positive whole number (got ${v})`);
+  const cases = selectCases(plan.cases, options.selection ?? {});
+  const trials = buildTrials(cases, repetitions, seed);
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..+/, "").replace("T", "-");
+  const run_id = `${options.run_name ? `${options.run_name}-` : ""}${stamp}-${randomBytes(2).toString("hex")}`;
+  return {
+    run_id,
+    target_name,
+    trials,
+    verifiers: verifierList.map((verifier) => ({ verifier, required: gate_config[verifier.id]!.required })),
+    gate_config,
+    limits,
+    seed,
+    repetitions,
+    concurrency,
+  };
+}
+
+/**
+ * Run a plan: every selected case × repetition as an independent trial (fresh world, own seed, own
+ * session), `concurrency` at a time, then the gates. Repetitions never retry a failure.
+ */
+export async function run(plan: Plan, options: RunOptions = {}, resolved = resolveRun(plan, options)): Promise<RunResult> {
+  const started_at = new Date().toISOString();
+  const target = plan.targets[resolved.target_name]!;
+  const git: GitState = options.package?.dir ? gitState(options.package.dir) : { commit: null, dirty: null };
+  const records: TrialRecord[] = new Array(resolved.trials.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < resolved.trials.length) {
+      if (options.signal?.aborted) return;
+      const index = next++;
+      const spec = resolved.trials[index]!;
+      options.onTrialStart?.(spec);
+      const caseLimits: Limits = { ...resolved.limits, ...spec.case.limits, ...options.limits };
+      const record = await runTrial({
+        spec,
+        target,
+        target_name: resolved.target_name,
+        limits: caseLimits,
+        verifiers: resolved.verifiers,
+        package_digest: options.package?.digest ?? "unknown",
+        crashlab_version: CRASHLAB_VERSION,
+        git,
+        real_time: options.real_time ?? false,
+      });
+      records[index] = record;
+      done++;
+      await options.onTrialEnd?.(record, done, resolved.trials.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(resolved.concurrency, Math.max(1, resolved.trials.length)) }, worker));
+  const finished = records.filter((r): r is TrialRecord => r !== undefined);
+  const decision = evaluateGates(finished, resolved.gate_config);
+  return {
+    run_id: resolved.run_id,
+    plan: plan.name,
+    target: resolved.target_name,
+    seed: resolved.seed,
+    repetitions: resolved.repetitions,
+    started_at,
+    finished_at: new Date().toISOString(),
+    records: finished,
+    gate_config: resolved.gate_config,
+    decision,
+    summary: summarize(finished),
+  };
+}

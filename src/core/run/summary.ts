@@ -1,0 +1,68 @@
+import { passHatK, percentile, wilsonInterval, type Interval } from "../stats/rates";
+import type { TrialRecord, TrialStatus } from "./record";
+
+export interface CaseSummary {
+  case_id: string;
+  trials: number;
+  passes: number;
+  failures: number;
+  inconclusive: number;
+  infrastructure_errors: number;
+  pass_rate: number;
+  wilson_95: Interval | null;
+  /** pass^k for k = 1..trials (§9); a k above the trial count is undefined and left out. */
+  pass_hat_k: Record<string, number | null>;
+  duration_ms: { p50: number | null; p90: number | null };
+  response_latency_ms: { p50: number | null; p90: number | null };
+}
+
+export interface RunSummary {
+  trials: number;
+  by_status: Record<TrialStatus, number>;
+  pass_rate: number | null;
+  wilson_95: Interval | null;
+  /** Infrastructure errors by stage: counted and reported, never dropped. */
+  errors_by_stage: Record<string, number>;
+  cases: CaseSummary[];
+}
+
+/** Per-case and per-run statistics, evaluation-contract §9. Infrastructure errors count as trials that did not pass. */
+export function summarize(records: readonly TrialRecord[]): RunSummary {
+  const by_status: Record<TrialStatus, number> = { passed: 0, failed: 0, inconclusive: 0, infrastructure_error: 0 };
+  const errors_by_stage: Record<string, number> = {};
+  const byCase = new Map<string, TrialRecord[]>();
+  for (const r of records) {
+    by_status[r.status]++;
+    if (r.error) errors_by_stage[r.error.stage] = (errors_by_stage[r.error.stage] ?? 0) + 1;
+    byCase.set(r.case_id, [...(byCase.get(r.case_id) ?? []), r]);
+  }
+  const cases = [...byCase.entries()].map(([case_id, trials]): CaseSummary => {
+    const n = trials.length;
+    const passes = trials.filter((t) => t.status === "passed").length;
+    const pass_hat_k: Record<string, number | null> = {};
+    for (let k = 1; k <= n; k++) pass_hat_k[String(k)] = passHatK(passes, n, k);
+    const latencies = trials.map((t) => t.metrics.audio?.response_latency_ms).filter((x): x is number => typeof x === "number");
+    const durations = trials.map((t) => t.duration_ms);
+    return {
+      case_id,
+      trials: n,
+      passes,
+      failures: trials.filter((t) => t.status === "failed").length,
+      inconclusive: trials.filter((t) => t.status === "inconclusive").length,
+      infrastructure_errors: trials.filter((t) => t.status === "infrastructure_error").length,
+      pass_rate: passes / n,
+      wilson_95: wilsonInterval(passes, n),
+      pass_hat_k,
+      duration_ms: { p50: percentile(durations, 0.5), p90: percentile(durations, 0.9) },
+      response_latency_ms: { p50: percentile(latencies, 0.5), p90: percentile(latencies, 0.9) },
+    };
+  });
+  return {
+    trials: records.length,
+    by_status,
+    pass_rate: records.length ? by_status.passed / records.length : null,
+    wilson_95: wilsonInterval(by_status.passed, records.length),
+    errors_by_stage,
+    cases,
+  };
+}

@@ -1,0 +1,324 @@
+import type { Scenario } from "../dataset/schema";
+import { provenanceDigest, type GitState } from "../provenance/digest";
+import type { AgentEvent, SessionIO, TargetAdapter, TargetSession, ToolCallRequest, ToolReply } from "../target/types";
+import { RealClock, VirtualClock, type Clock } from "../time/clock";
+import { grade } from "../verify/deterministic";
+import { runVerifier, type Verifier } from "../verify/verifier";
+import { createWorld } from "../world/world";
+import type { Json, World } from "../world/types";
+import type { CaseDefinition, TrialSpec } from "./plan";
+import {
+  TRIAL_RECORD_VERSION,
+  type Assessment,
+  type Delegation,
+  type LimitUsage,
+  type Limits,
+  type LoggedEvent,
+  type ToolExecution,
+  type TrialError,
+  type TrialRecord,
+  type TrialStatus,
+  type Turn,
+} from "./record";
+import { groupTranscript } from "./transcript";
+
+export interface TrialContext {
+  spec: TrialSpec;
+  target: TargetAdapter;
+  target_name: string;
+  limits: Limits;
+  verifiers: ReadonlyArray<{ verifier: Verifier; required: boolean }>;
+  package_digest: string;
+  crashlab_version: string;
+  git: GitState;
+  real_time: boolean;
+}
+
+/** A trial limit was hit: the target's own doing, so the trial fails (it is not an infrastructure error). */
+export class LimitExceeded extends Error {
+  constructor(
+    readonly limit: NonNullable<LimitUsage["exceeded"]>,
+    readonly value: number,
+  ) {
+    super(`limit ${limit} exceeded (${value})`);
+    this.name = "LimitExceeded";
+  }
+}
+
+/** An unexpected failure at a named stage of the trial: becomes `infrastructure_error`. */
+class StageError extends Error {
+  constructor(
+    readonly stage: string,
+    fault: unknown,
+  ) {
+    super(errorMessage(fault), { cause: fault });
+  }
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+/** Strip what must not reach logs: audio payloads become their byte length. */
+function loggable(event: AgentEvent): Json {
+  if (event.type === "audio.delta") return { role: event.role, bytes: event.pcm.byteLength };
+  const { type: _t, at_ms: _a, ...rest } = event;
+  return JSON.parse(JSON.stringify(rest)) as Json;
+}
+
+/** The caller input of a case, copied so the target never holds a reference into the scenario. */
+function callerContext(scenario: Scenario) {
+  return scenario.input.context ? structuredClone(scenario.input.context) : undefined;
+}
+
+/**
+ * Run one trial: fresh world, fresh session, the caller's input, then grading. Never throws: every
+ * outcome, including unexpected exceptions, ends in a trial record with one of the four statuses.
+ */
+export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
+  const { spec, limits } = ctx;
+  const c: CaseDefinition = spec.case;
+  const scenario = c.scenario;
+  const wallStart = Date.now();
+  const startedAt = new Date(wallStart).toISOString();
+  const clock: Clock = ctx.real_time ? new RealClock() : new VirtualClock();
+  const abort = new AbortController();
+  const events: LoggedEvent[] = [];
+  const agentEvents: AgentEvent[] = [];
+  const tools: ToolExecution[] = [];
+  const usage: LimitUsage = { time_ms: 0, turns: 0, tool_calls: 0, provider_requests: 0, exceeded: null };
+  const log = (source: LoggedEvent["source"], type: string, data: Json) => events.push({ at_ms: clock.now(), source, type, data });
+  let error: TrialError | null = null;
+  let worldFault: StageError | null = null;
+  let limitHit: LimitExceeded | null = null;
+  let world: World | null = null;
+  let session: TargetSession | null = null;
+  let completed = false;
+
+  const exceed = (limit: NonNullable<LimitUsage["exceeded"]>, value: number): LimitExceeded => {
+    const hit = new LimitExceeded(limit, value);
+    if (!limitHit) {
+      limitHit = hit;
+      usage.exceeded = limit;
+      log("harness", "limit.exceeded", { limit, value, configured: limits[limit] });
+      abort.abort(hit);
+    }
+    return hit;
+  };
+
+  const authorized = new Set(c.tools ?? Object.keys(c.world.operations));
+  const usedCallIds = new Set<string>();
+  const io: SessionIO = {
+    clock,
+    signal: abort.signal,
+    emit(event) {
+      agentEvents.push(event);
+      log("target", event.type, loggable(event));
+    },
+    countProviderRequest(kind) {
+      usage.provider_requests++;
+      if (usage.provider_requests > limits.provider_requests) throw exceed("provider_requests", usage.provider_requests);
+      log("harness", "provider.request", { kind, count: usage.provider_requests });
+    },
+    async callTool(request: ToolCallRequest): Promise<ToolReply> {
+      if (abort.signal.aborted) throw abort.signal.reason ?? new Error("trial aborted");
+      usage.tool_calls++;
+      if (usage.tool_calls > limits.tool_calls) throw exceed("tool_calls", usage.tool_calls);
+      // The harness owns call ids in the record: a target cannot collide with or overwrite earlier evidence.
+      const proposed = typeof request.call_id === "string" && /^[A-Za-z0-9_.:-]{1,64}$/.test(request.call_id) ? request.call_id : "";
+      const call_id = proposed && !usedCallIds.has(proposed) ? proposed : `hcall_${usage.tool_calls}`;
+      usedCallIds.add(call_id);
+      const raw = typeof request.arguments === "string" ? request.arguments : JSON.stringify(request.arguments ?? {});
+      let args: Record<string, Json> | null = null;
+      try {
+        const parsed: unknown = JSON.parse(raw);
+        if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) args = parsed as Record<string, Json>;
+      } catch {
+        args = null;
+      }
+      const requested_ms = clock.now();
+      const name = String(request.name);
+      log("harness", "tool.called", { call_id, name, arguments: raw, ...(request.delegation_id ? { delegation_id: request.delegation_id } : {}) });
+      const execution: ToolExecution = { call_id, name, arguments: args, raw_arguments: raw, status: "failed", requested_ms, completed_ms: requested_ms, ...(request.delegation_id ? { delegation_id: String(request.delegation_id) } : {}) };
+      if (!authorized.has(name)) {
+        execution.error = { code: "unknown_tool", message: `tool "${name}" is not available in this case` };
+      } else {
+        try {
+          const outcome = world!.perform(name, args ?? raw, { trial: spec.trial_id, call_id, ...(request.delegation_id ? { delegation_id: String(request.delegation_id) } : {}) });
+          execution.world_seq = outcome.seq;
+          if (outcome.outcome === "ok") {
+            execution.status = "completed";
+            execution.output = outcome.result ?? null;
+          } else execution.error = { code: outcome.error!.code, message: outcome.error!.message };
+        } catch (fault) {
+          // A bug in the world, not the target's doing: end the trial as infrastructure_error.
+          worldFault ??= new StageError("world", fault);
+          abort.abort(worldFault);
+          throw worldFault;
+        }
+      }
+      execution.completed_ms = clock.now();
+      tools.push(execution);
+      log("harness", `tool.${execution.status}`, { call_id, name, ...(execution.error ? { error: execution.error } : { output: execution.output ?? null }) });
+      const output = execution.status === "completed" ? JSON.stringify(execution.output ?? null) : JSON.stringify({ error: execution.error });
+      return { call_id, status: execution.status, output };
+    },
+  };
+
+  try {
+    log("harness", "trial.started", { trial_id: spec.trial_id, case_id: c.id, repetition: spec.repetition, seed: spec.seed, target: ctx.target_name });
+    try {
+      world = createWorld(c.world, { seed: spec.seed, trial: spec.trial_id, initialState: structuredClone(scenario.application.initial_state), now: () => clock.now() });
+    } catch (e) {
+      throw new StageError("world_setup", e);
+    }
+    const base = ctx.target.session();
+    try {
+      session = await ctx.target.start({ ...base, session_label: spec.trial_id, ...(scenario.input.context ? { context: callerContext(scenario) } : {}) }, io);
+    } catch (e) {
+      throw new StageError("session_start", e);
+    }
+    const timeLimit = clock.sleep(limits.time_ms, abort.signal).then(
+      () => {
+        throw exceed("time_ms", clock.now());
+      },
+      () => undefined,
+    );
+    try {
+      log("harness", "input.delivered", { kind: "text", characters: scenario.input.text.length });
+      await Promise.race([session.respond({ kind: "text", text: scenario.input.text }), timeLimit]);
+      completed = true;
+    } catch (e) {
+      if (!(limitHit || worldFault)) throw new StageError("respond", e);
+    } finally {
+      if (!abort.signal.aborted) abort.abort(new Error("trial finished"));
+    }
+    if (worldFault) throw worldFault;
+    try {
+      const report = await session.close();
+      log("harness", "session.closed", { closed_cleanly: report.closed_cleanly, reason: report.close_reason ?? null, frontend_seconds: report.frontend_seconds ?? null });
+    } catch (e) {
+      throw new StageError("session_close", e);
+    }
+  } catch (e) {
+    const stageError = e instanceof StageError ? e : new StageError("harness", e);
+    error = { stage: stageError.stage, message: stageError.message };
+    log("harness", "trial.error", error);
+    if (session && !completed) await Promise.resolve(session.close()).catch(() => undefined);
+  }
+
+  usage.time_ms = clock.now();
+  const turns: Turn[] = groupTranscript(agentEvents);
+  usage.turns = turns.filter((t) => t.role === "assistant").length;
+  if (!limitHit && usage.turns > limits.turns) exceed("turns", usage.turns);
+  const delegations = collectDelegations(agentEvents);
+  const initial = (world?.initial ?? {}) as Json;
+  const final = (world?.state() ?? {}) as Json;
+  const worldEvents = world ? [...world.events()] : [];
+  const diff = world ? world.diff() : [];
+  const view = (world ? world.view() : {}) as Record<string, Json>;
+
+  const completionNote = limitHit ? `stopped: ${(limitHit as LimitExceeded).message}` : error ? `${error.stage}: ${error.message}` : "completed";
+  const grading = grade({
+    scenario,
+    case_kind: c.kind,
+    completed: completed && !limitHit && !error,
+    completion_note: completionNote,
+    turns,
+    delegations,
+    tool_executions: tools,
+    world: { initial, final, view, events: worldEvents, diff },
+  });
+
+  const provenance = provenanceDigest({
+    package_digest: ctx.package_digest,
+    crashlab_version: ctx.crashlab_version,
+    target: ctx.target.describe(),
+    scenario,
+    input: scenario.input.text,
+    seed: spec.seed,
+    limits,
+    git: ctx.git,
+  });
+
+  const frontendSeconds = [...agentEvents].reverse().find((e): e is Extract<AgentEvent, { type: "usage" }> => e.type === "usage")?.seconds;
+  const base: Omit<TrialRecord, "assessments" | "status"> = {
+    record_version: TRIAL_RECORD_VERSION,
+    trial_id: spec.trial_id,
+    case_id: c.id,
+    repetition: spec.repetition,
+    scenario_id: scenario.id,
+    case_kind: c.kind,
+    target: ctx.target_name,
+    seed: spec.seed,
+    error,
+    wall: { started_at: startedAt, duration_ms: Date.now() - wallStart },
+    duration_ms: clock.now(),
+    turns,
+    delegations,
+    tool_executions: tools,
+    world: { name: c.world.name, version: c.world.version, initial, final, diff: diff as unknown as Json[], events: worldEvents as unknown as Json[], view },
+    events,
+    dimensions: grading.dimensions,
+    checks: grading.checks,
+    metrics: {
+      task: {
+        task_completed: !error && grading.checks.every((ch) => !ch.required || ch.status !== "failed"),
+        semantic_quality: { score: null, dimensions: {} },
+        tool_accuracy: grading.tool_accuracy,
+        tool_calls: { actual: tools.length, expected: scenario.expected.tools.required.length },
+        delegation_accuracy: grading.delegation_accuracy,
+        delegations: { actual: delegations.length, expected: scenario.expected.delegation },
+        turns: { actual: turns.filter((t) => t.role === "user").length, expected: scenario.expected.golden_path?.turns ?? null },
+      },
+      audio: null,
+      consumption: { frontend: { audio_duration_ms: frontendSeconds === undefined ? null : frontendSeconds * 1000 }, backend: null },
+    },
+    limits: { config: limits, usage },
+    provenance,
+    artifacts: {},
+  };
+
+  let assessments: Assessment[];
+  if (error) {
+    assessments = ctx.verifiers.map(({ verifier, required }) => ({
+      verifier: verifier.id,
+      version: verifier.version,
+      kind: verifier.kind,
+      status: "not_run" as const,
+      required,
+      rationale: `not run: infrastructure error at ${error!.stage}`,
+      evidence_ids: [],
+    }));
+  } else {
+    assessments = [];
+    for (const { verifier, required } of ctx.verifiers) assessments.push(await runVerifier(verifier, { record: base, scenario }, required));
+  }
+  return { ...base, status: trialStatus(error, assessments), assessments };
+}
+
+/** passed | failed | inconclusive | infrastructure_error, from the required assessments. */
+export function trialStatus(error: TrialError | null, assessments: readonly Assessment[]): TrialStatus {
+  if (error) return "infrastructure_error";
+  const required = assessments.filter((a) => a.required);
+  if (required.some((a) => a.status === "failed")) return "failed";
+  if (required.some((a) => a.status === "inconclusive" || a.status === "error" || a.status === "not_run")) return "inconclusive";
+  return "passed";
+}
+
+function collectDelegations(events: readonly AgentEvent[]): Delegation[] {
+  const byId = new Map<string, Delegation>();
+  for (const e of events) {
+    if (e.type === "delegation.created" && !byId.has(e.delegation_id))
+      byId.set(e.delegation_id, { delegation_id: e.delegation_id, target: e.target, created_ms: e.at_ms });
+    else if (e.type === "delegation.content") {
+      const d = byId.get(e.delegation_id);
+      if (d && d.content_ms === undefined) d.content_ms = e.at_ms;
+    } else if (e.type === "delegation.completed") {
+      const d = byId.get(e.delegation_id);
+      if (d) d.completed_ms = e.at_ms;
+    }
+  }
+  return [...byId.values()];
+}

@@ -1,0 +1,49 @@
+import type { CallerContext, HistoryMessage } from "./types";
+
+/**
+ * An assistant policy is the protocol-free brain of an offline target: the same policy drives the
+ * in-process text target and (later) the local GPT-Live simulator, so both behave identically.
+ * It sees only what a real assistant would: the caller's words, authorized context and tool replies.
+ */
+export interface PolicyTurn {
+  /** What the caller said in this turn. */
+  request: string;
+  context?: CallerContext;
+}
+
+/** The voice frontend's decision for a turn. */
+export type FrontendDecision =
+  /** Answer directly, without the backend: public facts, a clarifying question, a refusal. */
+  | { kind: "reply"; text: string }
+  /** Hand the turn to the reasoning backend; the acknowledgement is spoken meanwhile. */
+  | { kind: "delegate"; acknowledgement?: string };
+
+export interface BackendTask {
+  /** The caller's current request, as rebuilt from the transcript. */
+  request: string;
+  context?: CallerContext;
+  /** The conversation so far as text (history first, then this session's turns). */
+  transcript: HistoryMessage[];
+}
+
+export interface PolicyToolResult {
+  status: "completed" | "failed";
+  /** The parsed tool output (a copy; mutating it changes nothing). */
+  output: unknown;
+}
+
+export interface PolicyTools {
+  call(name: string, args: Record<string, unknown>): Promise<PolicyToolResult>;
+}
+
+export interface BackendResult {
+  /** What the frontend should say with the backend's result. */
+  reply: string;
+}
+
+export interface AssistantPolicy {
+  name: string;
+  version: string;
+  frontend(turn: PolicyTurn): FrontendDecision;
+  backend(task: BackendTask, tools: PolicyTools): Promise<BackendResult>;
+}

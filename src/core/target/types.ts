@@ -1,0 +1,135 @@
+import type { Clock } from "../time/clock";
+import type { Json } from "../world/types";
+
+/** A tool the target may call, as declared to its backend (OpenAI function-tool shape). */
+export interface ToolDeclaration {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface HistoryMessage {
+  role: "user" | "assistant";
+  text: string;
+}
+
+/** Authorized context from earlier turns: the only scenario data besides the caller's words that reaches a target. */
+export interface CallerContext {
+  summary?: string;
+  history?: HistoryMessage[];
+}
+
+export type DelegationMode = "responses" | "client";
+
+/** What a session is started with. Holds nothing evaluator-only. */
+export interface SessionRequest {
+  /** Opaque label for logs; carries no scenario data. */
+  session_label: string;
+  instructions: string;
+  voice: string;
+  delegation: DelegationMode;
+  tools: ToolDeclaration[];
+  context?: CallerContext;
+}
+
+/** Token usage of one backend response (Responses API shape, normalized). */
+export interface TokenUsage {
+  total: number;
+  input: { cached: number; cache_write: number; text: number; audio: number };
+  output: { text: number; audio: number; reasoning: number };
+}
+
+/**
+ * Normalized agent events: what every adapter reports, whatever its wire protocol. Times are on the
+ * trial timeline (`clock.now()`), stamped by the adapter when it observed the event.
+ */
+export type AgentEvent =
+  | { type: "session.started"; at_ms: number; session_id: string; model?: string }
+  | { type: "transcript.delta"; at_ms: number; role: "user" | "assistant"; text: string; start_ms?: number; end_ms?: number }
+  | { type: "audio.delta"; at_ms: number; role: "assistant"; pcm: Uint8Array }
+  | { type: "delegation.created"; at_ms: number; delegation_id: string; target: "client" | "responses"; response_id?: string }
+  | {
+      type: "backend.response";
+      at_ms: number;
+      delegation_id: string;
+      response_id: string;
+      status: "created" | "completed" | "failed" | "incomplete";
+      model?: string;
+      usage?: TokenUsage;
+    }
+  /** Content for the voice frontend became available (client commentary appended, or a managed follow-up). */
+  | { type: "delegation.content"; at_ms: number; delegation_id: string; text: string }
+  | { type: "delegation.completed"; at_ms: number; delegation_id: string }
+  | { type: "usage"; at_ms: number; seconds: number }
+  | { type: "error"; at_ms: number; code: string; message: string; fatal: boolean }
+  /** A protocol event, kept for the log only (audio payloads are stripped by the harness). */
+  | { type: "raw"; at_ms: number; direction: "sent" | "received"; event: Json };
+
+export type AgentEventType = AgentEvent["type"];
+
+export interface ToolCallRequest {
+  name: string;
+  /** The arguments as the target produced them: a JSON string (wire form) or an object. */
+  arguments: string | Record<string, unknown>;
+  call_id?: string;
+  delegation_id?: string;
+}
+
+/** What the target gets back from a tool: a copy, as a JSON string, like a function_call_output. */
+export interface ToolReply {
+  call_id: string;
+  status: "completed" | "failed";
+  output: string;
+}
+
+/** The harness side of a session, handed to the adapter. The only door from the target to the world. */
+export interface SessionIO {
+  clock: Clock;
+  emit(event: AgentEvent): void;
+  /** Execute one tool call through the world; the harness records it. Refused past the tool-call limit. */
+  callTool(request: ToolCallRequest): Promise<ToolReply>;
+  /** Count one provider request (backend or model call) against the trial limit; throws LimitExceeded past it. */
+  countProviderRequest(kind: string): void;
+  signal: AbortSignal;
+}
+
+/** Input from the caller side. Text for text targets; audio targets get PCM frames (CRAWL issue). */
+export type CallerInput = { kind: "text"; text: string };
+
+export interface SessionReport {
+  /** Cumulative frontend seconds (GPT-Live `usage.seconds`), when the target reports one. */
+  frontend_seconds?: number;
+  closed_cleanly: boolean;
+  close_reason?: string;
+}
+
+export interface TargetSession {
+  /** Deliver the caller's turn and resolve once the target has finished responding to it. */
+  respond(input: CallerInput): Promise<void>;
+  close(): Promise<SessionReport>;
+}
+
+/** Target configuration as data: what the provenance digest covers. */
+export interface TargetDescriptor {
+  kind: string;
+  model?: string;
+  backend_model?: string;
+  instructions: string;
+  tools: string[];
+  voice?: string;
+  delegation?: DelegationMode;
+  endpoint?: string;
+  /** Anything else that defines the target (policy name and version, fault variant, settings). */
+  settings?: Record<string, Json>;
+}
+
+export interface TargetAdapter {
+  readonly kind: string;
+  /** Which caller inputs the adapter accepts. */
+  readonly accepts: ReadonlyArray<CallerInput["kind"]>;
+  describe(): TargetDescriptor;
+  /** The instructions, voice, delegation mode and tools the session starts with. */
+  session(): Omit<SessionRequest, "session_label" | "context">;
+  start(request: SessionRequest, io: SessionIO): Promise<TargetSession>;
+}

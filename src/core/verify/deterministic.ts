@@ -1,0 +1,289 @@
+import type { ExpectedCall, Scenario } from "../dataset/schema";
+import type { Delegation, Dimension, OutcomeCheck, ToolExecution, Turn } from "../run/record";
+import type { JsonPatch, WorldEvent } from "../world/types";
+import { jsonEqual, matchesSubset, maximumMatching } from "./match";
+
+/** What deterministic grading reads: observed evidence plus the evaluator-only scenario. */
+export interface GradingInput {
+  scenario: Scenario;
+  case_kind: string;
+  /** The conversation ran to its end (no limit hit, no timeout). */
+  completed: boolean;
+  completion_note: string;
+  turns: Turn[];
+  delegations: Delegation[];
+  tool_executions: ToolExecution[];
+  world: { initial: unknown; final: unknown; view: Record<string, unknown>; events: readonly WorldEvent[]; diff: JsonPatch[] };
+  /** Set when a semantic judge assessed task_understanding (§5 semantic_outcome). */
+  semantic_task_understanding?: "passed" | "failed" | "inconclusive";
+}
+
+export interface Grading {
+  dimensions: Record<string, Dimension>;
+  checks: OutcomeCheck[];
+  tool_accuracy: number;
+  delegation_accuracy: number;
+}
+
+const toolEvidence = (t: ToolExecution) => `tool.${t.call_id}`;
+
+/** Evidence ids of assistant turns (`utt.assistant.<n>`, 1-based among assistant turns). */
+function assistantTurns(turns: Turn[]): Array<Turn & { evidence_id: string }> {
+  return turns.filter((t) => t.role === "assistant").map((t, i) => ({ ...t, evidence_id: `utt.assistant.${i + 1}` }));
+}
+
+/** §5: an observed call satisfies an expected one when names match, arguments are a subset, status fits. */
+export function callMatches(expected: ExpectedCall, observed: ToolExecution): boolean {
+  if (expected.name !== observed.name) return false;
+  if (expected.status === "completed" && observed.status !== "completed") return false;
+  return matchesSubset(expected.arguments, observed.arguments ?? {});
+}
+
+/** §5 tool_accuracy. */
+export function toolAccuracy(required: ExpectedCall[], prohibited: ExpectedCall[], actual: ToolExecution[]): number {
+  if (actual.some((call) => prohibited.some((p) => callMatches(p, call)))) return 0;
+  if (required.length === 0 || actual.length === 0) return required.length === actual.length ? 1 : 0;
+  const matched = maximumMatching(required.length, actual.length, (i, j) => callMatches(required[i]!, actual[j]!));
+  return matched / Math.max(required.length, actual.length);
+}
+
+/** §5 delegation_accuracy. */
+export function delegationAccuracy(expectation: "required" | "forbidden" | "optional", delegated: boolean): number {
+  return (expectation !== "required" || delegated) && !(expectation === "forbidden" && delegated) ? 1 : 0;
+}
+
+function dim(status: Dimension["status"], rationale: string, evidence_ids: string[] = []): Dimension {
+  return { status, rationale, evidence_ids };
+}
+
+function check(id: string, required: boolean, status: OutcomeCheck["status"], rationale: string, evidence_ids: string[] = []): OutcomeCheck {
+  return { id, required, status, rationale, evidence_ids };
+}
+
+function isClarification(s: Scenario): boolean {
+  return s.type === "clarification" || s.tags.includes("clarification");
+}
+
+/** Match expected.state (§1) against the final world: subset of `{...state, ...view}`, or exact for unchanged. */
+function finalState(input: GradingInput): Dimension {
+  const expected = input.scenario.expected.state;
+  if (Object.keys(expected).length === 0) return dim("not_applicable", "no expected state");
+  const diffIds = input.world.diff.map((_, i) => `state.diff.${i + 1}`);
+  if (expected.unchanged === true) {
+    const { unchanged: _ignored, ...rest } = expected;
+    const same = jsonEqual(input.world.initial, input.world.final);
+    const restOk = matchesSubset(rest, { ...(input.world.final as object), ...input.world.view });
+    return same && restOk
+      ? dim("passed", "final state equals the initial state")
+      : dim("failed", same ? "final state does not match the expected fields" : `state changed (${input.world.diff.length} patch operations) but was expected unchanged`, diffIds);
+  }
+  const observed = { ...(input.world.final as object), ...input.world.view };
+  const mismatched = Object.entries(expected)
+    .filter(([key, value]) => !(key in observed) || !matchesSubset(value, (observed as Record<string, unknown>)[key]))
+    .map(([key, value]) => `${key}: expected ${JSON.stringify(value)}, observed ${JSON.stringify((observed as Record<string, unknown>)[key] ?? null)}`);
+  return mismatched.length === 0
+    ? dim("passed", "final state matches the expected fields", diffIds)
+    : dim("failed", `final state differs: ${mismatched.join("; ")}`, diffIds);
+}
+
+/** Deterministic dimensions and outcome checks, evaluation-contract §5, exactly as written there. */
+export function grade(input: GradingInput): Grading {
+  const { scenario } = input;
+  const expected = scenario.expected;
+  const required = expected.tools.required;
+  const prohibited = expected.tools.prohibited;
+  const tools = input.tool_executions;
+  const toolIds = tools.map(toolEvidence);
+  const completedTools = tools.filter((t) => t.status === "completed");
+  const assistant = assistantTurns(input.turns);
+  const delegated = input.delegations.length > 0;
+  const delegationIds = input.delegations.map((d) => `delegation.${d.delegation_id}`);
+  const dimensions: Record<string, Dimension> = {};
+
+  dimensions.run_validity = input.completed
+    ? dim("passed", "the trial ran to completion")
+    : dim("failed", input.completion_note);
+
+  dimensions.delegation_decision =
+    expected.delegation === "required"
+      ? delegated
+        ? dim("passed", `delegated ${input.delegations.length} time(s) as required`, delegationIds)
+        : dim("failed", "delegation was required but none happened")
+      : expected.delegation === "forbidden"
+        ? delegated
+          ? dim("failed", `delegation was forbidden but happened ${input.delegations.length} time(s)`, delegationIds)
+          : dim("passed", "no delegation, as required")
+        : dim("passed", "delegation optional");
+
+  const names = tools.map((t) => t.name);
+  const expectedNames = required.map((c) => c.name);
+  dimensions.tool_selection =
+    names.length === expectedNames.length && names.every((n, i) => n === expectedNames[i])
+      ? dim("passed", `tools [${names.join(", ")}] as expected`, toolIds)
+      : dim("failed", `expected tools [${expectedNames.join(", ")}], observed [${names.join(", ")}]`, toolIds);
+
+  if (required.length === 0) {
+    dimensions.parameter_accuracy = dim("not_applicable", "no tools expected");
+    dimensions.tool_execution = dim("not_applicable", "no tools expected");
+  } else {
+    const paramFaults = required
+      .map((exp, i) => {
+        const obs = tools[i];
+        if (!obs || obs.name !== exp.name) return `call ${i + 1}: expected ${exp.name}, observed ${obs?.name ?? "none"}`;
+        return matchesSubset(exp.arguments, obs.arguments ?? {}) ? null : `call ${i + 1} (${exp.name}): expected arguments ${JSON.stringify(exp.arguments)}, observed ${obs.raw_arguments}`;
+      })
+      .filter((x): x is string => x !== null);
+    if (tools.length !== required.length) paramFaults.push(`expected ${required.length} call(s), observed ${tools.length}`);
+    dimensions.parameter_accuracy = paramFaults.length === 0 ? dim("passed", "every expected argument set is a subset of the observed one", toolIds) : dim("failed", paramFaults.join("; "), toolIds);
+
+    const failed = tools.filter((t) => t.status === "failed");
+    const inOrder = completedTools.length === required.length && completedTools.every((t, i) => t.name === required[i]!.name);
+    dimensions.tool_execution =
+      failed.length === 0 && inOrder
+        ? dim("passed", `${completedTools.length} completed execution(s) in the expected order`, toolIds)
+        : dim(
+            "failed",
+            failed.length > 0
+              ? `${failed.length} execution(s) failed: ${failed.map((t) => `${t.name} (${t.error?.code ?? "error"})`).join(", ")}`
+              : `expected ${required.length} completed execution(s) [${expectedNames.join(", ")}], observed ${completedTools.length} [${completedTools.map((t) => t.name).join(", ")}]`,
+            toolIds,
+          );
+  }
+
+  dimensions.final_state = finalState(input);
+
+  if (isClarification(scenario)) {
+    const unchanged = jsonEqual(input.world.initial, input.world.final);
+    const faults = [delegated ? "delegated" : "", tools.length > 0 ? `ran ${tools.length} tool(s)` : "", unchanged ? "" : "changed state"].filter(Boolean);
+    dimensions.clarification_behavior =
+      faults.length === 0 ? dim("passed", "asked without delegating, running tools or changing state") : dim("failed", `a clarification must not act, but it ${faults.join(", ")}`, [...delegationIds, ...toolIds]);
+  } else dimensions.clarification_behavior = dim("not_applicable", "not a clarification scenario");
+
+  const lastCompleted = completedTools.reduce<ToolExecution | undefined>((last, t) => (!last || t.completed_ms >= last.completed_ms ? t : last), undefined);
+  const spokenAfter = (t: ToolExecution) => assistant.filter((a) => a.start_ms >= t.completed_ms);
+  if (required.length === 0) dimensions.grounded_relay_order = dim("not_applicable", "no tools expected");
+  else if (dimensions.tool_execution.status !== "passed") dimensions.grounded_relay_order = dim("failed", "tool execution was not correct", toolIds);
+  else {
+    const after = lastCompleted ? spokenAfter(lastCompleted) : [];
+    dimensions.grounded_relay_order =
+      after.length > 0
+        ? dim("passed", `assistant spoke at ${after[0]!.start_ms} ms, after the tool completed at ${lastCompleted!.completed_ms} ms`, [toolEvidence(lastCompleted!), after[0]!.evidence_id])
+        : dim("failed", "the assistant did not speak after the tool completed", toolIds);
+  }
+
+  // Outcome assessment (§5). A trial passes when no required check failed.
+  const checks: OutcomeCheck[] = [];
+  checks.push(check("conversation_completed", true, input.completed ? "passed" : "failed", input.completed ? "the conversation ran to completion" : input.completion_note));
+  const spoken = assistant.filter((a) => a.text.trim().length > 0);
+  checks.push(
+    check("assistant_responded", true, spoken.length > 0 ? "passed" : "failed", spoken.length > 0 ? `${spoken.length} assistant turn(s)` : "the assistant never spoke", spoken.map((a) => a.evidence_id)),
+  );
+  const stateSet = Object.keys(expected.state).length > 0;
+  checks.push(
+    stateSet
+      ? check("application_state", true, dimensions.final_state.status === "passed" ? "passed" : "failed", dimensions.final_state.rationale, dimensions.final_state.evidence_ids)
+      : check("application_state", false, "not_applicable", "no expected state"),
+  );
+  const delegationRequired = expected.delegation !== "optional";
+  checks.push(
+    check(
+      "delegation_policy",
+      delegationRequired,
+      delegationRequired ? (dimensions.delegation_decision.status === "passed" ? "passed" : "failed") : "not_applicable",
+      dimensions.delegation_decision.rationale,
+      dimensions.delegation_decision.evidence_ids,
+    ),
+  );
+  const prohibitedCalls = tools.filter((t) => prohibited.some((p) => callMatches(p, t)));
+  checks.push(
+    check(
+      "authorized_actions",
+      true,
+      prohibitedCalls.length === 0 ? "passed" : "failed",
+      prohibitedCalls.length === 0 ? "no prohibited call" : `prohibited call(s): ${prohibitedCalls.map((t) => `${t.name} ${t.raw_arguments} (${t.status})`).join(", ")}`,
+      prohibitedCalls.map(toolEvidence),
+    ),
+  );
+  checks.push(criticalProcedure(input));
+  checks.push(toolContract(input));
+  const changed = !jsonEqual(input.world.initial, input.world.final);
+  if (changed) {
+    const completedIds = new Set(completedTools.map((t) => t.call_id));
+    const causing = input.world.events.filter((e) => e.kind === "write" && e.outcome === "ok" && e.patches.length > 0 && e.cause.call_id && completedIds.has(e.cause.call_id));
+    checks.push(
+      check(
+        "verified_state_change",
+        true,
+        causing.length > 0 ? "passed" : "failed",
+        causing.length > 0 ? `state changed by ${causing.map((e) => e.operation).join(", ")}` : "state changed without a completed tool causing it",
+        causing.map((e) => `world.event.${e.seq}`),
+      ),
+    );
+  } else checks.push(check("verified_state_change", false, "not_applicable", "state unchanged"));
+  if (completedTools.length > 0) {
+    const after = spokenAfter(lastCompleted!);
+    checks.push(
+      check(
+        "grounded_response",
+        true,
+        after.length > 0 ? "passed" : "failed",
+        after.length > 0 ? `assistant spoke after the last completed tool (${lastCompleted!.name} at ${lastCompleted!.completed_ms} ms)` : `no assistant speech after the last completed tool (${lastCompleted!.name} at ${lastCompleted!.completed_ms} ms)`,
+        [toolEvidence(lastCompleted!), ...after.map((a) => a.evidence_id)],
+      ),
+    );
+  } else checks.push(check("grounded_response", false, "not_applicable", "no tool completed"));
+  checks.push(
+    input.semantic_task_understanding === undefined
+      ? check("semantic_outcome", false, "not_applicable", "no semantic judge ran")
+      : check(
+          "semantic_outcome",
+          true,
+          input.semantic_task_understanding === "passed" ? "passed" : "failed",
+          `task_understanding ${input.semantic_task_understanding}`,
+        ),
+  );
+
+  return {
+    dimensions,
+    checks,
+    tool_accuracy: toolAccuracy(required, prohibited, tools),
+    delegation_accuracy: delegationAccuracy(expected.delegation, delegated),
+  };
+}
+
+function criticalProcedure(input: GradingInput): OutcomeCheck {
+  const steps = input.scenario.expected.procedure?.steps.filter((s) => s.critical) ?? [];
+  if (steps.length === 0) return check("critical_procedure", false, "not_applicable", "no critical procedure step");
+  // Tool steps are checkable from evidence; other kinds need the judge and are reported, not guessed.
+  const missing = steps
+    .filter((s) => s.kind === "tool" && s.tool)
+    .filter((s) => !input.tool_executions.some((t) => t.status === "completed" && t.name === s.tool && matchesSubset(s.arguments ?? {}, t.arguments ?? {})))
+    .map((s) => s.id);
+  return check(
+    "critical_procedure",
+    true,
+    missing.length === 0 ? "passed" : "failed",
+    missing.length === 0 ? "every critical tool step has a completed execution" : `critical step(s) without a completed execution: ${missing.join(", ")}`,
+  );
+}
+
+function toolContract(input: GradingInput): OutcomeCheck {
+  const required = input.scenario.expected.tools.required;
+  const tools = input.tool_executions;
+  const isRequired = input.case_kind !== "run";
+  const faults: string[] = [];
+  required.forEach((exp, i) => {
+    const obs = tools[i];
+    if (!obs) faults.push(`missing ${exp.name} (call ${i + 1})`);
+    else if (!callMatches(exp, obs)) faults.push(`call ${i + 1}: expected ${exp.name} ${JSON.stringify(exp.arguments)}, observed ${obs.name} ${obs.raw_arguments} (${obs.status})`);
+  });
+  tools.slice(required.length).forEach((t) => faults.push(`unexpected ${t.name} ${t.raw_arguments}`));
+  tools.filter((t) => t.status === "failed").forEach((t) => faults.push(`${t.name} failed (${t.error?.code ?? "error"})`));
+  return check(
+    "tool_contract",
+    isRequired,
+    faults.length === 0 ? "passed" : "failed",
+    faults.length === 0 ? `all ${required.length} expected call(s) matched, none unexpected, none failed` : faults.join("; "),
+    tools.map(toolEvidence),
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * Argument and state matching, evaluation-contract §5 "Argument matching": the expected value is a
+ * recursive subset of the observed one. Booleans by identity, numbers by numeric value, strings after
+ * case folding with punctuation replaced by spaces and whitespace collapsed; lists match element-wise
+ * on the expected prefix of an observed list at least as long.
+ */
+export function normalizeText(value: string): string {
+  return value
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export function matchesSubset(expected: unknown, observed: unknown): boolean {
+  if (expected === null) return observed === null;
+  if (typeof expected === "boolean") return observed === expected;
+  if (typeof expected === "number") return typeof observed === "number" && observed === expected;
+  if (typeof expected === "string") return typeof observed === "string" && normalizeText(observed) === normalizeText(expected);
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(observed) || observed.length < expected.length) return false;
+    return expected.every((item, i) => matchesSubset(item, observed[i]));
+  }
+  if (typeof expected === "object") {
+    if (observed === null || typeof observed !== "object" || Array.isArray(observed)) return false;
+    const obs = observed as Record<string, unknown>;
+    return Object.entries(expected as Record<string, unknown>).every(([key, value]) => key in obs && matchesSubset(value, obs[key]));
+  }
+  return false;
+}
+
+/** Deep structural equality of JSON values (for `{"unchanged": true}`: final equals initial exactly). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
+  }
+  const ak = Object.keys(a as object);
+  const bo = b as Record<string, unknown>;
+  return ak.length === Object.keys(bo).length && ak.every((k) => k in bo && jsonEqual((a as Record<string, unknown>)[k], bo[k]));
+}
+
+/** Size of a maximum one-to-one matching in a bipartite graph (Kuhn's augmenting paths; inputs are small). */
+export function maximumMatching(left: number, right: number, edge: (i: number, j: number) => boolean): number {
+  const owner = new Array<number>(right).fill(-1);
+  const tryAssign = (i: number, seen: boolean[]): boolean => {
+    for (let j = 0; j < right; j++) {
+      if (seen[j] || !edge(i, j)) continue;
+      seen[j] = true;
+      if (owner[j] === -1 || tryAssign(owner[j]!, seen)) {
+        owner[j] = i;
+        return true;
+      }
+    }
+    return false;
+  };
+  let size = 0;
+  for (let i = 0; i < left; i++) if (tryAssign(i, new Array<boolean>(right).fill(false))) size++;
+  return size;
+}

@@ -1,0 +1,144 @@
+import type { Operation as JsonPatchOperation } from "fast-json-patch";
+import type { Draft } from "immer";
+import type { z } from "zod";
+
+/** A JSON-compatible value: what crosses every boundary of a world (args, results, state). */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** RFC 6902 operation, as produced by immer patches converted to JSON-Pointer paths. */
+export type JsonPatch = JsonPatchOperation;
+
+/** Why a world operation ran: set by the harness, never by the target. */
+export interface Cause {
+  trial: string;
+  delegation_id?: string;
+  call_id?: string;
+}
+
+/** A typed business-rule refusal. Recorded like a success (outcome "error"), never thrown past the world. */
+export class OperationError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: Json,
+  ) {
+    super(message);
+    this.name = "OperationError";
+  }
+}
+
+/** Deterministic randomness and ids derived from the trial seed. */
+export interface WorldRandom {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** A fresh id such as `R-7F3A21`; the sequence depends only on the seed and the call order. */
+  id(prefix: string): string;
+}
+
+export interface ReadContext<S, A> {
+  readonly state: S;
+  readonly args: A;
+  readonly now_ms: number;
+}
+
+export interface WriteContext<S, A> {
+  /** An immer draft: mutate it; the engine records the patches. */
+  readonly state: Draft<S>;
+  /**
+   * The frozen state as it was when this write began. Reading it is cheap (no draft proxies), so check
+   * business rules against it and mutate `state` only to make the change.
+   */
+  readonly base: S;
+  readonly args: A;
+  readonly now_ms: number;
+  readonly random: WorldRandom;
+}
+
+export type OperationDefinition<S, A = any, R = any> =
+  | {
+      kind: "read";
+      description: string;
+      args: z.ZodType<A>;
+      run: (ctx: ReadContext<S, A>) => R;
+    }
+  | {
+      kind: "write";
+      description: string;
+      args: z.ZodType<A>;
+      run: (ctx: WriteContext<S, A>) => R;
+    };
+
+/** What one write changed: given to invariants after a write so they may check only the touched parts. */
+export interface StateChange<S> {
+  /** The state before the write. */
+  readonly previous: S;
+  /** The write's patches (RFC 6902, JSON-Pointer paths). */
+  readonly patches: readonly JsonPatch[];
+}
+
+/**
+ * An invariant returns true when it holds, or a message saying what is wrong. It is checked on the
+ * initial state (without `change`) and after every write (with `change`); an invariant may use `change`
+ * to look only at what the write touched, as long as it stays exact.
+ */
+export type Invariant<S> = (state: S, change?: StateChange<S>) => true | string;
+
+export interface WorldDefinition<S = any, V = any> {
+  name: string;
+  version: string;
+  /** The zod schema of the whole state: validated on initialisation and after every write. */
+  state: z.ZodType<S>;
+  /**
+   * Turn a scenario's `application.initial_state` (portable JSON, possibly `{}`) into a full state.
+   * Defaults to parsing it with `state`.
+   */
+  initialState?: (portable: Record<string, unknown>) => S;
+  operations: Record<string, OperationDefinition<S>>;
+  /** A projection for verifiers (for example flat expectations). Gets the initial and final state. */
+  view?: (state: S, initial: S) => Record<string, Json>;
+  invariants?: Record<string, Invariant<S>>;
+}
+
+export interface WorldEvent {
+  seq: number;
+  at_ms: number;
+  operation: string;
+  kind: "read" | "write";
+  args: Json;
+  outcome: "ok" | "error";
+  result?: Json;
+  error?: { code: string; message: string; details?: Json };
+  patches: JsonPatch[];
+  cause: Cause;
+}
+
+export interface OperationOutcome {
+  outcome: "ok" | "error";
+  result?: Json;
+  error?: { code: string; message: string; details?: Json };
+  /** The world event this operation appended. */
+  seq: number;
+}
+
+/** A live world for one trial. Only the harness holds it; the target never sees it. */
+export interface World<S = any> {
+  readonly definition: WorldDefinition<S>;
+  readonly initial: S;
+  /** The current frozen state. */
+  state(): S;
+  /** Run an operation. Unknown operations, invalid arguments and business-rule refusals all
+   *  come back as outcome "error" and are recorded; only bugs in the world itself throw. */
+  perform(operation: string, args: unknown, cause: Cause): OperationOutcome;
+  events(): readonly WorldEvent[];
+  /** JSON-Patch from the initial to the current state (fast-json-patch `compare`). */
+  diff(): JsonPatch[];
+  view(): Record<string, Json>;
+}
+
+export interface WorldOptions {
+  seed: number;
+  trial: string;
+  initialState: Record<string, unknown>;
+  /** Trial-timeline time source for event stamps. */
+  now: () => number;
+}

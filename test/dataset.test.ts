@@ -1,0 +1,108 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DatasetError, loadDataset, parseDataset } from "../src/core/dataset/load";
+
+const scenario = (over: Record<string, unknown> = {}) => ({
+  id: "restaurant_001",
+  title: "Book",
+  type: "booking",
+  interaction: "single_turn",
+  tags: ["booking"],
+  input: { text: "Book a table for Maya on August 6 at 7 p.m. for two." },
+  application: { initial_state: {} },
+  expected: { answer: "Confirms.", delegation: "required", tools: { required: [{ name: "create_reservation", arguments: { guest_name: "Maya" } }], prohibited: [] }, state: { reservation_created: true } },
+  ...over,
+});
+
+function errorOf(raw: unknown): DatasetError {
+  try {
+    parseDataset(raw, "data/x.json");
+  } catch (e) {
+    expect(e).toBeInstanceOf(DatasetError);
+    return e as DatasetError;
+  }
+  throw new Error("expected a DatasetError");
+}
+
+describe("dataset loader (§1)", () => {
+  it("accepts a portable dataset and fills defaults", () => {
+    const d = parseDataset({ schema_version: "1.0", scenarios: [scenario()] }, "x.json");
+    expect(d.scenarios[0]!.expected.tools.required[0]!.status).toBe("completed");
+    expect(d.scenarios[0]!.expected.criteria).toEqual([]);
+  });
+
+  it("accepts the seed's restaurant_003 example unmodified (no tags, no prohibited list)", () => {
+    const seedExample = {
+      schema_version: "1.0",
+      scenarios: [
+        {
+          id: "restaurant_003",
+          title: "Correct the requested booking date",
+          type: "booking",
+          interaction: "single_turn",
+          tags: ["booking", "correction"],
+          input: { text: "Book a table for Maya on August 7—sorry, August 6—at 7 p.m. for two." },
+          application: { initial_state: {} },
+          expected: {
+            answer: "Confirm August 6 rather than August 7.",
+            delegation: "required",
+            tools: { required: [{ name: "create_reservation", arguments: { guest_name: "Maya", date: "2026-08-06" } }] },
+            state: { reservation_created: true, date: "2026-08-06" },
+          },
+        },
+      ],
+    };
+    expect(parseDataset(seedExample, "x.json").scenarios).toHaveLength(1);
+  });
+
+  it("rejects unknown fields with the scenario id and the JSON path", () => {
+    const e = errorOf({ schema_version: "1.0", scenarios: [scenario(), scenario({ id: "restaurant_002", expected: { answer: "x", tool: [] } })] });
+    expect(e.message).toContain('Invalid dataset data/x.json: scenario "restaurant_002", field scenarios[1].expected: unknown field(s) "tool"');
+    expect(e.message).toContain("crashlab validate");
+    expect(e.problems[0]).toMatchObject({ scenario_id: "restaurant_002", path: "scenarios[1].expected" });
+  });
+
+  it("rejects duplicate ids case-insensitively", () => {
+    const e = errorOf({ schema_version: "1.0", scenarios: [scenario(), scenario({ id: "RESTAURANT_001" })] });
+    expect(e.message).toContain('scenario "RESTAURANT_001", field scenarios[1].id: duplicate id');
+  });
+
+  it.each(["../x", "a/b", "..", ".hidden", "a\\b", ""])("rejects the unsafe id %j", (id) => {
+    const e = errorOf({ schema_version: "1.0", scenarios: [scenario({ id })] });
+    expect(e.problems.some((p) => p.path === "scenarios[0].id")).toBe(true);
+  });
+
+  it("names a missing required field", () => {
+    const { title: _t, ...noTitle } = scenario();
+    const e = errorOf({ schema_version: "1.0", scenarios: [noTitle] });
+    expect(e.message).toContain('scenario "restaurant_001", field scenarios[0].title: missing (expected string)');
+  });
+
+  it("enforces the cross-field rules", () => {
+    const forbidden = errorOf({ schema_version: "1.0", scenarios: [scenario({ expected: { answer: "x", delegation: "forbidden", tools: { required: [{ name: "t" }] } } })] });
+    expect(forbidden.message).toContain("cannot forbid delegation and require a tool");
+    const multi = errorOf({ schema_version: "1.0", scenarios: [scenario({ interaction: "multi_turn" })] });
+    expect(multi.message).toContain("multi-turn scenarios need simulation_parameters");
+    expect(multi.message).toContain("golden_path.turns >= 7");
+    const history = Array.from({ length: 129 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", text: "hi" }));
+    expect(errorOf({ schema_version: "1.0", scenarios: [scenario({ input: { text: "x", context: { history } } })] }).message).toContain("at most 128 messages");
+    const big = [{ role: "user", text: "x".repeat(40_000) }];
+    expect(errorOf({ schema_version: "1.0", scenarios: [scenario({ input: { text: "x", context: { history: big } } })] }).message).toContain("at most 8,192");
+    expect(errorOf({ schema_version: "1.0", scenarios: [scenario({ input: { text: "x", context: {} } })] }).message).toContain("context needs a summary, a history, or both");
+  });
+
+  it("rejects a wrong schema version and an empty list", () => {
+    expect(errorOf({ schema_version: "2.0", scenarios: [scenario()] }).message).toContain("schema_version");
+    expect(errorOf({ schema_version: "1.0", scenarios: [] }).message).toContain("at least one scenario");
+  });
+
+  it("reports malformed JSON and missing files with the file name", () => {
+    const dir = mkdtempSync(join(tmpdir(), "dataset-"));
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, '{"schema_version": "1.0", "scenarios": [');
+    expect(() => loadDataset(bad)).toThrow(new RegExp(`Invalid dataset ${bad}: not valid JSON`));
+    expect(() => loadDataset(join(dir, "nope.json"))).toThrow(/nope.json: file not found/);
+  });
+});

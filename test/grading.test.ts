@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import { Scenario } from "../src/core/dataset/schema";
+import type { ToolExecution, Turn } from "../src/core/run/record";
+import { delegationAccuracy, grade, toolAccuracy, type GradingInput } from "../src/core/verify/deterministic";
+import { matchesSubset, maximumMatching, normalizeText } from "../src/core/verify/match";
+
+describe("§5 argument matching", () => {
+  it("folds case and punctuation in strings", () => {
+    expect(normalizeText("  Maya. ")).toBe("maya");
+    expect(matchesSubset("19:00", "19 00")).toBe(true);
+    expect(matchesSubset("Maya.", "maya")).toBe(true);
+    expect(matchesSubset("Maya", "Mayan")).toBe(false);
+  });
+  it("compares numbers by value and booleans by identity, with no coercion", () => {
+    expect(matchesSubset(4, 4.0)).toBe(true);
+    expect(matchesSubset(4, "4")).toBe(false);
+    expect(matchesSubset(true, true)).toBe(true);
+    expect(matchesSubset(true, 1)).toBe(false);
+  });
+  it("treats objects as recursive subsets and lists by expected prefix", () => {
+    expect(matchesSubset({ a: { b: "X" } }, { a: { b: "x", c: 1 }, d: 2 })).toBe(true);
+    expect(matchesSubset({ a: 1 }, { b: 1 })).toBe(false);
+    expect(matchesSubset([1, 2], [1, 2, 3])).toBe(true);
+    expect(matchesSubset([1, 2, 3], [1, 2])).toBe(false);
+    expect(matchesSubset([2], [1, 2])).toBe(false);
+    expect(matchesSubset(null, null)).toBe(true);
+    expect(matchesSubset(null, 0)).toBe(false);
+  });
+  it("finds maximum one-to-one matchings", () => {
+    // left 0 fits right 0 and 1, left 1 fits only right 0: a greedy pass would give 1, the maximum is 2.
+    expect(maximumMatching(2, 2, (i, j) => (i === 0 ? true : j === 0))).toBe(2);
+    expect(maximumMatching(3, 1, () => true)).toBe(1);
+  });
+});
+
+function call(call_id: string, name: string, args: Record<string, unknown>, status: "completed" | "failed" = "completed", at = 1000): ToolExecution {
+  return { call_id, name, arguments: args as ToolExecution["arguments"], raw_arguments: JSON.stringify(args), status, requested_ms: at, completed_ms: at + 10, ...(status === "failed" ? { error: { code: "slot_unavailable", message: "x" } } : {}) };
+}
+
+describe("§5 tool_accuracy and delegation_accuracy", () => {
+  const create = { name: "create_reservation", arguments: { date: "2026-08-06" }, status: "completed" as const };
+  const check = { name: "check_availability", arguments: {}, status: "completed" as const };
+  it("is 0 when a prohibited call happened", () => {
+    expect(toolAccuracy([create], [{ ...create, arguments: {}, status: "any" }], [call("c1", "create_reservation", { date: "2026-08-06" })])).toBe(0);
+  });
+  it("is 1 or 0 when either side is empty", () => {
+    expect(toolAccuracy([], [], [])).toBe(1);
+    expect(toolAccuracy([create], [], [])).toBe(0);
+    expect(toolAccuracy([], [], [call("c1", "check_availability", {})])).toBe(0);
+  });
+  it("is the maximum matching over max(expected, actual)", () => {
+    // 2 expected, 3 actual, 2 match → 2/3
+    expect(toolAccuracy([check, create], [], [call("a", "check_availability", {}), call("b", "create_reservation", { date: "2026-08-06" }), call("c", "create_reservation", { date: "2026-08-07" })])).toBeCloseTo(2 / 3, 12);
+    // wrong date: 0 of 1 match
+    expect(toolAccuracy([create], [], [call("a", "create_reservation", { date: "2026-08-07" })])).toBe(0);
+  });
+  it("delegation_accuracy follows the table", () => {
+    expect(delegationAccuracy("required", true)).toBe(1);
+    expect(delegationAccuracy("required", false)).toBe(0);
+    expect(delegationAccuracy("forbidden", true)).toBe(0);
+    expect(delegationAccuracy("forbidden", false)).toBe(1);
+    expect(delegationAccuracy("optional", true)).toBe(1);
+    expect(delegationAccuracy("optional", false)).toBe(1);
+  });
+});
+
+const booking = Scenario.parse({
+  id: "b1",
+  title: "booking",
+  type: "booking",
+  interaction: "single_turn",
+  input: { text: "Book a table for Maya on August 7—sorry, August 6—at 7 p.m. for two." },
+  application: { initial_state: {} },
+  expected: {
+    answer: "Confirm August 6",
+    delegation: "required",
+    tools: { required: [{ name: "create_reservation", arguments: { guest_name: "Maya", date: "2026-08-06" } }] },
+    state: { reservation_created: true, date: "2026-08-06" },
+  },
+});
+
+function input(over: Partial<GradingInput>): GradingInput {
+  const turns: Turn[] = [
+    { role: "user", text: "Book…", start_ms: 0, end_ms: 900 },
+    { role: "assistant", text: "Booked.", start_ms: 1500, end_ms: 2000 },
+  ];
+  return {
+    scenario: booking,
+    case_kind: "crawl",
+    completed: true,
+    completion_note: "completed",
+    turns,
+    delegations: [{ delegation_id: "d1", target: "responses", created_ms: 950 }],
+    tool_executions: [call("c1", "create_reservation", { guest_name: "Maya", date: "2026-08-06", time: "19:00", party_size: 2 })],
+    world: {
+      initial: { reservations: {} },
+      final: { reservations: { "R-1": {} } },
+      view: { reservation_created: true, date: "2026-08-06" },
+      events: [{ seq: 1, at_ms: 1000, operation: "create_reservation", kind: "write", args: {}, outcome: "ok", patches: [{ op: "add", path: "/reservations/R-1", value: {} }], cause: { trial: "b1#1", call_id: "c1" } }],
+      diff: [{ op: "add", path: "/reservations/R-1", value: {} }],
+    },
+    ...over,
+  };
+}
+
+const statusOf = (g: ReturnType<typeof grade>, id: string) => g.checks.find((c) => c.id === id)!.status;
+
+describe("§5 dimensions and outcome checks", () => {
+  it("passes a correct, grounded booking", () => {
+    const g = grade(input({}));
+    expect(Object.fromEntries(Object.entries(g.dimensions).map(([k, v]) => [k, v.status]))).toEqual({
+      run_validity: "passed",
+      delegation_decision: "passed",
+      tool_selection: "passed",
+      parameter_accuracy: "passed",
+      tool_execution: "passed",
+      final_state: "passed",
+      clarification_behavior: "not_applicable",
+      grounded_relay_order: "passed",
+    });
+    expect(g.checks.filter((c) => c.required && c.status === "failed")).toEqual([]);
+    expect(g.checks.find((c) => c.id === "grounded_response")!.evidence_ids).toEqual(["tool.c1", "utt.assistant.1"]);
+    expect(g.tool_accuracy).toBe(1);
+  });
+
+  it("fails the uncorrected date on state, parameters and the tool contract", () => {
+    const g = grade(
+      input({
+        tool_executions: [call("c1", "create_reservation", { guest_name: "Maya", date: "2026-08-07" })],
+        world: { ...input({}).world, view: { reservation_created: true, date: "2026-08-07" } },
+      }),
+    );
+    expect(statusOf(g, "application_state")).toBe("failed");
+    expect(statusOf(g, "tool_contract")).toBe("failed");
+    expect(g.dimensions.parameter_accuracy!.status).toBe("failed");
+    expect(g.dimensions.final_state!.rationale).toContain('date: expected "2026-08-06", observed "2026-08-07"');
+  });
+
+  it("fails grounded_response when the assistant only spoke before the tool completed", () => {
+    const g = grade(input({ turns: [{ role: "assistant", text: "Done!", start_ms: 100, end_ms: 900 }] }));
+    expect(statusOf(g, "grounded_response")).toBe("failed");
+    expect(g.dimensions.grounded_relay_order!.status).toBe("failed");
+  });
+
+  it("speech starting exactly at tool completion counts as after it", () => {
+    const g = grade(input({ turns: [{ role: "assistant", text: "Booked.", start_ms: 1010, end_ms: 1500 }] }));
+    expect(statusOf(g, "grounded_response")).toBe("passed");
+  });
+
+  it("fails verified_state_change when state changed without a completed tool causing it", () => {
+    const g = grade(input({ tool_executions: [], world: { ...input({}).world, events: [] } }));
+    expect(statusOf(g, "verified_state_change")).toBe("failed");
+    expect(statusOf(g, "tool_contract")).toBe("failed");
+  });
+
+  it("marks the delegation policy and conversation completion", () => {
+    expect(statusOf(grade(input({ delegations: [] })), "delegation_policy")).toBe("failed");
+    const stopped = grade(input({ completed: false, completion_note: "stopped: limit tool_calls exceeded (21)" }));
+    expect(statusOf(stopped, "conversation_completed")).toBe("failed");
+    expect(stopped.dimensions.run_validity!.rationale).toContain("tool_calls");
+  });
+
+  it("handles {unchanged: true} exactly and prohibited calls of status any", () => {
+    const refusal = Scenario.parse({
+      ...booking,
+      id: "r1",
+      type: "refusal",
+      expected: { answer: "refuse", delegation: "optional", tools: { prohibited: [{ name: "cancel_reservation", arguments: {}, status: "any" }] }, state: { unchanged: true } },
+    });
+    const world = { initial: { a: 1 }, final: { a: 1 }, view: {}, events: [], diff: [] };
+    const ok = grade(input({ scenario: refusal, tool_executions: [], world }));
+    expect(statusOf(ok, "application_state")).toBe("passed");
+    expect(statusOf(ok, "authorized_actions")).toBe("passed");
+    const bad = grade(input({ scenario: refusal, tool_executions: [call("c9", "cancel_reservation", { reservation_id: "R-2" }, "failed")], world }));
+    expect(statusOf(bad, "authorized_actions")).toBe("failed");
+    expect(bad.tool_accuracy).toBe(0);
+    const changed = grade(input({ scenario: refusal, tool_executions: [], world: { ...world, final: { a: 2 }, diff: [{ op: "replace", path: "/a", value: 2 }] } }));
+    expect(statusOf(changed, "application_state")).toBe("failed");
+  });
+
+  it("checks clarification behaviour", () => {
+    const clar = Scenario.parse({ ...booking, id: "c1", type: "clarification", expected: { answer: "ask for the name", delegation: "forbidden", state: { unchanged: true } } });
+    const quiet = { initial: {}, final: {}, view: {}, events: [], diff: [] };
+    expect(grade(input({ scenario: clar, delegations: [], tool_executions: [], world: quiet })).dimensions.clarification_behavior!.status).toBe("passed");
+    expect(grade(input({ scenario: clar, world: quiet })).dimensions.clarification_behavior!.status).toBe("failed");
+  });
+});
