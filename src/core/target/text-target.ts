@@ -31,6 +31,12 @@ export interface PolicyTargetOptions {
 const MS_PER_WORD = 300;
 const FRONTEND_THINK_MS = 400;
 const BACKEND_THINK_MS = 250;
+/**
+ * The voice frontend starts a new spoken turn for returned content: it leaves the settle gap of
+ * evaluation-contract §3 after the acknowledgement, so the answer is not merged into the
+ * acknowledgement's transcript group (which would make it count as spoken before the content existed).
+ */
+const NEW_TURN_GAP_MS = 600;
 
 function speakingMs(text: string): number {
   return Math.max(1, text.trim().split(/\s+/).filter(Boolean).length) * MS_PER_WORD;
@@ -73,6 +79,7 @@ class PolicySession implements TargetSession {
   private calls = 0;
   private responses = 0;
   private closed = false;
+  private lastSpeechEnd = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly policy: AssistantPolicy,
@@ -128,8 +135,9 @@ class PolicySession implements TargetSession {
     }
     await io.clock.sleep(BACKEND_THINK_MS, io.signal);
     this.closeResponse(delegationId, currentResponse, "completed");
-    await acknowledgement;
     io.emit({ type: "delegation.content", at_ms: io.clock.now(), delegation_id: delegationId, text: result.reply });
+    await acknowledgement;
+    await io.clock.sleepUntil(Math.max(io.clock.now(), this.lastSpeechEnd + NEW_TURN_GAP_MS), io.signal);
     await this.speak(result.reply);
     io.emit({ type: "delegation.completed", at_ms: io.clock.now(), delegation_id: delegationId });
   }
@@ -154,7 +162,8 @@ class PolicySession implements TargetSession {
     if (this.closed) return;
     const start = this.io.clock.now();
     await this.io.clock.sleep(speakingMs(text), this.io.signal);
-    this.io.emit({ type: "transcript.delta", at_ms: this.io.clock.now(), role: "assistant", text, start_ms: start, end_ms: this.io.clock.now() });
+    this.lastSpeechEnd = this.io.clock.now();
+    this.io.emit({ type: "transcript.delta", at_ms: this.io.clock.now(), role: "assistant", text, start_ms: start, end_ms: this.lastSpeechEnd });
     this.transcript.push({ role: "assistant", text });
   }
 }

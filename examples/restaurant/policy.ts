@@ -1,0 +1,366 @@
+import type {
+  AssistantPolicy,
+  BackendResult,
+  BackendTask,
+  FrontendDecision,
+  HistoryMessage,
+  PolicyToolResult,
+  PolicyTools,
+  PolicyTurn,
+} from "crashlab/alpha";
+import { RESTAURANT_FACTS } from "./facts";
+import {
+  classifyIntent,
+  factTopics,
+  parseAuthorization,
+  parseDetails,
+  withoutAuthorization,
+  type FactTopic,
+  type Intent,
+  type ParseOptions,
+  type ReservationDetails,
+} from "./parse";
+import { joinAnd, spokenCount, spokenDate, spokenSeating, spokenTime, tidyPunctuation } from "./spoken";
+
+/*
+ * The restaurant assistant as a deterministic rule-based policy: the offline stand-in for a GPT-Live
+ * frontend and its reasoning backend. It reads only the caller's words and the authorized context
+ * (summary, history), never scenario expectations, and it has no clock, randomness or I/O.
+ *
+ * Both halves derive the same action from the same words: the frontend decides whether the action needs
+ * the backend, the backend carries it out with tools and answers from the tool results.
+ */
+
+export const RESTAURANT_FAULTS = [
+  { id: "books_uncorrected_date", description: "Uses the first date of an in-request correction instead of the corrected one." },
+  { id: "double_books", description: "Calls create_reservation twice for the same booking." },
+  { id: "confirms_without_tool", description: "Says the table is booked without calling any tool." },
+  { id: "books_on_availability_question", description: "Creates a reservation when the caller only asked about availability." },
+  { id: "guesses_missing_name", description: "Books under an invented name instead of asking for the missing one." },
+  { id: "cancels_unauthorized", description: "Calls cancel_reservation even when the caller is not authorized for the reservation." },
+  { id: "delegates_facts_question", description: "Delegates a question about public restaurant facts instead of answering it." },
+  { id: "ignores_history", description: "Disregards the authorized context (summary and history) of earlier turns." },
+] as const;
+
+export type RestaurantFault = (typeof RESTAURANT_FAULTS)[number]["id"];
+
+export interface RestaurantPolicyOptions {
+  /** Deliberate defects, to prove that the evaluation catches them. Empty for the correct assistant. */
+  faults?: readonly RestaurantFault[];
+}
+
+/** A fault name that does not exist (for example a typo in a plan or on the command line). */
+export class UnknownRestaurantFaultError extends Error {
+  constructor(readonly fault: string) {
+    super(
+      `Unknown restaurant fault "${fault}". Use one of: ${RESTAURANT_FAULTS.map((f) => f.id).join(", ")}.`,
+    );
+    this.name = "UnknownRestaurantFaultError";
+  }
+}
+
+export const RESTAURANT_POLICY_NAME = "restaurant-rules";
+export const RESTAURANT_POLICY_VERSION = "1.0.0";
+
+/** The name the `guesses_missing_name` fault books under. */
+const INVENTED_GUEST_NAME = "Alex";
+
+type Faults = ReadonlySet<RestaurantFault>;
+
+// ---- understanding the caller -------------------------------------------------------------------
+
+interface PriorContext {
+  summary?: string;
+  history: readonly HistoryMessage[];
+}
+
+interface Understanding {
+  intent: Intent;
+  /** Details merged from the summary, earlier caller turns and this request; later ones win. */
+  details: ReservationDetails;
+  topics: FactTopic[];
+  /** Reservation ids the summary authorizes this caller for. */
+  authorized: string[];
+}
+
+function defined(details: ReservationDetails): ReservationDetails {
+  return Object.fromEntries(Object.entries(details).filter(([, value]) => value !== undefined));
+}
+
+function understand(request: string, prior: PriorContext, faults: Faults): Understanding {
+  const options: ParseOptions = { dateChoice: faults.has("books_uncorrected_date") ? "first" : "last" };
+  const context = faults.has("ignores_history") ? { history: [] } : prior;
+  const earlier = [
+    ...(context.summary ? [withoutAuthorization(context.summary)] : []),
+    ...context.history.filter((message) => message.role === "user").map((message) => message.text),
+  ];
+
+  let details: ReservationDetails = {};
+  for (const text of [...earlier, request]) details = { ...details, ...defined(parseDetails(text, options)) };
+
+  // A request without its own intent ("Please make it 7 p.m.") continues the latest task in context.
+  let intent = classifyIntent(request);
+  if (intent === "none") {
+    const continued = earlier.map(classifyIntent).filter((i) => i !== "facts" && i !== "none");
+    intent = continued.at(-1) ?? "none";
+  }
+  return {
+    intent,
+    details,
+    topics: factTopics(request),
+    authorized: parseAuthorization(context.summary).reservation_ids,
+  };
+}
+
+// ---- the action both halves derive -----------------------------------------------------------------
+
+interface AvailabilityArgs {
+  date: string;
+  time: string;
+  party_size: number;
+  seating?: string;
+}
+interface ReservationArgs extends AvailabilityArgs {
+  guest_name: string;
+}
+
+type Action =
+  /** Say this without the backend or tools: a fact, a clarifying question, a refusal. */
+  | { kind: "answer"; text: string; facts?: boolean }
+  | { kind: "check"; args: AvailabilityArgs; guest_name?: string }
+  | { kind: "book"; args: ReservationArgs }
+  | { kind: "cancel"; reservation_id: string };
+
+const DETAIL_WORDS = {
+  guest_name: "the name for the reservation",
+  date: "the date",
+  time: "the time",
+  party_size: "how many people are coming",
+} as const;
+const DETAIL_QUESTIONS = {
+  guest_name: "What name should I put the reservation under?",
+  date: "What date would you like?",
+  time: "What time would you like?",
+  party_size: "How many people will be joining?",
+} as const;
+type RequiredDetail = keyof typeof DETAIL_WORDS;
+
+function askFor(missing: RequiredDetail[], task: "booking" | "availability"): string {
+  const lead = task === "booking" ? "I'd be happy to book a table." : "I can check that for you.";
+  const question = missing.length === 1 ? DETAIL_QUESTIONS[missing[0]!] : "Could you tell me?";
+  return `${lead} I still need ${joinAnd(missing.map((detail) => DETAIL_WORDS[detail]))}. ${question}`;
+}
+
+function factsAnswer(topics: FactTopic[]): string {
+  const { name, address, phone, hours, days, parking } = RESTAURANT_FACTS;
+  const sentences: Record<FactTopic, string> = {
+    hours: `${name} is open ${days} from ${spokenTime(hours.open)} until ${spokenTime(hours.close)}.`,
+    parking: parking.endsWith(".") ? parking : `${parking}.`,
+    address: `We're at ${address}.`,
+    phone: `Our phone number is ${phone}.`,
+    name: `You've reached ${name}.`,
+  };
+  return topics.map((topic) => sentences[topic]).join(" ");
+}
+
+const HELP =
+  `This is ${RESTAURANT_FACTS.name}. I can book a table, check availability, cancel a reservation, ` +
+  "or tell you about our hours, address and parking. How can I help?";
+
+function decide(understood: Understanding, faults: Faults): Action {
+  const { intent, details } = understood;
+  switch (intent) {
+    case "facts":
+      return { kind: "answer", text: factsAnswer(understood.topics), facts: true };
+    case "availability":
+    case "booking": {
+      const guest_name =
+        details.guest_name ?? (intent === "booking" && faults.has("guesses_missing_name") ? INVENTED_GUEST_NAME : undefined);
+      const required: RequiredDetail[] = intent === "booking" ? ["guest_name", "date", "time", "party_size"] : ["date", "time", "party_size"];
+      const known = { ...details, guest_name };
+      const missing = required.filter((detail) => known[detail] === undefined);
+      if (missing.length > 0) return { kind: "answer", text: askFor(missing, intent) };
+      const args: AvailabilityArgs = {
+        date: details.date!,
+        time: details.time!,
+        party_size: details.party_size!,
+        ...(details.seating ? { seating: details.seating } : {}),
+      };
+      return intent === "booking" ? { kind: "book", args: { guest_name: guest_name!, ...args } } : { kind: "check", args, guest_name };
+    }
+    case "cancellation":
+      return decideCancellation(understood, faults);
+    case "none":
+      return { kind: "answer", text: HELP };
+  }
+}
+
+/** Only ids that the context summary lists for this verified caller may be cancelled; anything else is refused. */
+function decideCancellation(understood: Understanding, faults: Faults): Action {
+  const authorized = understood.authorized;
+  const requested = understood.details.reservation_id ?? (authorized.length === 1 ? authorized[0] : undefined);
+  if (!requested) {
+    if (authorized.length > 1)
+      return { kind: "answer", text: `Which reservation would you like to cancel: ${joinAnd(authorized)}?` };
+    if (faults.has("cancels_unauthorized"))
+      return { kind: "answer", text: "Which reservation number would you like to cancel?" };
+    return {
+      kind: "answer",
+      text: "I'm sorry, I can't cancel a reservation unless I can verify that it's yours, and I don't have a verified reservation for you on this call.",
+    };
+  }
+  if (!authorized.includes(requested) && !faults.has("cancels_unauthorized")) {
+    const why =
+      authorized.length === 0
+        ? "because I haven't been able to verify that it's yours"
+        : "because it isn't one of the reservations I can verify as yours";
+    return { kind: "answer", text: `I'm sorry, I can't cancel reservation ${requested} ${why}, so I've left it unchanged.` };
+  }
+  return { kind: "cancel", reservation_id: requested };
+}
+
+// ---- speaking about tool results ----------------------------------------------------------------
+
+type Output = Record<string, unknown>;
+
+function outputOf(result: PolicyToolResult): Output {
+  let output = result.output;
+  if (typeof output === "string") {
+    try {
+      output = JSON.parse(output);
+    } catch {
+      return { message: output };
+    }
+  }
+  return output !== null && typeof output === "object" && !Array.isArray(output) ? (output as Output) : {};
+}
+
+const text = (value: unknown): string | undefined => (typeof value === "string" && value.length > 0 ? value : undefined);
+
+const REFUSAL_REASONS: Record<string, string> = {
+  outside_hours: `we seat guests from ${spokenTime(RESTAURANT_FACTS.hours.open)} until ${spokenTime(RESTAURANT_FACTS.hours.close)}`,
+  slot_unavailable: "that time is fully booked",
+  invalid_party_size: "that party is larger than we can seat at one table",
+  invalid_arguments: "some of the details weren't in a form the reservation system accepts",
+  not_found: "I couldn't find that reservation",
+  not_authorized: "that reservation isn't one you're authorized to change",
+  already_cancelled: "that reservation was already cancelled",
+};
+
+/** Why a tool refused, in plain words; the error may sit at the top level or under `error`. */
+function refusalReason(output: Output): string {
+  const nested = output.error !== null && typeof output.error === "object" ? (output.error as Output) : {};
+  const code = text(output.code) ?? text(nested.code) ?? text(output.error) ?? text(output.reason);
+  const message = text(output.message) ?? text(nested.message);
+  return (code && REFUSAL_REASONS[code]) ?? message ?? "the reservation system refused it";
+}
+
+function tableFor(partySize: unknown, seating: unknown): string {
+  const size = typeof partySize === "number" ? spokenCount(partySize) : String(partySize);
+  const where = spokenSeating(typeof seating === "string" ? seating : undefined);
+  return where ? `a table for ${size} ${where}` : `a table for ${size}`;
+}
+
+function availabilityReply(args: AvailabilityArgs, result: PolicyToolResult): string {
+  const output = outputOf(result);
+  if (result.status !== "completed" || typeof output.available !== "boolean")
+    return `I'm sorry, I couldn't check availability just now: ${refusalReason(output)}.`;
+  const date = spokenDate(text(output.date) ?? args.date);
+  const time = spokenTime(text(output.time) ?? args.time);
+  const table = tableFor(output.party_size ?? args.party_size, output.seating ?? args.seating);
+  if (output.available) return `Good news: we have ${table} on ${date} at ${time}. Would you like me to book it?`;
+  const reason = text(output.reason);
+  const because = reason ? ` (${REFUSAL_REASONS[reason] ?? reason})` : "";
+  return `I'm sorry, we don't have ${table} available on ${date} at ${time}${because}. Would you like to try another time?`;
+}
+
+function bookingReply(args: ReservationArgs, result: PolicyToolResult): string {
+  const output = outputOf(result);
+  const id = text(output.reservation_id);
+  if (result.status !== "completed" || output.status !== "confirmed" || !id) {
+    return (
+      `I'm sorry, I couldn't book a table for ${args.guest_name} on ${spokenDate(args.date)} at ${spokenTime(args.time)}: ` +
+      `${refusalReason(output)}. Would you like to try a different time?`
+    );
+  }
+  const name = text(output.guest_name) ?? args.guest_name;
+  const date = spokenDate(text(output.date) ?? args.date);
+  const time = spokenTime(text(output.time) ?? args.time);
+  const table = tableFor(output.party_size ?? args.party_size, "seating" in output ? output.seating : args.seating);
+  return `You're booked: ${table} under ${name} on ${date} at ${time}. Your reservation number is ${id}.`;
+}
+
+function cancellationReply(reservationId: string, result: PolicyToolResult): string {
+  const output = outputOf(result);
+  if (result.status !== "completed" || output.status !== "cancelled")
+    return `I'm sorry, I couldn't cancel reservation ${reservationId}: ${refusalReason(output)}.`;
+  return `Reservation ${text(output.reservation_id) ?? reservationId} is now cancelled.`;
+}
+
+// ---- the two halves -----------------------------------------------------------------------------
+
+const ACKNOWLEDGEMENTS: Record<Exclude<Action["kind"], "answer">, string> = {
+  check: "Let me check that for you.",
+  book: "One moment while I book that.",
+  cancel: "One moment while I cancel that.",
+};
+
+/** The backend's view of earlier turns: its transcript (history, then this session), minus the current request. */
+function backendContext(task: BackendTask): PriorContext {
+  let history: readonly HistoryMessage[] = task.transcript.length > 0 ? task.transcript : (task.context?.history ?? []);
+  const last = history.at(-1);
+  if (last?.role === "user" && last.text.trim() === task.request.trim()) history = history.slice(0, -1);
+  return { summary: task.context?.summary, history };
+}
+
+async function carryOut(step: Exclude<Action, { kind: "answer" }>, tools: PolicyTools, faults: Faults): Promise<string> {
+  switch (step.kind) {
+    case "check": {
+      const result = await tools.call("check_availability", { ...step.args });
+      if (faults.has("books_on_availability_question") && result.status === "completed" && outputOf(result).available === true)
+        await tools.call("create_reservation", { guest_name: step.guest_name ?? INVENTED_GUEST_NAME, ...step.args });
+      return availabilityReply(step.args, result);
+    }
+    case "book": {
+      if (faults.has("confirms_without_tool")) {
+        const { guest_name, date, time, party_size, seating } = step.args;
+        return `You're all set: ${tableFor(party_size, seating)} under ${guest_name} on ${spokenDate(date)} at ${spokenTime(time)}.`;
+      }
+      const result = await tools.call("create_reservation", { ...step.args });
+      if (faults.has("double_books")) await tools.call("create_reservation", { ...step.args });
+      return bookingReply(step.args, result);
+    }
+    case "cancel": {
+      const result = await tools.call("cancel_reservation", { reservation_id: step.reservation_id });
+      return cancellationReply(step.reservation_id, result);
+    }
+  }
+}
+
+export function restaurantPolicy(options: RestaurantPolicyOptions = {}): AssistantPolicy {
+  const known = new Set<string>(RESTAURANT_FAULTS.map((fault) => fault.id));
+  for (const fault of options.faults ?? []) if (!known.has(fault)) throw new UnknownRestaurantFaultError(fault);
+  const faults: Faults = new Set(options.faults ?? []);
+  const suffix = [...faults].sort().join("+");
+
+  return {
+    name: suffix ? `${RESTAURANT_POLICY_NAME}+${suffix}` : RESTAURANT_POLICY_NAME,
+    version: RESTAURANT_POLICY_VERSION,
+
+    frontend(turn: PolicyTurn): FrontendDecision {
+      const prior = { summary: turn.context?.summary, history: turn.context?.history ?? [] };
+      const step = decide(understand(turn.request, prior, faults), faults);
+      if (step.kind === "answer") {
+        if (step.facts && faults.has("delegates_facts_question")) return { kind: "delegate", acknowledgement: "Let me look that up." };
+        return { kind: "reply", text: tidyPunctuation(step.text) };
+      }
+      return { kind: "delegate", acknowledgement: ACKNOWLEDGEMENTS[step.kind] };
+    },
+
+    async backend(task: BackendTask, tools: PolicyTools): Promise<BackendResult> {
+      const step = decide(understand(task.request, backendContext(task), faults), faults);
+      if (step.kind === "answer") return { reply: tidyPunctuation(step.text) };
+      return { reply: tidyPunctuation(await carryOut(step, tools, faults)) };
+    },
+  };
+}

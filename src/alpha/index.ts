@@ -1,0 +1,37 @@
+export type * from "../core/target/policy";
+export type * from "../core/target/types";
+export { defineWorld, WorldDefinitionError } from "../core/world/define";
+export { createWorld, toolDeclarations, WorldSetupError, type WorldIssue } from "../core/world/world";
+export { OperationError } from "../core/world/types";
+export type {
+  Cause,
+  Invariant,
+  Json,
+  JsonPatch,
+  OperationDefinition,
+  OperationOutcome,
+  ReadContext,
+  StateChange,
+  World,
+  WorldDefinition,
+  WorldEvent,
+  WorldOptions,
+  WorldRandom,
+  WriteContext,
+} from "../core/world/types";
+
+// Plans, cases and runs.
+export { definePlan, crawl, PlanError, DEFAULT_LIMITS, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions, type RunDefaults } from "../core/run/plan";
+export { run, resolveRun, type RunOptions, type RunResult, type GateOverrides } from "../core/run/run";
+export type { TrialRecord, TrialStatus, Assessment, OutcomeCheck, Dimension, ToolExecution, Turn, Limits } from "../core/run/record";
+// Datasets (evaluation-contract §1).
+export { loadDataset, parseDataset, DatasetError, type LoadedDataset } from "../core/dataset/load";
+export type { Scenario, Dataset, ExpectedCall } from "../core/dataset/schema";
+// Targets.
+export { policyTarget, type PolicyTargetOptions } from "../core/target/text-target";
+// Verifiers and gates.
+export { defineVerifier, type Verifier, type VerifierInput, type Verdict } from "../core/verify/verifier";
+export { matchesSubset, normalizeText } from "../core/verify/match";
+export { evaluateGates, type GateRule, type GateConfig, type GateDecision } from "../core/gate/gates";
+// Time.
+export { RealClock, VirtualClock, type Clock } from "../core/time/clock";

@@ -1,0 +1,310 @@
+import { TimelineInputError } from "./errors";
+import { clipMerged, type Interval, maxEpisode, mergeIntervals, subtractIntervals, totalLength, unionIntervals } from "./intervals";
+import type { CallerAction, CallerSegment } from "./segments";
+
+export const METRICS_VERSION = "2.0";
+/** §4 default response deadline D. */
+export const DEFAULT_RESPONSE_DEADLINE_MS = 5000;
+/** §4: an interrupted assistant yields when it stops within this long of the caller's onset. */
+export const YIELD_WINDOW_MS = 2000;
+/** §4: over a backchannel the assistant is right to keep talking at least this long past its onset. */
+export const BACKCHANNEL_CONTINUE_MS = 1000;
+
+/**
+ * When a delegation was active. Either its creation and the moment nothing was left open
+ * (`null`: still open when the observation ended), or explicit active intervals (see delegation.ts).
+ */
+export type DelegationWindow =
+  | { created_ms: number; active_until_ms: number | null }
+  | { intervals: readonly Interval[] };
+
+/** Which clock the delegation lifecycle times were read from. */
+export type DelegationTimingSource = "receive_clock" | "server_offset";
+
+export interface InteractionInput {
+  /** Caller segments (segments.ts), on the same timeline as everything else. */
+  caller: readonly CallerSegment[];
+  /** The assistant's voiced intervals; merged, they are the assistant segments of §4. */
+  assistantVoiced: readonly Interval[];
+  /** Assistant turn windows (e.g. from transcript grouping); only used for the speaking-duration maximum. */
+  assistantTurns?: readonly Interval[];
+  delegations?: readonly DelegationWindow[];
+  /** When the observation ended; stretched to the last observed audio if that ran later. */
+  observationEndMs: number;
+  deadlineMs?: number;
+  delegationTiming?: DelegationTimingSource;
+}
+
+export type ExclusionReason = "backchannel" | "caller_closing" | "assistant_active_at_request_end";
+export type MissReason = "next_eligible_request" | "deadline_expired";
+export type CensorReason = "observation_ended_before_deadline";
+
+/** The fate of one caller segment as a response opportunity (§4). */
+export type ResponseOpportunity = {
+  utterance: number;
+  action: CallerAction;
+  request_end_ms: number;
+} & (
+  | { outcome: "excluded"; reason: ExclusionReason }
+  | { outcome: "answered"; response_start_ms: number; latency_ms: number }
+  | { outcome: "missed"; reason: MissReason; late_latency_ms: number | null }
+  | { outcome: "censored"; reason: CensorReason }
+);
+
+/** One yield opportunity (§4): a caller onset while the assistant was speaking. */
+export type YieldOpportunity = {
+  utterance: number;
+  action: CallerAction;
+  caller_start_ms: number;
+  assistant_start_ms: number;
+  assistant_end_ms: number;
+} & (
+  | { kind: "yield"; delay_ms: number; yielded: boolean }
+  | { kind: "backchannel"; outcome: "continued" | "false_yield" }
+);
+
+export interface InteractionMetrics {
+  metrics_version: typeof METRICS_VERSION;
+  response_deadline_ms: number;
+  timing_source: {
+    speech: "voiced_audio";
+    assistant_turns: "assistant_turns" | "assistant_segments";
+    delegation: DelegationTimingSource;
+  };
+  response_rate: number | null;
+  response_latency_ms: number | null;
+  caller_turn_count: number;
+  response_eligible_count: number;
+  response_censored_count: number;
+  response_excluded_count: number;
+  /** Missed requests that were answered after the deadline; a subset of no_response_count. */
+  response_late_count: number;
+  response_total: number;
+  response_count: number;
+  /** Missed requests: response_total − response_count. */
+  no_response_count: number;
+  exclusion_reasons: Record<ExclusionReason, number>;
+  missed_reasons: Record<MissReason, number>;
+  late_response_latencies_ms: number[];
+  opportunities: ResponseOpportunity[];
+  interruption_count: number;
+  interruption_rate: number | null;
+  yield_rate: number | null;
+  yield_count: number;
+  no_yield_count: number;
+  selectivity_backchannel: number | null;
+  backchannel_continue_count: number;
+  false_yield_count: number;
+  yield_opportunities: YieldOpportunity[];
+  speaking_duration_ms: { cumulative: number; maximum: number };
+  floor_hold_silence_ms: { cumulative: number; maximum: number };
+}
+
+const expectsResponse = (action: CallerAction) => action !== "BACKCHANNEL" && action !== "STOP";
+
+/** Index of the first assistant segment starting at or after `t` (segments sorted and disjoint). */
+function firstStartingAtOrAfter(segments: readonly Interval[], t: number): number {
+  let lo = 0;
+  let hi = segments.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (segments[mid]!.start_ms < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The assistant segment a with a.start < t <= a.end, if any (at most one: segments are disjoint). */
+function activeAt(segments: readonly Interval[], t: number): Interval | undefined {
+  const before = segments[firstStartingAtOrAfter(segments, t) - 1];
+  return before && t <= before.end_ms ? before : undefined;
+}
+
+function exclusionOf(u: CallerSegment, assistant: readonly Interval[]): ExclusionReason | null {
+  if (u.action === "BACKCHANNEL") return "backchannel";
+  if (u.action === "STOP") return "caller_closing";
+  if (activeAt(assistant, u.end_ms)) return "assistant_active_at_request_end";
+  return null;
+}
+
+/** §4 response opportunities, in caller order. */
+function responseOpportunities(
+  caller: readonly CallerSegment[],
+  assistant: readonly Interval[],
+  deadlineMs: number,
+  observationEndMs: number,
+): ResponseOpportunity[] {
+  const exclusions = caller.map((u) => exclusionOf(u, assistant));
+  return caller.map((u, i): ResponseOpportunity => {
+    const base = { utterance: u.utterance, action: u.action, request_end_ms: u.end_ms };
+    const excluded = exclusions[i];
+    if (excluded) return { ...base, outcome: "excluded", reason: excluded };
+
+    let nextIndex = i + 1;
+    while (nextIndex < caller.length && exclusions[nextIndex]) nextIndex++;
+    const next = caller[nextIndex];
+    const response = assistant[firstStartingAtOrAfter(assistant, u.end_ms)];
+    const answer = response && (!next || response.start_ms <= next.start_ms) ? response : undefined;
+    const latency = answer ? answer.start_ms - u.end_ms : null;
+
+    if (answer && latency! <= deadlineMs) {
+      return { ...base, outcome: "answered", response_start_ms: answer.start_ms, latency_ms: latency! };
+    }
+    // "The next caller segment" read as the next non-excluded one: that is the request the reason
+    // is named after, and the same segment that closed the response window above.
+    if (next && next.start_ms < u.end_ms + deadlineMs) {
+      return { ...base, outcome: "missed", reason: "next_eligible_request", late_latency_ms: latency };
+    }
+    if (observationEndMs >= u.end_ms + deadlineMs) {
+      return { ...base, outcome: "missed", reason: "deadline_expired", late_latency_ms: latency };
+    }
+    return { ...base, outcome: "censored", reason: "observation_ended_before_deadline" };
+  });
+}
+
+/** §4 interruptions: distinct assistant segment starts inside [start, end) of a caller's voiced audio. */
+function interruptionCount(caller: readonly CallerSegment[], assistant: readonly Interval[]): number {
+  const interrupting = new Set<number>();
+  for (const u of caller) {
+    if (!expectsResponse(u.action)) continue;
+    for (const voiced of u.voiced) {
+      for (let k = firstStartingAtOrAfter(assistant, voiced.start_ms); k < assistant.length; k++) {
+        if (assistant[k]!.start_ms >= voiced.end_ms) break;
+        interrupting.add(k);
+      }
+    }
+  }
+  return interrupting.size;
+}
+
+/** §4 yield opportunities. A segment starting with or before the caller's onset is not interrupted by it. */
+function yieldOpportunities(caller: readonly CallerSegment[], assistant: readonly Interval[]): YieldOpportunity[] {
+  const opportunities: YieldOpportunity[] = [];
+  for (const u of caller) {
+    if (u.action === "STOP") continue;
+    // Segments are disjoint and never touch, so only the last one starting before u can qualify.
+    const a = assistant[firstStartingAtOrAfter(assistant, u.start_ms) - 1];
+    if (!a || !(u.start_ms < a.end_ms || (u.action === "INTERRUPT" && u.start_ms === a.end_ms))) continue;
+    const base = {
+      utterance: u.utterance,
+      action: u.action,
+      caller_start_ms: u.start_ms,
+      assistant_start_ms: a.start_ms,
+      assistant_end_ms: a.end_ms,
+    };
+    if (u.action === "BACKCHANNEL") {
+      const continued = a.end_ms > u.end_ms || a.end_ms >= u.start_ms + BACKCHANNEL_CONTINUE_MS;
+      opportunities.push({ ...base, kind: "backchannel", outcome: continued ? "continued" : "false_yield" });
+    } else {
+      const delay = a.end_ms - u.start_ms;
+      opportunities.push({ ...base, kind: "yield", delay_ms: delay, yielded: delay <= YIELD_WINDOW_MS });
+    }
+  }
+  return opportunities;
+}
+
+function delegationIntervals(delegations: readonly DelegationWindow[], observationEndMs: number): Interval[] {
+  return delegations.flatMap((d, i): Interval[] => {
+    if ("intervals" in d) return [...d.intervals];
+    const end = d.active_until_ms ?? Math.max(d.created_ms, observationEndMs);
+    if (end < d.created_ms) {
+      throw new TimelineInputError(
+        `delegations[${i}]`,
+        `active_until_ms (${end}) is before created_ms (${d.created_ms}); use null for a delegation still open at the end`,
+      );
+    }
+    return [{ start_ms: d.created_ms, end_ms: end }];
+  });
+}
+
+const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+
+/**
+ * §4 interaction metrics (metrics_version "2.0") over one timeline. Pure: the result is plain JSON.
+ * Assistant segments are the merged assistant voiced intervals; caller segments come from
+ * `callerSegments`. With no caller segments (a transcript-only caller), every response metric is null.
+ */
+export function computeInteractionMetrics(input: InteractionInput): InteractionMetrics {
+  const deadlineMs = input.deadlineMs ?? DEFAULT_RESPONSE_DEADLINE_MS;
+  if (!(deadlineMs >= 0)) throw new TimelineInputError("deadlineMs", `must be a non-negative number of ms, got ${deadlineMs}`);
+  if (!Number.isFinite(input.observationEndMs)) {
+    throw new TimelineInputError("observationEndMs", `must be a finite number of ms, got ${input.observationEndMs}`);
+  }
+  const assistant = mergeIntervals(input.assistantVoiced, "assistantVoiced");
+  const caller = [...input.caller].sort((a, b) => a.start_ms - b.start_ms || a.utterance - b.utterance);
+  const callerSpeech = mergeIntervals(caller.flatMap((u) => u.voiced), "caller.voiced");
+  // The observation lasted at least as long as the audio it observed.
+  const observationEndMs = Math.max(
+    input.observationEndMs,
+    assistant[assistant.length - 1]?.end_ms ?? -Infinity,
+    callerSpeech[callerSpeech.length - 1]?.end_ms ?? -Infinity,
+  );
+
+  const opportunities = responseOpportunities(caller, assistant, deadlineMs, observationEndMs);
+  const answered = opportunities.flatMap((o) => (o.outcome === "answered" ? [o.latency_ms] : []));
+  const missed = opportunities.flatMap((o) => (o.outcome === "missed" ? [o] : []));
+  const late = missed.flatMap((o) => (o.late_latency_ms === null ? [] : [o.late_latency_ms]));
+  const count = (pick: (o: ResponseOpportunity) => boolean) => opportunities.filter(pick).length;
+  const responseTotal = answered.length + missed.length;
+
+  const interruptions = interruptionCount(caller, assistant);
+
+  const yields = yieldOpportunities(caller, assistant);
+  const yielded = yields.filter((y) => y.kind === "yield" && y.yielded).length;
+  const notYielded = yields.filter((y) => y.kind === "yield" && !y.yielded).length;
+  const continued = yields.filter((y) => y.kind === "backchannel" && y.outcome === "continued").length;
+  const falseYields = yields.filter((y) => y.kind === "backchannel" && y.outcome === "false_yield").length;
+
+  // §4 speaking duration: the maximum is per assistant turn; without turns each segment is a turn.
+  const turns = input.assistantTurns ?? null;
+  turns?.forEach((turn, i) => void mergeIntervals([turn], `assistantTurns[${i}]`)); // validates the bounds
+  const speakingMaximum = turns
+    ? turns.reduce((max, turn) => Math.max(max, totalLength(clipMerged(assistant, turn))), 0)
+    : maxEpisode(assistant);
+
+  // §4 floor-hold silence: delegation-active time with neither side speaking.
+  const active = unionIntervals(delegationIntervals(input.delegations ?? [], observationEndMs));
+  const silence = subtractIntervals(active, unionIntervals(assistant, callerSpeech));
+
+  return {
+    metrics_version: METRICS_VERSION,
+    response_deadline_ms: deadlineMs,
+    timing_source: {
+      speech: "voiced_audio",
+      assistant_turns: turns ? "assistant_turns" : "assistant_segments",
+      delegation: input.delegationTiming ?? "receive_clock",
+    },
+    response_rate: ratio(answered.length, responseTotal),
+    response_latency_ms: answered.length === 0 ? null : answered.reduce((s, l) => s + l, 0) / answered.length,
+    caller_turn_count: caller.length,
+    response_eligible_count: count((o) => o.outcome !== "excluded"),
+    response_censored_count: count((o) => o.outcome === "censored"),
+    response_excluded_count: count((o) => o.outcome === "excluded"),
+    response_late_count: late.length,
+    response_total: responseTotal,
+    response_count: answered.length,
+    no_response_count: missed.length,
+    exclusion_reasons: {
+      backchannel: count((o) => o.outcome === "excluded" && o.reason === "backchannel"),
+      caller_closing: count((o) => o.outcome === "excluded" && o.reason === "caller_closing"),
+      assistant_active_at_request_end: count((o) => o.outcome === "excluded" && o.reason === "assistant_active_at_request_end"),
+    },
+    missed_reasons: {
+      next_eligible_request: missed.filter((o) => o.reason === "next_eligible_request").length,
+      deadline_expired: missed.filter((o) => o.reason === "deadline_expired").length,
+    },
+    late_response_latencies_ms: late,
+    opportunities,
+    interruption_count: interruptions,
+    interruption_rate: ratio(interruptions, responseTotal),
+    yield_rate: ratio(yielded, yielded + notYielded),
+    yield_count: yielded,
+    no_yield_count: notYielded,
+    selectivity_backchannel: ratio(continued, continued + falseYields),
+    backchannel_continue_count: continued,
+    false_yield_count: falseYields,
+    yield_opportunities: yields,
+    speaking_duration_ms: { cumulative: totalLength(assistant), maximum: speakingMaximum },
+    floor_hold_silence_ms: { cumulative: totalLength(silence), maximum: maxEpisode(silence) },
+  };
+}
