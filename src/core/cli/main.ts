@@ -109,8 +109,8 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
       ...runOptions,
       package: { dir: pkg.dir, digest },
       ...(io.signal ? { signal: io.signal } : {}),
-      onTrialEnd: (record, done, total) => {
-        record.artifacts = writeTrialArtifacts(runDir, record);
+      onTrialEnd: (record, done, total, media) => {
+        record.artifacts = writeTrialArtifacts(runDir, record, media);
         if (!options.quiet) io.stderr(progressLine(record, done, total) + "\n");
       },
     },

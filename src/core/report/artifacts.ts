@@ -1,5 +1,8 @@
 import { join } from "node:path";
+import { interleaveStereo, pcm16FromBytes, zeroFillTo } from "../audio/pcm";
+import { pcm16Wav } from "../audio/wav";
 import type { TrialRecord } from "../run/record";
+import type { TrialMedia } from "../run/trial";
 import { artifactKey, redactSecrets, writeFileAtomic } from "./files";
 
 /**
@@ -7,7 +10,7 @@ import { artifactKey, redactSecrets, writeFileAtomic } from "./files";
  * payloads, secrets redacted) and the transcript file (tool executions, world diff, checks, grades).
  * Returns the artifact paths relative to the run folder.
  */
-export function writeTrialArtifacts(runDir: string, record: TrialRecord): Record<string, string> {
+export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: TrialMedia | null = null): Record<string, string> {
   const key = artifactKey(record.trial_id);
   const events = `events/${key}.jsonl`;
   const transcript = `transcripts/${key}.json`;
@@ -28,5 +31,44 @@ export function writeTrialArtifacts(runDir: string, record: TrialRecord): Record
     provenance: record.provenance,
   };
   writeFileAtomic(join(runDir, transcript), JSON.stringify(redactSecrets(detail), null, 2) + "\n");
-  return { events, transcript };
+  const paths: Record<string, string> = { events, transcript };
+  const text = `${media ? `audio/${key}` : "transcripts"}/${media ? "conversation.transcript.txt" : `${key}.txt`}`;
+  writeFileAtomic(join(runDir, text), conversationTranscript(record));
+  paths.conversation_transcript = text;
+  if (media) Object.assign(paths, writeTrialAudio(runDir, key, media));
+  return paths;
+}
+
+/**
+ * input.wav (the exact caller PCM sent), output.wav (the assistant's placed audio, gaps zero-filled) and
+ * conversation.wav (stereo on one timeline: caller left, assistant right), evaluation-contract §7.
+ */
+function writeTrialAudio(runDir: string, key: string, media: TrialMedia): Record<string, string> {
+  const dir = `audio/${key}`;
+  const rate = media.sample_rate;
+  const caller = pcm16FromBytes(media.input_pcm);
+  const offset = Math.round((media.caller_start_ms * rate) / 1000);
+  const length = Math.max(offset + caller.length, media.assistant.track.length);
+  const left = new Int16Array(length);
+  left.set(caller, offset);
+  const right = zeroFillTo(media.assistant.track, length);
+  writeFileAtomic(join(runDir, dir, "input.wav"), pcm16Wav(caller, rate));
+  writeFileAtomic(join(runDir, dir, "output.wav"), pcm16Wav(media.assistant.track, rate));
+  writeFileAtomic(join(runDir, dir, "conversation.wav"), pcm16Wav(interleaveStereo(left, right), rate, 2));
+  return { input_wav: `${dir}/input.wav`, output_wav: `${dir}/output.wav`, conversation_wav: `${dir}/conversation.wav` };
+}
+
+const ms = (x: number) => Math.round(x);
+
+/** The readable transcript of §7: `USER 4840..8100ms: text`, `DELEGATION …`, `TOOL …`, in time order. */
+export function conversationTranscript(record: TrialRecord): string {
+  const lines: Array<{ at: number; order: number; text: string }> = [];
+  let order = 0;
+  for (const t of record.turns) lines.push({ at: t.start_ms, order: order++, text: `${t.role === "user" ? "USER" : "ASSISTANT"} ${ms(t.start_ms)}..${ms(t.end_ms)}ms: ${t.text}` });
+  for (const d of record.delegations) lines.push({ at: d.created_ms, order: order++, text: `DELEGATION ${ms(d.created_ms)}ms: target=${d.target}` });
+  for (const t of record.tool_executions) {
+    const result = t.status === "completed" ? JSON.stringify(t.output ?? null) : JSON.stringify({ error: t.error });
+    lines.push({ at: t.completed_ms, order: order++, text: `TOOL ${ms(t.completed_ms)}ms: name=${t.name} status=${t.status} arguments=${t.raw_arguments} result=${result}` });
+  }
+  return lines.sort((a, b) => a.at - b.at || a.order - b.order).map((l) => l.text).join("\n") + "\n";
 }

@@ -6,7 +6,7 @@ import { CRASHLAB_VERSION } from "../version";
 import { buildTrials, DEFAULT_LIMITS, PlanError, selectCases, type CaseSelection, type Plan, type TrialSpec } from "./plan";
 import type { Limits, TrialRecord } from "./record";
 import { summarize, type RunSummary } from "./summary";
-import { runTrial } from "./trial";
+import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type TrialMedia } from "./trial";
 
 export interface GateOverrides {
   /** Verifier ids made required from the CLI. */
@@ -33,7 +33,10 @@ export interface RunOptions {
   package?: { dir?: string; digest: string };
   /** Called as trials start and finish (live progress, artifact writing). */
   onTrialStart?: (spec: TrialSpec) => void;
-  onTrialEnd?: (record: TrialRecord, done: number, total: number) => void | Promise<void>;
+  onTrialEnd?: (record: TrialRecord, done: number, total: number, media: TrialMedia | null) => void | Promise<void>;
+  /** Caller speech for audio targets (the CLI supplies a cached offline or live synthesizer). */
+  speech?: CallerSpeech;
+  audio?: Partial<AudioSettings>;
   signal?: AbortSignal;
 }
 
@@ -134,7 +137,7 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
       const spec = resolved.trials[index]!;
       options.onTrialStart?.(spec);
       const caseLimits: Limits = { ...resolved.limits, ...spec.case.limits, ...options.limits };
-      const record = await runTrial({
+      const { record, media } = await runTrial({
         spec,
         target,
         target_name: resolved.target_name,
@@ -144,10 +147,12 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
         crashlab_version: CRASHLAB_VERSION,
         git,
         real_time: options.real_time ?? false,
+        ...(options.speech ? { speech: options.speech } : {}),
+        audio: { ...DEFAULT_AUDIO, ...options.audio },
       });
       records[index] = record;
       done++;
-      await options.onTrialEnd?.(record, done, resolved.trials.length);
+      await options.onTrialEnd?.(record, done, resolved.trials.length, media);
     }
   };
   await Promise.all(Array.from({ length: Math.min(resolved.concurrency, Math.max(1, resolved.trials.length)) }, worker));

@@ -1,3 +1,6 @@
+import { chunkPcm } from "../audio/chunker";
+import { AudioPacer } from "../audio/pacer";
+import { pcm16ToBytes } from "../audio/pcm";
 import type { Scenario } from "../dataset/schema";
 import { provenanceDigest, type GitState } from "../provenance/digest";
 import type { AgentEvent, SessionIO, TargetAdapter, TargetSession, ToolCallRequest, ToolReply } from "../target/types";
@@ -20,7 +23,11 @@ import {
   type TrialStatus,
   type Turn,
 } from "./record";
-import { groupTranscript } from "./transcript";
+import { groupTranscript } from "../timeline/turns";
+import type { PlacedAssistantAudio } from "../timeline/turns";
+import { AssistantTrack } from "./assistant-track";
+import { audioMetrics, backendUsage } from "./audio-metrics";
+import { ResponseCompletion, transcriptFragments } from "./completion";
 
 export interface TrialContext {
   spec: TrialSpec;
@@ -32,6 +39,39 @@ export interface TrialContext {
   crashlab_version: string;
   git: GitState;
   real_time: boolean;
+  /** Caller speech for audio targets (CRAWL synthesizes `input.text`). */
+  speech?: CallerSpeech;
+  audio?: AudioSettings;
+}
+
+/** The synthesizer interface the harness needs (src/core/speech implements it). */
+export interface CallerSpeech {
+  synthesize(text: string, options?: { signal?: AbortSignal }): Promise<{ samples: Int16Array; sampleRate: number }>;
+}
+
+export interface AudioSettings {
+  chunk_ms: number;
+  /** §3: from the end of caller audio; not extended by delegation. */
+  response_timeout_ms: number;
+  /** §3: how long to wait for session.closed after session.close. */
+  close_timeout_ms: number;
+}
+
+export const DEFAULT_AUDIO: AudioSettings = { chunk_ms: 20, response_timeout_ms: 30_000, close_timeout_ms: 10_000 };
+
+/** Audio a trial produced, for the artifact writer (kept out of the record: records hold data only). */
+export interface TrialMedia {
+  /** The exact caller PCM sent (PCM16, 24 kHz mono), including the zero-padding of the final chunk. */
+  input_pcm: Uint8Array;
+  /** When the first caller chunk was sent, on the trial timeline. */
+  caller_start_ms: number;
+  assistant: PlacedAssistantAudio;
+  sample_rate: number;
+}
+
+export interface TrialOutcome {
+  record: TrialRecord;
+  media: TrialMedia | null;
 }
 
 /** A trial limit was hit: the target's own doing, so the trial fails (it is not an infrastructure error). */
@@ -63,6 +103,13 @@ function errorMessage(error: unknown): string {
 /** Strip what must not reach logs: audio payloads become their byte length. */
 function loggable(event: AgentEvent): Json {
   if (event.type === "audio.delta") return { role: event.role, bytes: event.pcm.byteLength };
+  if (event.type === "raw" && event.event && typeof event.event === "object" && !Array.isArray(event.event)) {
+    const raw = { ...(event.event as Record<string, Json>) };
+    for (const key of ["audio", "delta"] as const) {
+      if (typeof raw[key] === "string" && /audio/.test(String(raw.type))) raw[key] = `[${Math.floor(((raw[key] as string).length * 3) / 4)} bytes removed]`;
+    }
+    return { direction: event.direction, event: raw };
+  }
   const { type: _t, at_ms: _a, ...rest } = event;
   return JSON.parse(JSON.stringify(rest)) as Json;
 }
@@ -76,7 +123,7 @@ function callerContext(scenario: Scenario) {
  * Run one trial: fresh world, fresh session, the caller's input, then grading. Never throws: every
  * outcome, including unexpected exceptions, ends in a trial record with one of the four statuses.
  */
-export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
+export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
   const { spec, limits } = ctx;
   const c: CaseDefinition = spec.case;
   const scenario = c.scenario;
@@ -95,6 +142,12 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
   let world: World | null = null;
   let session: TargetSession | null = null;
   let completed = false;
+  const audioMode = ctx.target.accepts.includes("audio");
+  const audio = ctx.audio ?? DEFAULT_AUDIO;
+  const track = new AssistantTrack();
+  const completion = new ResponseCompletion(audio.chunk_ms, agentEvents, () => track.voiced());
+  let inputPcm: Uint8Array | null = null;
+  let callerStart = 0;
 
   const exceed = (limit: NonNullable<LimitUsage["exceeded"]>, value: number): LimitExceeded => {
     const hit = new LimitExceeded(limit, value);
@@ -114,6 +167,8 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
     signal: abort.signal,
     emit(event) {
       agentEvents.push(event);
+      if (event.type === "audio.delta") track.add(event.at_ms, event.pcm);
+      completion.observe(event);
       log("target", event.type, loggable(event));
     },
     countProviderRequest(kind) {
@@ -139,6 +194,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
       }
       const requested_ms = clock.now();
       const name = String(request.name);
+      completion.observeTool({ type: "tool.requested", at_ms: requested_ms, call_id, ...(request.delegation_id ? { delegation_id: String(request.delegation_id) } : {}) });
       log("harness", "tool.called", { call_id, name, arguments: raw, ...(request.delegation_id ? { delegation_id: request.delegation_id } : {}) });
       const execution: ToolExecution = { call_id, name, arguments: args, raw_arguments: raw, status: "failed", requested_ms, completed_ms: requested_ms, ...(request.delegation_id ? { delegation_id: String(request.delegation_id) } : {}) };
       if (!authorized.has(name)) {
@@ -160,10 +216,52 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
       }
       execution.completed_ms = clock.now();
       tools.push(execution);
+      completion.observeTool({ type: "tool.finished", at_ms: execution.completed_ms, call_id, ...(execution.delegation_id ? { delegation_id: execution.delegation_id } : {}) });
       log("harness", `tool.${execution.status}`, { call_id, name, ...(execution.error ? { error: execution.error } : { output: execution.output ?? null }) });
       const output = execution.status === "completed" ? JSON.stringify(execution.output ?? null) : JSON.stringify({ error: execution.error });
       return { call_id, status: execution.status, output };
     },
+  };
+
+  /**
+   * Stream the caller audio on absolute deadlines, then keep the microphone open with silence until the
+   * response is complete (§3) or the response timeout passes. Returns "timeout" or "complete".
+   */
+  const deliverAudio = async (live: TargetSession, pcm: Uint8Array): Promise<"complete" | "timeout"> => {
+    if (!live.sendAudio) throw new StageError("respond", new Error(`target "${ctx.target_name}" takes audio but its session has no sendAudio()`));
+    const send = live.sendAudio.bind(live);
+    const pacer = new AudioPacer({
+      clock,
+      chunkMs: audio.chunk_ms,
+      stream: "caller",
+      signal: abort.signal,
+      onLag: (lag) => log("harness", "audio.pacing_lag", { lag_ms: lag.lag_ms, chunk_ms: lag.chunk_ms, stream: lag.stream }),
+    });
+    const chunks = chunkPcm(pcm, { chunkMs: audio.chunk_ms });
+    let first = true;
+    log("harness", "caller_audio.started", { bytes: pcm.length, chunks: chunks.length, chunk_ms: audio.chunk_ms });
+    await pacer.play(chunks, (chunk, timing) => {
+      if (first) callerStart = timing.sent_ms;
+      first = false;
+      send(chunk);
+    });
+    const callerEnd = callerStart + (pcm.length / 2 / 24_000) * 1000;
+    await clock.sleepUntil(callerEnd, abort.signal);
+    completion.callerFinished(callerEnd);
+    log("harness", "caller_audio.finished", { start_ms: callerStart, end_ms: callerEnd });
+    const stop = new AbortController();
+    let result = "timeout" as "complete" | "timeout";
+    await pacer.streamSilenceUntil(stop.signal, (chunk, timing) => {
+      send(chunk);
+      if (completion.waitingFor(timing.sent_ms).length === 0) {
+        result = "complete";
+        stop.abort();
+      } else if (timing.sent_ms >= callerEnd + audio.response_timeout_ms) stop.abort();
+    });
+    const stats = pacer.stats();
+    log("harness", "audio.pacing", { chunks: stats.chunks, lag_events: stats.lag_events, max_lag_ms: stats.max_lag_ms, total_lag_ms: stats.total_lag_ms });
+    log("harness", result === "complete" ? "response.complete" : "response.timeout", { caller_end_ms: callerEnd });
+    return result;
   };
 
   try {
@@ -172,6 +270,19 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
       world = createWorld(c.world, { seed: spec.seed, trial: spec.trial_id, initialState: structuredClone(scenario.application.initial_state), now: () => clock.now() });
     } catch (e) {
       throw new StageError("world_setup", e);
+    }
+    if (audioMode) {
+      if (!ctx.speech) throw new StageError("speech", new Error(`target "${ctx.target_name}" takes audio, but no speech synthesizer was configured`));
+      let speech;
+      try {
+        speech = await ctx.speech.synthesize(scenario.input.text, { signal: abort.signal });
+      } catch (e) {
+        throw new StageError("speech", e);
+      }
+      if (speech.sampleRate !== 24_000) throw new StageError("speech", new Error(`synthesizer returned ${speech.sampleRate} Hz; the transport needs 24,000 Hz`));
+      const chunks = chunkPcm(pcm16ToBytes(speech.samples), { chunkMs: audio.chunk_ms });
+      inputPcm = concatBytes(chunks);
+      ctx.target.prepareCallerAudio?.({ pcm: inputPcm, text: scenario.input.text });
     }
     const base = ctx.target.session();
     try {
@@ -186,21 +297,33 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
       () => undefined,
     );
     try {
-      log("harness", "input.delivered", { kind: "text", characters: scenario.input.text.length });
-      await Promise.race([session.respond({ kind: "text", text: scenario.input.text }), timeLimit]);
+      if (audioMode) {
+        const outcome = await Promise.race([deliverAudio(session, inputPcm!), timeLimit]);
+        if (outcome === "timeout") {
+          const waiting = completion.waitingFor(clock.now());
+          throw new StageError("response_timeout", new Error(`no complete response within ${audio.response_timeout_ms / 1000} s of the end of caller audio (still waiting for: ${waiting.join(", ") || "nothing"})`));
+        }
+      } else {
+        if (!session.respond) throw new StageError("respond", new Error(`target "${ctx.target_name}" takes text but its session has no respond()`));
+        log("harness", "input.delivered", { kind: "text", characters: scenario.input.text.length });
+        await Promise.race([session.respond({ kind: "text", text: scenario.input.text }), timeLimit]);
+      }
       completed = true;
     } catch (e) {
-      if (!(limitHit || worldFault)) throw new StageError("respond", e);
+      if (e instanceof StageError && !(limitHit || worldFault)) throw e;
+      if (!(limitHit || worldFault)) throw new StageError(targetFault(e) ?? "respond", e);
     } finally {
       if (!abort.signal.aborted) abort.abort(new Error("trial finished"));
     }
     if (worldFault) throw worldFault;
+    let report;
     try {
-      const report = await session.close();
-      log("harness", "session.closed", { closed_cleanly: report.closed_cleanly, reason: report.close_reason ?? null, frontend_seconds: report.frontend_seconds ?? null });
+      report = await session.close();
     } catch (e) {
       throw new StageError("session_close", e);
     }
+    log("harness", "session.closed", { closed_cleanly: report.closed_cleanly, reason: report.close_reason ?? null, frontend_seconds: report.frontend_seconds ?? null });
+    if (!report.closed_cleanly) throw new StageError("session_close", new Error(`the session did not finalize cleanly (${report.close_reason ?? "no session.closed"})`));
   } catch (e) {
     const stageError = e instanceof StageError ? e : new StageError("harness", e);
     error = { stage: stageError.stage, message: stageError.message };
@@ -209,7 +332,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
   }
 
   usage.time_ms = clock.now();
-  const turns: Turn[] = groupTranscript(agentEvents);
+  const turns: Turn[] = groupTranscript(transcriptFragments(agentEvents)).turns;
   usage.turns = turns.filter((t) => t.role === "assistant").length;
   if (!limitHit && usage.turns > limits.turns) exceed("turns", usage.turns);
   const delegations = collectDelegations(agentEvents);
@@ -236,12 +359,13 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
     crashlab_version: ctx.crashlab_version,
     target: ctx.target.describe(),
     scenario,
-    input: scenario.input.text,
+    input: inputPcm ?? scenario.input.text,
     seed: spec.seed,
     limits,
     git: ctx.git,
   });
 
+  const placed = audioMode && inputPcm ? track.place() : null;
   const frontendSeconds = [...agentEvents].reverse().find((e): e is Extract<AgentEvent, { type: "usage" }> => e.type === "usage")?.seconds;
   const base: Omit<TrialRecord, "assessments" | "status"> = {
     record_version: TRIAL_RECORD_VERSION,
@@ -272,8 +396,8 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
         delegations: { actual: delegations.length, expected: scenario.expected.delegation },
         turns: { actual: turns.filter((t) => t.role === "user").length, expected: scenario.expected.golden_path?.turns ?? null },
       },
-      audio: null,
-      consumption: { frontend: { audio_duration_ms: frontendSeconds === undefined ? null : frontendSeconds * 1000 }, backend: null },
+      audio: placed ? audioMetrics({ callerPcm: inputPcm!, callerStartMs: callerStart, assistant: placed, agentEvents, tools, turns, observationEndMs: clock.now() }) : null,
+      consumption: { frontend: { audio_duration_ms: frontendSeconds === undefined ? null : frontendSeconds * 1000 }, backend: backendUsage(agentEvents) },
     },
     limits: { config: limits, usage },
     provenance,
@@ -295,7 +419,9 @@ export async function runTrial(ctx: TrialContext): Promise<TrialRecord> {
     assessments = [];
     for (const { verifier, required } of ctx.verifiers) assessments.push(await runVerifier(verifier, { record: base, scenario }, required));
   }
-  return { ...base, status: trialStatus(error, assessments), assessments };
+  const record: TrialRecord = { ...base, status: trialStatus(error, assessments), assessments };
+  const media: TrialMedia | null = placed && inputPcm ? { input_pcm: inputPcm, caller_start_ms: callerStart, assistant: placed, sample_rate: 24_000 } : null;
+  return { record, media };
 }
 
 /** passed | failed | inconclusive | infrastructure_error, from the required assessments. */
@@ -321,4 +447,20 @@ function collectDelegations(events: readonly AgentEvent[]): Delegation[] {
     }
   }
   return [...byId.values()];
+}
+
+/** A target that reports a fatal protocol or provider error names its own stage (e.g. `protocol`, `provider`). */
+function targetFault(error: unknown): string | undefined {
+  const stage = (error as { stage?: unknown })?.stage;
+  return typeof stage === "string" && /^[a-z_]+$/.test(stage) ? stage : undefined;
+}
+
+function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
 }

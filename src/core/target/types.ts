@@ -94,8 +94,11 @@ export interface SessionIO {
   signal: AbortSignal;
 }
 
-/** Input from the caller side. Text for text targets; audio targets get PCM frames (CRAWL issue). */
+/** The caller's turn for text-level targets. Audio targets get paced PCM chunks through `sendAudio`. */
 export type CallerInput = { kind: "text"; text: string };
+
+/** What the target is reached with: the caller's words as text, or caller audio (PCM16, 24 kHz mono). */
+export type InputKind = "text" | "audio";
 
 export interface SessionReport {
   /** Cumulative frontend seconds (GPT-Live `usage.seconds`), when the target reports one. */
@@ -105,8 +108,13 @@ export interface SessionReport {
 }
 
 export interface TargetSession {
-  /** Deliver the caller's turn and resolve once the target has finished responding to it. */
-  respond(input: CallerInput): Promise<void>;
+  /** Text targets: deliver the caller's turn and resolve once the target has finished responding to it. */
+  respond?(input: CallerInput): Promise<void>;
+  /**
+   * Audio targets: one chunk of caller PCM16 (24 kHz mono, 20 ms). Must not block: the harness paces
+   * the stream on its clock and infers completion from the events (evaluation-contract §2, §3).
+   */
+  sendAudio?(chunk: Uint8Array): void;
   close(): Promise<SessionReport>;
 }
 
@@ -127,7 +135,13 @@ export interface TargetDescriptor {
 export interface TargetAdapter {
   readonly kind: string;
   /** Which caller inputs the adapter accepts. */
-  readonly accepts: ReadonlyArray<CallerInput["kind"]>;
+  readonly accepts: ReadonlyArray<InputKind>;
+  /**
+   * Offline simulator-backed adapters only: bind the caller's words to the exact audio that will be sent,
+   * because no speech recognizer ships offline. The harness passes `input.text` (what was synthesized),
+   * never anything evaluator-only. Offline runs therefore check the pipeline, not speech understanding.
+   */
+  prepareCallerAudio?(audio: { pcm: Uint8Array; text: string }): void;
   describe(): TargetDescriptor;
   /** The instructions, voice, delegation mode and tools the session starts with. */
   session(): Omit<SessionRequest, "session_label" | "context">;

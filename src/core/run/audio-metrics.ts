@@ -1,0 +1,82 @@
+import { pcm16FromBytes } from "../audio/pcm";
+import { speechIntervals } from "../audio/speech";
+import type { AgentEvent, TokenUsage } from "../target/types";
+import { delegationActivity, type DelegationLifecycleEvent } from "../timeline/delegation";
+import { computeInteractionMetrics } from "../timeline/metrics";
+import { callerSegments } from "../timeline/segments";
+import type { PlacedAssistantAudio } from "../timeline/turns";
+import type { Json } from "../world/types";
+import type { ToolExecution, Turn } from "./record";
+
+const RATE = 24_000;
+
+export interface AudioMetricsInput {
+  callerPcm: Uint8Array;
+  callerStartMs: number;
+  assistant: PlacedAssistantAudio;
+  agentEvents: readonly AgentEvent[];
+  tools: readonly ToolExecution[];
+  turns: readonly Turn[];
+  observationEndMs: number;
+}
+
+/** The delegation lifecycle of §4, from the normalized events and the harness's own tool records. */
+export function delegationLifecycle(events: readonly AgentEvent[], tools: readonly ToolExecution[]): DelegationLifecycleEvent[] {
+  const out: Array<DelegationLifecycleEvent & { order: number }> = [];
+  let order = 0;
+  for (const e of events) {
+    if (e.type === "delegation.created")
+      out.push({ kind: "delegation_created", at_ms: e.at_ms, delegation_id: e.delegation_id, target: e.target, ...(e.response_id ? { response_id: e.response_id } : {}), order: order++ });
+    else if (e.type === "backend.response")
+      out.push({ kind: e.status === "created" ? "backend_response_created" : "backend_response_completed", at_ms: e.at_ms, delegation_id: e.delegation_id, response_id: e.response_id, order: order++ });
+    else if (e.type === "delegation.content") out.push({ kind: "client_content_delivered", at_ms: e.at_ms, delegation_id: e.delegation_id, order: order++ });
+  }
+  for (const t of tools) {
+    if (!t.delegation_id) continue;
+    out.push({ kind: "tool_call_requested", at_ms: t.requested_ms, delegation_id: t.delegation_id, call_id: t.call_id, order: order++ });
+    out.push({ kind: "tool_call_completed", at_ms: t.completed_ms, delegation_id: t.delegation_id, call_id: t.call_id, order: order++ });
+  }
+  const known = new Set(out.filter((e) => e.kind === "delegation_created").map((e) => e.delegation_id));
+  return out
+    .filter((e) => known.has(e.delegation_id))
+    .sort((a, b) => a.at_ms - b.at_ms || a.order - b.order)
+    .map(({ order: _o, ...e }) => e as DelegationLifecycleEvent);
+}
+
+/** §4 interaction metrics for a single-turn audio trial, computed from the audio and events alone. */
+export function audioMetrics(input: AudioMetricsInput): Record<string, Json> {
+  const callerVoiced = speechIntervals(pcm16FromBytes(input.callerPcm), RATE).map((v) => ({ start_ms: v.start_ms + input.callerStartMs, end_ms: v.end_ms + input.callerStartMs }));
+  const assistantVoiced = speechIntervals(input.assistant.track, RATE);
+  const caller = callerSegments([{ action: "SPEAK" }], callerVoiced);
+  const delegations = delegationActivity(delegationLifecycle(input.agentEvents, input.tools), input.observationEndMs);
+  const metrics = computeInteractionMetrics({
+    caller,
+    assistantVoiced,
+    assistantTurns: input.turns.filter((t) => t.role === "assistant").map((t) => ({ start_ms: t.start_ms, end_ms: t.end_ms })),
+    delegations,
+    observationEndMs: input.observationEndMs,
+  });
+  return JSON.parse(JSON.stringify(metrics)) as Record<string, Json>;
+}
+
+/** Backend token usage summed over completed backend responses, per model when more than one. */
+export function backendUsage(events: readonly AgentEvent[]): (TokenUsage & { per_model?: Record<string, TokenUsage> }) | null {
+  const perModel = new Map<string, TokenUsage>();
+  for (const e of events) {
+    if (e.type !== "backend.response" || !e.usage) continue;
+    const key = e.model ?? "unknown";
+    perModel.set(key, addUsage(perModel.get(key), e.usage));
+  }
+  if (perModel.size === 0) return null;
+  const total = [...perModel.values()].reduce<TokenUsage | undefined>((acc, u) => addUsage(acc, u), undefined)!;
+  return perModel.size > 1 ? { ...total, per_model: Object.fromEntries(perModel) } : total;
+}
+
+function addUsage(a: TokenUsage | undefined, b: TokenUsage): TokenUsage {
+  if (!a) return structuredClone(b);
+  return {
+    total: a.total + b.total,
+    input: { cached: a.input.cached + b.input.cached, cache_write: a.input.cache_write + b.input.cache_write, text: a.input.text + b.input.text, audio: a.input.audio + b.input.audio },
+    output: { text: a.output.text + b.output.text, audio: a.output.audio + b.output.audio, reasoning: a.output.reasoning + b.output.reasoning },
+  };
+}

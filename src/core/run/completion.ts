@@ -1,0 +1,115 @@
+import type { AgentEvent } from "../target/types";
+import { groupTranscript, settleMs, type TranscriptFragment } from "../timeline/turns";
+import type { Interval } from "../timeline/intervals";
+
+/** Harness-side tool activity the completion rule also watches (the target never reports these). */
+export type HarnessToolEvent = { type: "tool.requested" | "tool.finished"; at_ms: number; call_id: string; delegation_id?: string };
+
+/** Convert transcript events to timeline fragments (whole-utterance texts get a separating space). */
+export function transcriptFragments(events: readonly AgentEvent[]): TranscriptFragment[] {
+  const out: TranscriptFragment[] = [];
+  for (const e of events) {
+    if (e.type !== "transcript.delta") continue;
+    const start = e.start_ms ?? e.at_ms;
+    out.push({ role: e.role, text: /^\s/.test(e.text) ? e.text : ` ${e.text}`, start_ms: start, end_ms: Math.max(start, e.end_ms ?? e.at_ms), received_ms: e.at_ms });
+  }
+  return out;
+}
+
+/** Event types that do not count as "meaningful" for the quiet rule of §3 (silent audio is handled apart). */
+const NOT_MEANINGFUL = new Set(["usage", "raw"]);
+
+/**
+ * Single-turn response completion, evaluation-contract §3. There is no turn-done event, so completion is
+ * inferred from everything observed so far; `check(now)` says whether all conditions hold, and if not,
+ * what is still awaited (for the log and the timeout message).
+ */
+export class ResponseCompletion {
+  private readonly settle: number;
+  private callerEnd: number | null = null;
+  private lastMeaningful = 0;
+  private readonly openResponses = new Set<string>();
+  private readonly openClientDelegations = new Set<string>();
+  private readonly openToolCalls = new Set<string>();
+  /** Responses delegations whose tool completion awaits a follow-up response (§4: still active). */
+  private readonly awaitingFollowUp = new Map<string, number>();
+  /** When content from a delegation or backend response became available. */
+  private readonly contentAt: number[] = [];
+  private firstToolCompleted: number | null = null;
+  private readonly delegationTarget = new Map<string, "client" | "responses">();
+
+  constructor(
+    chunkMs: number,
+    private readonly events: readonly AgentEvent[],
+    private readonly assistantVoiced: () => readonly Interval[],
+  ) {
+    this.settle = settleMs(chunkMs);
+  }
+
+  callerFinished(at: number): void {
+    this.callerEnd = at;
+  }
+
+  /** Feed every agent event as it is emitted. */
+  observe(e: AgentEvent): void {
+    if (!NOT_MEANINGFUL.has(e.type) && !(e.type === "audio.delta" && isSilent(e.pcm))) this.lastMeaningful = Math.max(this.lastMeaningful, e.at_ms);
+    switch (e.type) {
+      case "delegation.created":
+        this.delegationTarget.set(e.delegation_id, e.target);
+        if (e.target === "client") this.openClientDelegations.add(e.delegation_id);
+        break;
+      case "delegation.content":
+        this.openClientDelegations.delete(e.delegation_id);
+        this.contentAt.push(e.at_ms);
+        break;
+      case "backend.response":
+        if (e.status === "created") this.openResponses.add(e.response_id);
+        else {
+          this.openResponses.delete(e.response_id);
+          const waiting = this.awaitingFollowUp.get(e.delegation_id);
+          if (waiting !== undefined && e.at_ms >= waiting) this.awaitingFollowUp.delete(e.delegation_id);
+          if (e.status === "completed") this.contentAt.push(e.at_ms);
+        }
+        break;
+    }
+  }
+
+  observeTool(e: HarnessToolEvent): void {
+    this.lastMeaningful = Math.max(this.lastMeaningful, e.at_ms);
+    if (e.type === "tool.requested") this.openToolCalls.add(e.call_id);
+    else {
+      this.openToolCalls.delete(e.call_id);
+      this.firstToolCompleted ??= e.at_ms;
+      if (e.delegation_id && this.delegationTarget.get(e.delegation_id) === "responses") this.awaitingFollowUp.set(e.delegation_id, e.at_ms);
+    }
+  }
+
+  /** What still blocks completion at `now` (empty when complete). */
+  waitingFor(now: number): string[] {
+    const waiting: string[] = [];
+    if (this.callerEnd === null || now < this.callerEnd) waiting.push("caller audio");
+    const voiced = this.assistantVoiced();
+    const grouping = groupTranscript(transcriptFragments(this.events), { nowMs: now, settleMs: this.settle, voiced: { assistant: voiced } });
+    const assistantTurns = grouping.turns.filter((t) => t.role === "assistant");
+    if (assistantTurns.length === 0) waiting.push("an assistant turn");
+    if (grouping.growing.some((t) => t.role === "assistant")) waiting.push("the assistant's transcript to settle");
+    if (this.openResponses.size) waiting.push(`${this.openResponses.size} backend response(s)`);
+    if (this.openClientDelegations.size) waiting.push(`${this.openClientDelegations.size} client delegation(s)`);
+    if (this.openToolCalls.size) waiting.push(`${this.openToolCalls.size} tool call(s)`);
+    if (this.awaitingFollowUp.size) waiting.push("a follow-up response after tool output");
+    const latest = assistantTurns[assistantTurns.length - 1];
+    const lastContent = this.contentAt.length ? Math.max(...this.contentAt) : null;
+    if (lastContent !== null && (!latest || latest.start_ms <= lastContent)) waiting.push("an assistant turn that starts after the returned content");
+    const lastSpeech = voiced.length ? voiced[voiced.length - 1]!.end_ms : null;
+    if (lastSpeech !== null && now < lastSpeech + this.settle) waiting.push("a quiet tail after the assistant's speech");
+    if (this.firstToolCompleted !== null && !transcriptFragments(this.events).some((f) => f.role === "assistant" && f.received_ms > this.firstToolCompleted!))
+      waiting.push("assistant transcript after the first tool completed");
+    if (now < this.lastMeaningful + this.settle) waiting.push("a quiet period without events");
+    return waiting;
+  }
+}
+
+function isSilent(pcm: Uint8Array): boolean {
+  for (let i = 0; i < pcm.length; i++) if (pcm[i] !== 0) return false;
+  return true;
+}

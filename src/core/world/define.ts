@@ -1,0 +1,47 @@
+import { WorldDefinitionError } from "./errors";
+import type { WorldDefinition } from "./types";
+
+export { WorldDefinitionError } from "./errors";
+
+/** Operation names become tool names: lower snake case, like `create_reservation`. */
+const OPERATION_NAME = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * Declare a world. Returns the definition unchanged; throws `WorldDefinitionError` when it cannot work,
+ * so a broken world fails when its module loads rather than in the middle of a trial.
+ */
+export function defineWorld<S, V = any>(def: WorldDefinition<S, V>): WorldDefinition<S, V> {
+  const where = `defineWorld(${typeof def?.name === "string" && def.name ? JSON.stringify(def.name) : "…"})`;
+  const fail = (what: string): never => {
+    throw new WorldDefinitionError(`${where}: ${what}`);
+  };
+  if (typeof def !== "object" || def === null) fail("expected a world definition object");
+  if (typeof def.name !== "string" || def.name.trim() === "") fail("`name` must be a non-empty string");
+  if (typeof def.version !== "string" || def.version.trim() === "") fail("`version` must be a non-empty string, such as \"1.0.0\"");
+  if (!isZodSchema(def.state)) fail("`state` must be a zod schema of the whole state");
+  if (def.initialState !== undefined && typeof def.initialState !== "function") fail("`initialState` must be a function");
+  if (def.view !== undefined && typeof def.view !== "function") fail("`view` must be a function");
+  if (typeof def.operations !== "object" || def.operations === null) fail("`operations` must be an object of named operations");
+  const names = Object.keys(def.operations);
+  if (names.length === 0) fail("`operations` is empty: a world needs at least one operation");
+  for (const name of names) {
+    if (!OPERATION_NAME.test(name)) {
+      fail(`operation name ${JSON.stringify(name)} must match ${OPERATION_NAME} (lower snake case, it becomes a tool name)`);
+    }
+    const op = def.operations[name]!;
+    if (op.kind !== "read" && op.kind !== "write") fail(`operation "${name}": \`kind\` must be "read" or "write"`);
+    if (typeof op.description !== "string" || op.description.trim() === "") {
+      fail(`operation "${name}": \`description\` must be a non-empty string (the model reads it)`);
+    }
+    if (!isZodSchema(op.args)) fail(`operation "${name}": \`args\` must be a zod schema`);
+    if (typeof op.run !== "function") fail(`operation "${name}": \`run\` must be a function`);
+  }
+  for (const [name, invariant] of Object.entries(def.invariants ?? {})) {
+    if (typeof invariant !== "function") fail(`invariant "${name}" must be a function returning true or a message`);
+  }
+  return def;
+}
+
+function isZodSchema(value: unknown): boolean {
+  return typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function";
+}
