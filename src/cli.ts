@@ -15,6 +15,7 @@ main(process.argv.slice(2), {
   cwd: process.cwd(),
   alpha: alpha as Record<string, unknown>,
   signal: controller.signal,
+  env: process.env,
 }).then(
   (code) => {
     process.exitCode = code;

@@ -29,12 +29,26 @@ Package and selection:
   --tag <tag>                 run only scenarios with this tag (repeatable)
   --max-examples <n>          run at most n cases (after the filters above; 0 = all)
 
+Target and audio:
+  --live                      run against the real services (needs OPENAI_API_KEY); default: offline,
+                              against the local GPT-Live simulator with espeak-ng caller speech
+  --assistant <mode>          GPT-Live delegation: responses (server-managed backend, default) or client
+  --endpoint <ws-url>         GPT-Live WebSocket URL (default: the service's, or the local simulator's)
+  --model <id>                voice frontend model (default gpt-live-1)
+  --backend-model <id>        reasoning backend model (default gpt-5.6-terra)
+  --voice <name>              caller voice for synthesized speech (default coral)
+  --tts-model <id>            caller speech model when live (default gpt-4o-mini-tts)
+  --refresh-audio             synthesize caller speech again instead of using .audio_cache/
+  --chunk-ms <ms>             caller audio chunk length (default 20)
+  --response-timeout-seconds <s>
+                              wait for a complete response after the caller's audio (default 30)
+
 Trials:
   --repetitions <n>           independent trials per case, each with a fresh world (default 1)
   --concurrency <n>           trials at once, 1–8 (default 1)
   --seed <n>                  run seed; each trial's seed derives from it and the trial id (default 1)
-  --no-real-time              virtual time: no waiting, reproducible (default for offline targets)
-  --real-time                 wall-clock time
+  --no-real-time              virtual time: no waiting, reproducible (default offline)
+  --real-time                 wall-clock time: audio is paced at its real rate (default with --live)
   --trial-timeout-seconds <s> limit on a trial's timeline (default 120)
   --max-tool-calls <n>        limit on tool calls per trial (default 20)
   --max-turns <n>             limit on assistant turns per trial (default 16)
@@ -51,6 +65,7 @@ Output:
   --run-name <name>           prefix of the run id
   --json                      print results.json to stdout instead of the summary table
   --quiet                     no per-trial progress lines
+  --verbose                   per trial: the transcript, tool calls, assessments and timing
   -h, --help                  this help
 
 Settings resolve as: command line, then the PLAN's \`defaults\`, then the defaults above.`;

@@ -4,7 +4,9 @@ import { parseArgs } from "node:util";
 import { DatasetError, loadDataset } from "../dataset/load";
 import { SAFE_ID } from "../dataset/schema";
 import { packageDigest } from "../provenance/digest";
-import { writeTrialArtifacts } from "../report/artifacts";
+import { conversationTranscript, writeTrialArtifacts } from "../report/artifacts";
+import type { TrialRecord } from "../run/record";
+import { CachedSynthesizer, EspeakSynthesizer, OpenAISpeechSynthesizer } from "../speech/index";
 import { progressLine, summaryText } from "../report/console";
 import { ensureDir } from "../report/files";
 import { buildResults, writeRunOutputs } from "../report/results";
@@ -15,7 +17,7 @@ import { CRASHLAB_VERSION } from "../version";
 import { createWorld } from "../world/world";
 import { MAIN_HELP, RUN_HELP } from "./help";
 import { findPackage, loadPackage, PackageError } from "./load-package";
-import { parseRunArgs, resolveOptions, UsageError } from "./options";
+import { parseRunArgs, resolveOptions, UsageError, type ResolvedRunOptions } from "./options";
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -25,6 +27,8 @@ export interface CliIO {
   alpha: Record<string, unknown>;
   /** Aborts a run in progress (Ctrl-C). */
   signal?: AbortSignal;
+  /** The environment (only OPENAI_API_KEY is read). */
+  env?: Record<string, string | undefined>;
 }
 
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
@@ -79,9 +83,11 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--run-name must be a safe folder name (letters, digits, '_', '-', '.'), got "${cli["run-name"]}"`);
   const file = findPackage(io.cwd, cli.package);
   const pkg = await loadPackage(file, io.alpha);
-  const options = resolveOptions(cli, pkg.plan.defaults);
+  const options = resolveOptions(cli, pkg.plan.defaults, io.env ?? {});
   const runOptions = {
     ...(options.target ? { target: options.target } : {}),
+    target_settings: options.target_settings,
+    audio: options.audio,
     repetitions: options.repetitions,
     concurrency: options.concurrency,
     seed: options.seed,
@@ -96,11 +102,13 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
   if (resolved.trials.length === 0) throw new UsageError("the selection matches no case: check --example/--tag/--max-examples (`crashlab list` shows the cases)");
   preflightWorlds(resolved.trials.map((t) => t.case));
 
+  const speech = callerSpeech(options.speech, pkg.dir, io.env ?? {});
   const lockfile = findLockfile(pkg.dir);
   const digest = packageDigest(pkg.dir, lockfile).digest;
   const runDir = resolve(io.cwd, options.results_dir, resolved.run_id);
   ensureDir(runDir);
-  const target = pkg.plan.targets[resolved.target_name]!;
+  const target = resolved.target;
+  if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
   if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
 
   const result = await run(
@@ -108,10 +116,12 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
     {
       ...runOptions,
       package: { dir: pkg.dir, digest },
+      speech,
       ...(io.signal ? { signal: io.signal } : {}),
       onTrialEnd: (record, done, total, media) => {
         record.artifacts = writeTrialArtifacts(runDir, record, media);
         if (!options.quiet) io.stderr(progressLine(record, done, total) + "\n");
+        if (options.verbose) io.stderr(verboseTrial(record));
       },
     },
     resolved,
@@ -148,6 +158,27 @@ function preflightWorlds(cases: ReadonlyArray<import("../run/plan").CaseDefiniti
       throw new DatasetError(c.dataset_file, [{ path: "application.initial_state", scenario_id: index, message: (error as Error).message }], `Fix the initial state for world "${c.world.name}".`);
     }
   }
+}
+
+/**
+ * Caller speech for audio targets: embedded espeak-ng offline, OpenAI speech live; cached under the
+ * package's parent folder in `.audio_cache/` (caller audio is input, so caching it is right).
+ */
+function callerSpeech(settings: ResolvedRunOptions["speech"], packageDir: string, env: Record<string, string | undefined>): CachedSynthesizer {
+  const inner =
+    settings.mode === "live"
+      ? new OpenAISpeechSynthesizer({ apiKey: env.OPENAI_API_KEY ?? "", model: settings.tts_model, voice: settings.voice })
+      : new EspeakSynthesizer({ voice: settings.voice });
+  return new CachedSynthesizer(inner, { root: resolve(packageDir, ".."), refresh: settings.refresh });
+}
+
+/** `--verbose`: the readable transcript, then each assessment, under the trial's progress line. */
+function verboseTrial(record: TrialRecord): string {
+  const indent = (text: string) => text.trimEnd().split("\n").map((l) => `    ${l}`).join("\n");
+  const assessments = record.assessments.map((a) => `${a.verifier}: ${a.status} — ${a.rationale}`).join("\n");
+  const audio = record.metrics.audio;
+  const timing = audio ? `response_latency_ms=${audio.response_latency_ms ?? "null"} response_rate=${audio.response_rate ?? "null"} interruption_rate=${audio.interruption_rate ?? "null"}` : "";
+  return `${indent(conversationTranscript(record))}\n${indent(assessments)}${timing ? `\n${indent(timing)}` : ""}\n`;
 }
 
 function findLockfile(dir: string): string | undefined {

@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import type { GateOverrides } from "../run/run";
 import type { RunDefaults } from "../run/plan";
+import type { AudioSettings } from "../run/trial";
+import type { TargetSettings } from "../target/settings";
 import type { Limits } from "../run/record";
 
 /** A bad command line: exit 2 with the message and a pointer to --help. */
@@ -39,6 +41,17 @@ export const RUN_OPTIONS = {
   "max-turns": { type: "string" },
   "max-provider-requests": { type: "string" },
   "trial-timeout-seconds": { type: "string" },
+  live: { type: "boolean" },
+  assistant: { type: "string" },
+  endpoint: { type: "string" },
+  model: { type: "string" },
+  "backend-model": { type: "string" },
+  voice: { type: "string" },
+  "tts-model": { type: "string" },
+  "chunk-ms": { type: "string" },
+  "response-timeout-seconds": { type: "string" },
+  "refresh-audio": { type: "boolean" },
+  verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -76,10 +89,19 @@ export interface ResolvedRunOptions {
   real_time: boolean;
   limits: Partial<Limits>;
   gates: GateOverrides;
+  verbose: boolean;
+  target_settings: Partial<TargetSettings>;
+  audio: Partial<AudioSettings>;
+  /** Caller speech: offline espeak-ng or live OpenAI speech; `voice` is the caller's voice. */
+  speech: { mode: "offline" | "live"; voice: string; tts_model: string; refresh: boolean };
 }
 
+/** Caller voice default: the persona default of evaluation-contract §1. */
+export const DEFAULT_CALLER_VOICE = "coral";
+export const DEFAULT_TTS_MODEL = "gpt-4o-mini-tts";
+
 /** The one place that resolves a setting: CLI flag, then the PLAN's defaults, then built-in defaults. */
-export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}): ResolvedRunOptions {
+export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, env: Record<string, string | undefined> = {}): ResolvedRunOptions {
   if (cli["real-time"] && cli["no-real-time"]) throw new UsageError("--real-time and --no-real-time contradict each other; pass one");
   const minPass = cli["min-pass-rate"];
   let min_pass_rate: number | undefined;
@@ -97,6 +119,32 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}):
   if (mt !== undefined) limits.turns = mt;
   if (mp !== undefined) limits.provider_requests = mp;
   if (timeout !== undefined) limits.time_ms = Math.round(Number(timeout) * 1000);
+  const assistant = cli.assistant;
+  if (assistant !== undefined && assistant !== "responses" && assistant !== "client")
+    throw new UsageError(`--assistant takes "responses" or "client" (got "${assistant}")`);
+  const chunkMs = int("chunk-ms", cli["chunk-ms"], 10, 200);
+  if (chunkMs !== undefined && chunkMs % 10 !== 0) throw new UsageError(`--chunk-ms takes a multiple of 10 ms (got ${chunkMs})`);
+  const responseTimeout = cli["response-timeout-seconds"];
+  if (responseTimeout !== undefined && !(Number(responseTimeout) > 0)) throw new UsageError(`--response-timeout-seconds takes a positive number (got "${responseTimeout}")`);
+  const live = cli.live ?? false;
+  const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
+  if (live && !apiKey) throw new UsageError("--live needs OPENAI_API_KEY in the environment (without --live, runs use the local GPT-Live simulator)");
+  if (cli.endpoint !== undefined && !/^wss?:\/\//.test(cli.endpoint)) throw new UsageError(`--endpoint takes a ws:// or wss:// URL (got "${cli.endpoint}")`);
+  // Offline runs default to virtual time (fast, reproducible); live runs to real time.
+  const realTime = cli["real-time"] ?? (cli["no-real-time"] ? false : live);
+  const target_settings: Partial<TargetSettings> = {
+    mode: live ? "live" : "offline",
+    real_time: realTime,
+    ...(assistant ? { delegation: assistant } : {}),
+    ...(cli.endpoint ? { endpoint: cli.endpoint } : {}),
+    ...(cli.model ? { model: cli.model } : {}),
+    ...(cli["backend-model"] ? { backend_model: cli["backend-model"] } : {}),
+    ...(live && apiKey ? { api_key: apiKey } : {}),
+  };
+  const audio: Partial<AudioSettings> = {
+    ...(chunkMs !== undefined ? { chunk_ms: chunkMs } : {}),
+    ...(responseTimeout !== undefined ? { response_timeout_ms: Math.round(Number(responseTimeout) * 1000) } : {}),
+  };
   return {
     ...(cli.package !== undefined ? { package: cli.package } : {}),
     repetitions: int("repetitions", cli.repetitions, 1) ?? planDefaults.repetitions ?? BUILTIN_DEFAULTS.repetitions,
@@ -110,8 +158,11 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}):
     ids: [...(cli.example ?? []), ...(cli.scenario ?? [])],
     tags: cli.tag ?? [],
     ...(cli["max-examples"] !== undefined ? { max_examples: int("max-examples", cli["max-examples"], 0) } : {}),
-    // Offline targets default to virtual time: fast and reproducible.
-    real_time: cli["real-time"] ?? false,
+    real_time: realTime,
+    verbose: cli.verbose ?? false,
+    target_settings,
+    audio,
+    speech: { mode: live ? "live" : "offline", voice: cli.voice ?? DEFAULT_CALLER_VOICE, tts_model: cli["tts-model"] ?? DEFAULT_TTS_MODEL, refresh: cli["refresh-audio"] ?? false },
     limits,
     gates: {
       ...(cli.require ? { require: cli.require } : {}),

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { LoadedDataset } from "../dataset/load";
 import { SAFE_ID, type Scenario } from "../dataset/schema";
 import type { GateRule } from "../gate/gates";
-import type { TargetAdapter } from "../target/types";
+import type { TargetEntry } from "../target/settings";
 import type { Verifier } from "../verify/verifier";
 import type { WorldDefinition } from "../world/types";
 import type { Limits } from "./record";
@@ -33,7 +33,7 @@ export interface RunDefaults {
 export interface PlanDefinition {
   name: string;
   /** Named targets; `--target NAME` picks one, so a baseline and a candidate run on the same cases. */
-  targets: Record<string, TargetAdapter>;
+  targets: Record<string, TargetEntry>;
   default_target?: string;
   cases: CaseDefinition[];
   /** Package verifiers, run after the built-in outcome assessment. */

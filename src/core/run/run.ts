@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { evaluateGates, type GateConfig, type GateDecision, type GateRule } from "../gate/gates";
 import { gitState, type GitState } from "../provenance/digest";
+import { DEFAULT_TARGET_SETTINGS, instantiateTarget, type TargetSettings } from "../target/settings";
+import type { TargetAdapter } from "../target/types";
 import { outcomeVerifier, type Verifier } from "../verify/verifier";
 import { CRASHLAB_VERSION } from "../version";
 import { buildTrials, DEFAULT_LIMITS, PlanError, selectCases, type CaseSelection, type Plan, type TrialSpec } from "./plan";
@@ -21,6 +23,8 @@ export interface GateOverrides {
 
 export interface RunOptions {
   target?: string;
+  /** Settings for target factories (mode, delegation, models, voice, endpoint). */
+  target_settings?: Partial<TargetSettings>;
   repetitions?: number;
   concurrency?: number;
   seed?: number;
@@ -57,6 +61,8 @@ export interface RunResult {
 export interface ResolvedRun {
   run_id: string;
   target_name: string;
+  target: TargetAdapter;
+  target_settings: TargetSettings;
   trials: TrialSpec[];
   verifiers: Array<{ verifier: Verifier; required: boolean }>;
   gate_config: GateConfig;
@@ -79,6 +85,15 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
   const names = Object.keys(plan.targets);
   const target_name = options.target ?? plan.default_target ?? names[0]!;
   if (!plan.targets[target_name]) throw new PlanError(`unknown target "${target_name}"; the plan declares: ${names.join(", ")}`);
+  const target_settings: TargetSettings = { ...DEFAULT_TARGET_SETTINGS, real_time: options.real_time ?? false, ...options.target_settings };
+  if (target_settings.mode === "live" && !target_settings.api_key)
+    throw new PlanError("live mode needs an API key: set OPENAI_API_KEY (or run without --live to use the local simulator)");
+  let target: TargetAdapter;
+  try {
+    target = instantiateTarget(plan.targets[target_name]!, target_settings);
+  } catch (error) {
+    throw new PlanError(`target "${target_name}" could not be built with these settings: ${(error as Error).message}`);
+  }
 
   const verifierList: Verifier[] = [outcomeVerifier, ...(plan.verifiers ?? [])];
   const ids = new Set(verifierList.map((v) => v.id));
@@ -109,6 +124,8 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
   return {
     run_id,
     target_name,
+    target,
+    target_settings,
     trials,
     verifiers: verifierList.map((verifier) => ({ verifier, required: gate_config[verifier.id]!.required })),
     gate_config,
@@ -125,7 +142,7 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
  */
 export async function run(plan: Plan, options: RunOptions = {}, resolved = resolveRun(plan, options)): Promise<RunResult> {
   const started_at = new Date().toISOString();
-  const target = plan.targets[resolved.target_name]!;
+  const target = resolved.target;
   const git: GitState = options.package?.dir ? gitState(options.package.dir) : { commit: null, dirty: null };
   const records: TrialRecord[] = new Array(resolved.trials.length);
   let next = 0;

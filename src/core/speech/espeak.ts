@@ -3,10 +3,13 @@
  * bundled package runs without an API key. espeak-ng is GPL-3.0: this is the only file that imports
  * it, and it is loaded lazily, only when offline speech is actually used.
  *
- * Determinism: the engine carries state from one utterance into the next (the same text spoken twice
- * in a row differs sample by sample), so every synthesis first restores the module's memory to the
- * snapshot taken right after start-up. Same text and voice → the same samples, in any order, in any
- * process.
+ * Determinism, which the engine does not give by itself: it seeds its random generator (used by the
+ * breathy voice variants) from the wall clock when it starts, and it carries state from one utterance
+ * into the next (the same text spoken twice in a row differs sample by sample). So the engine starts
+ * under a fixed clock, and every synthesis first restores the module's memory to the snapshot taken
+ * right after start-up. Same text and voice → the same samples, in any order, in any process.
+ *
+ * (This build is espeak-ng compiled by Emscripten with wasm2js: plain JavaScript, no .wasm file.)
  */
 import type { EspeakModule, EspeakWorker } from "@echogarden/espeak-ng-emscripten";
 import { resamplePcm16 } from "../audio/resample";
@@ -145,7 +148,7 @@ const TEXT_BUFFER_BYTES = ESPEAK_MAX_TEXT_LENGTH * 5 + 64;
 async function startEngine(): Promise<EspeakEngine> {
   const { default: createEspeakModule } = await import("@echogarden/espeak-ng-emscripten");
   const module = await createEspeakModule();
-  const worker = new module.eSpeakNGWorker();
+  const worker = withFixedClock(() => new module.eSpeakNGWorker()); // seeds its generator from time()
   const sampleRate = worker.get_samplerate();
   const variants = new Set(module.FS.readdir(VARIANTS_DIR).filter((name) => !name.startsWith(".")).map((name) => name.toLowerCase()));
 
@@ -166,15 +169,33 @@ async function startEngine(): Promise<EspeakEngine> {
         throw new SpeechError("text_too_long", ESPEAK_PROVIDER, `caller text is too long once encoded; split the turn into shorter utterances`);
       }
       restore(module, pristine);
-      if (worker.set_voice(voice) !== 0) throw unknownVoice(requestedVoice);
+      if (withFixedClock(() => worker.set_voice(voice)) !== 0) throw unknownVoice(requestedVoice);
       try {
-        return concat(collect(worker, markup));
+        return concat(withFixedClock(() => collect(worker, markup)));
       } catch (error) {
         engine = undefined; // a trap inside the engine leaves it unusable: start afresh next time
         throw new SpeechError("engine_failed", ESPEAK_PROVIDER, `espeak-ng failed while speaking: ${String(error)}`, undefined, { cause: error });
       }
     },
   };
+}
+
+/** What the engine reads as the current time (the Unix epoch). */
+const ENGINE_CLOCK_MS = 0;
+
+/**
+ * Runs synchronous engine code with Date.now fixed, so the wall clock never reaches the audio. The
+ * engine reads time through Date.now; because `run` is synchronous, no other code can run (and see the
+ * fixed clock) before it is put back.
+ */
+function withFixedClock<T>(run: () => T): T {
+  const now = Date.now;
+  Date.now = () => ENGINE_CLOCK_MS;
+  try {
+    return run();
+  } finally {
+    Date.now = now;
+  }
 }
 
 /** Back to the state right after start-up (memory that grew since then is above the restored heap and unused). */

@@ -1,0 +1,42 @@
+import type { DelegationMode, TargetAdapter } from "./types";
+
+/**
+ * Run-wide settings a target is built with, resolved once from the command line (then PLAN defaults,
+ * then built-ins). A PLAN target may be a ready adapter or a factory that takes these settings, so
+ * `--live`, `--assistant`, `--model` … reach the package's targets without environment variables.
+ */
+export interface TargetSettings {
+  /** offline: the local GPT-Live simulator (or another in-process stand-in); live: the real service. */
+  mode: "offline" | "live";
+  delegation: DelegationMode;
+  /** The voice frontend model, e.g. `gpt-live-1`. */
+  model: string;
+  /** The reasoning backend model (Responses delegation, or the client backend when live). */
+  backend_model: string;
+  /** The assistant's output voice. */
+  voice: string;
+  /** GPT-Live WebSocket URL override (`--endpoint`); default: the service's, or the simulator's. */
+  endpoint?: string;
+  /** HTTP base URL for the Responses API backend (client delegation, live), e.g. a compatible local server. */
+  responses_base_url?: string;
+  /** Never recorded, never logged. Required in live mode. */
+  api_key?: string;
+  real_time: boolean;
+}
+
+export const DEFAULT_TARGET_SETTINGS: TargetSettings = {
+  mode: "offline",
+  delegation: "responses",
+  model: "gpt-live-1",
+  backend_model: "gpt-5.6-terra",
+  voice: "marin",
+  real_time: false,
+};
+
+export type TargetFactory = (settings: TargetSettings) => TargetAdapter;
+export type TargetEntry = TargetAdapter | TargetFactory;
+
+/** Build the selected target. Factories get the settings; ready adapters ignore them. */
+export function instantiateTarget(entry: TargetEntry, settings: TargetSettings): TargetAdapter {
+  return typeof entry === "function" ? entry(settings) : entry;
+}
