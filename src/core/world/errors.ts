@@ -33,6 +33,7 @@ interface ZodLikeIssue {
   path: PropertyKey[];
   message: string;
   keys?: string[];
+  expected?: string;
 }
 
 /** Zod issues as path-precise lines; an unknown key is reported at its own path. */
@@ -41,6 +42,8 @@ export function issuesFrom(issues: readonly ZodLikeIssue[], root = ""): WorldIss
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys" && issue.keys?.length) {
       for (const key of issue.keys) out.push({ path: joinPath(root, [...issue.path, key]), message: "unknown field" });
+    } else if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) {
+      out.push({ path: joinPath(root, issue.path), message: `missing (expected ${issue.expected ?? "a value"})` });
     } else {
       out.push({ path: joinPath(root, issue.path), message: issue.message });
     }

@@ -109,7 +109,7 @@ class LiveWorld<S> implements World<S> {
     if (op.kind === "read") {
       let result: Json;
       try {
-        result = toJson(op.run({ state: this.current, args, now_ms: at_ms }));
+        result = toJson(synchronous(operation, op.run({ state: this.current, args, now_ms: at_ms })));
       } catch (e) {
         if (e instanceof OperationError) return this.append(refusal(operation, "read", argsJson, e), at_ms, cause);
         throw e; // a bug in the world: the runner records it as an infrastructure error
@@ -125,7 +125,7 @@ class LiveWorld<S> implements World<S> {
     try {
       [next, immerPatches] = immer.produceWithPatches(base, (draft) => {
         // Copy inside the recipe: a result may point into the draft, which is revoked afterwards.
-        result = toJson(op.run({ state: draft, base, args, now_ms: at_ms, random }));
+        result = toJson(synchronous(operation, op.run({ state: draft, base, args, now_ms: at_ms, random })));
       }) as unknown as [S, Patch[], Patch[]];
     } catch (e) {
       if (e instanceof OperationError) return this.append(refusal(operation, "write", argsJson, e), at_ms, cause);
@@ -162,6 +162,14 @@ class LiveWorld<S> implements World<S> {
       ? { outcome, result: toJson(entry.result), seq }
       : { outcome, error: toJson(entry.error) as unknown as ErrorBody, seq };
   }
+}
+
+/** Operations run to completion inside one perform; a promise would write to a draft that is already gone. */
+function synchronous(operation: string, value: unknown): unknown {
+  if (typeof (value as { then?: unknown } | null)?.then === "function") {
+    throw new TypeError(`world operation "${operation}" returned a promise: operations must be synchronous`);
+  }
+  return value;
 }
 
 function refusal(operation: string, kind: "read" | "write", args: Json, e: OperationError): Entry {
@@ -241,7 +249,7 @@ function initialStateOf<S>(def: WorldDefinition<S>, portableInput: Record<string
     } catch (e) {
       if (e instanceof z.core.$ZodError) {
         const issues = issuesFrom(e.issues, "application.initial_state");
-        throw new WorldSetupError(`${where}: invalid ${describeIssues(issues)}`, issues);
+        throw new WorldSetupError(`${where}: ${describeIssues(issues)}`, issues);
       }
       throw e;
     }
@@ -256,7 +264,7 @@ function initialStateOf<S>(def: WorldDefinition<S>, portableInput: Record<string
       );
     }
     const issues = issuesFrom(parsed.error.issues, "application.initial_state");
-    throw new WorldSetupError(`${where}: invalid ${describeIssues(issues)}`, issues);
+    throw new WorldSetupError(`${where}: ${describeIssues(issues)}`, issues);
   }
   const state = freeze(parsed.data, true) as S;
   for (const [name, invariant] of invariantsOf(def)) {

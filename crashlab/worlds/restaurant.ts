@@ -1,0 +1,417 @@
+import {
+  defineWorld,
+  OperationError,
+  type ReadContext,
+  type StateChange,
+  type WriteContext,
+} from "crashlab/alpha";
+import { z } from "zod";
+import { RESTAURANT_FACTS } from "../../examples/restaurant/facts";
+
+/*
+ * The restaurant's booking backend as a world: the shared restaurant contract (facts, three operations,
+ * state, portable initial state, flat view) made executable.
+ */
+
+// ── Formats ─────────────────────────────────────────────────────────────────────────────────────────
+
+const DateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "expected a date as YYYY-MM-DD", abort: true })
+  .refine(isCalendarDate, "not a real calendar date")
+  .describe(`Calendar date as YYYY-MM-DD. Dates said without a year are in ${RESTAURANT_FACTS.booking_year}.`);
+const TimeString = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected a 24-hour time as HH:MM")
+  .describe("Start time in 24-hour HH:MM, for example 19:00 for 7 p.m.");
+const PartySize = z.int().positive().describe("Number of guests.");
+const Seating = z.enum(RESTAURANT_FACTS.seating).describe("Seating preference, only when the caller asked for one.");
+const NonEmpty = z.string().trim().min(1, "must not be empty");
+const ReservationStatus = z.enum(["confirmed", "cancelled"]);
+
+function isCalendarDate(text: string): boolean {
+  // Digit arithmetic rather than Date: this runs on every argument parse and every state check.
+  const digit = (i: number) => text.charCodeAt(i) - 48;
+  const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
+  const month = digit(5) * 10 + digit(6);
+  const day = digit(8) * 10 + digit(9);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return day <= days;
+}
+
+// ── State ───────────────────────────────────────────────────────────────────────────────────────────
+
+const Reservation = z.strictObject({
+  id: z.string().min(1),
+  guest_name: NonEmpty,
+  date: DateString,
+  time: TimeString,
+  party_size: PartySize,
+  seating: Seating.nullable(),
+  status: ReservationStatus,
+});
+export type Reservation = z.output<typeof Reservation>;
+
+const AvailabilityOverride = z.strictObject({
+  date: DateString,
+  time: TimeString,
+  /** The override applies to parties of at least this size. */
+  min_party_size: z.int().positive().default(1),
+  /** When set, the override applies only to requests for this seating. */
+  seating: Seating.optional(),
+  available: z.boolean(),
+});
+
+const Hours = z
+  .strictObject({ open: TimeString, close: TimeString })
+  .refine((h) => h.open < h.close, "`open` must be earlier than `close`");
+
+export const RestaurantState = z.strictObject({
+  restaurant: z.strictObject({
+    name: NonEmpty,
+    address: NonEmpty,
+    phone: NonEmpty,
+    hours: Hours,
+    parking: z.string(),
+  }),
+  capacity: z.strictObject({
+    tables_per_slot: z.int().nonnegative().default(4),
+    max_party_size: z.int().positive().default(12),
+  }),
+  availability_overrides: z.array(AvailabilityOverride),
+  reservations: z.record(z.string().min(1), Reservation),
+  caller: z.strictObject({ authorized_reservation_ids: z.array(z.string()) }),
+});
+export type RestaurantState = z.output<typeof RestaurantState>;
+
+export const DEFAULT_CAPACITY = { tables_per_slot: 4, max_party_size: 12 } as const;
+
+/** Every world starts with these; a scenario's overrides are appended. */
+export const DEFAULT_AVAILABILITY_OVERRIDES: ReadonlyArray<z.output<typeof AvailabilityOverride>> = [
+  { date: "2026-08-07", time: "21:00", min_party_size: 6, available: false },
+];
+
+// ── Portable initial state (a scenario's `application.initial_state`) ──────────────────────────────
+
+const PortableReservation = z
+  .strictObject({
+    reservation_id: z.string().min(1).optional(),
+    id: z.string().min(1).optional(),
+    guest_name: NonEmpty,
+    date: DateString,
+    time: TimeString,
+    party_size: PartySize,
+    seating: Seating.optional(),
+    status: ReservationStatus.default("confirmed"),
+  })
+  .superRefine((r, ctx) => {
+    if (r.reservation_id === undefined && r.id === undefined) {
+      ctx.addIssue({ code: "custom", path: ["reservation_id"], message: "required: give `reservation_id` (or `id`)" });
+    } else if (r.reservation_id !== undefined && r.id !== undefined && r.reservation_id !== r.id) {
+      ctx.addIssue({ code: "custom", path: ["id"], message: `differs from reservation_id "${r.reservation_id}": give one of the two` });
+    }
+  });
+
+const PortableRestaurantState = z.strictObject({
+  reservations: z
+    .array(PortableReservation)
+    .superRefine((list, ctx) => {
+      const first = new Map<string, number>();
+      list.forEach((r, i) => {
+        const id = r.reservation_id ?? r.id;
+        if (id === undefined) return;
+        const earlier = first.get(id);
+        if (earlier === undefined) first.set(id, i);
+        else ctx.addIssue({ code: "custom", path: [i, "reservation_id"], message: `duplicate reservation id "${id}" (also at reservations[${earlier}])` });
+      });
+    })
+    .optional(),
+  authorized_reservation_ids: z.array(z.string().min(1)).optional(),
+  availability_overrides: z.array(AvailabilityOverride).optional(),
+  capacity: z
+    .strictObject({
+      tables_per_slot: z.int().nonnegative().optional(),
+      max_party_size: z.int().positive().optional(),
+    })
+    .optional(),
+  restaurant: z
+    .strictObject({
+      name: NonEmpty.optional(),
+      address: NonEmpty.optional(),
+      phone: NonEmpty.optional(),
+      hours: z.strictObject({ open: TimeString.optional(), close: TimeString.optional() }).optional(),
+      parking: z.string().optional(),
+    })
+    .optional(),
+});
+export type PortableRestaurantState = z.input<typeof PortableRestaurantState>;
+
+/** Portable → full state. Zod errors propagate; the engine reports them at `application.initial_state…`. */
+export function restaurantInitialState(portable: Record<string, unknown>): RestaurantState {
+  const p = PortableRestaurantState.parse(portable);
+  const reservations: Record<string, Reservation> = {};
+  for (const r of p.reservations ?? []) {
+    const id = (r.reservation_id ?? r.id)!;
+    reservations[id] = {
+      id,
+      guest_name: r.guest_name,
+      date: r.date,
+      time: r.time,
+      party_size: r.party_size,
+      seating: r.seating ?? null,
+      status: r.status,
+    };
+  }
+  const { hours, ...restaurant } = p.restaurant ?? {};
+  return {
+    restaurant: {
+      name: restaurant.name ?? RESTAURANT_FACTS.name,
+      address: restaurant.address ?? RESTAURANT_FACTS.address,
+      phone: restaurant.phone ?? RESTAURANT_FACTS.phone,
+      hours: { open: hours?.open ?? RESTAURANT_FACTS.hours.open, close: hours?.close ?? RESTAURANT_FACTS.hours.close },
+      parking: restaurant.parking ?? RESTAURANT_FACTS.parking,
+    },
+    capacity: {
+      tables_per_slot: p.capacity?.tables_per_slot ?? DEFAULT_CAPACITY.tables_per_slot,
+      max_party_size: p.capacity?.max_party_size ?? DEFAULT_CAPACITY.max_party_size,
+    },
+    availability_overrides: [...DEFAULT_AVAILABILITY_OVERRIDES.map((o) => ({ ...o })), ...(p.availability_overrides ?? [])],
+    reservations,
+    caller: { authorized_reservation_ids: p.authorized_reservation_ids ?? [] },
+  };
+}
+
+// ── Business rules ──────────────────────────────────────────────────────────────────────────────────
+
+interface SlotRequest {
+  date: string;
+  time: string;
+  party_size: number;
+  seating?: string | undefined;
+}
+
+type Refusal = { code: "invalid_party_size" | "outside_hours" | "slot_unavailable"; message: string };
+
+/** Why a table cannot be given for this request, or undefined when it can. */
+function slotRefusal(state: RestaurantState, req: SlotRequest): Refusal | undefined {
+  const { name, hours } = state.restaurant;
+  const { max_party_size, tables_per_slot } = state.capacity;
+  if (req.party_size > max_party_size) {
+    return {
+      code: "invalid_party_size",
+      message: `${name} books parties of up to ${max_party_size}; ${req.party_size} guests is too many for one reservation.`,
+    };
+  }
+  if (req.time < hours.open || req.time >= hours.close) {
+    return {
+      code: "outside_hours",
+      message: `${name} seats guests from ${hours.open} until ${hours.close}; ${req.time} is outside those hours.`,
+    };
+  }
+  const where = `${req.date} at ${req.time}${req.seating ? ` (${req.seating})` : ""}`;
+  for (const o of state.availability_overrides) {
+    if (
+      !o.available &&
+      o.date === req.date &&
+      o.time === req.time &&
+      req.party_size >= o.min_party_size &&
+      (o.seating === undefined || o.seating === req.seating)
+    ) {
+      return { code: "slot_unavailable", message: `No table for ${req.party_size} on ${where}.` };
+    }
+  }
+  let booked = 0;
+  for (const id in state.reservations) {
+    const r = state.reservations[id]!;
+    if (r.status === "confirmed" && r.date === req.date && r.time === req.time) booked++;
+  }
+  if (booked >= tables_per_slot) {
+    return { code: "slot_unavailable", message: `${req.date} at ${req.time} is fully booked.` };
+  }
+  return undefined;
+}
+
+// ── Operations ──────────────────────────────────────────────────────────────────────────────────────
+
+const CheckAvailabilityArgs = z.strictObject({
+  date: DateString,
+  time: TimeString,
+  party_size: PartySize,
+  seating: Seating.optional(),
+});
+type CheckAvailabilityArgs = z.output<typeof CheckAvailabilityArgs>;
+
+const CreateReservationArgs = z.strictObject({
+  guest_name: NonEmpty.describe("Name the reservation is under, as the caller gave it."),
+  date: DateString,
+  time: TimeString,
+  party_size: PartySize,
+  seating: Seating.optional(),
+});
+type CreateReservationArgs = z.output<typeof CreateReservationArgs>;
+
+const CancelReservationArgs = z.strictObject({
+  reservation_id: z.string().trim().min(1, "must not be empty").describe("The reservation id, such as R-4F2A9C."),
+});
+type CancelReservationArgs = z.output<typeof CancelReservationArgs>;
+
+function checkAvailability({ state, args }: ReadContext<RestaurantState, CheckAvailabilityArgs>) {
+  const refusal = slotRefusal(state, args);
+  return {
+    available: refusal === undefined,
+    date: args.date,
+    time: args.time,
+    party_size: args.party_size,
+    seating: args.seating ?? null,
+    // The refusal code create_reservation would give, so both tools speak one vocabulary.
+    ...(refusal ? { reason: refusal.code } : {}),
+  };
+}
+
+function createReservation({ state, base, args, random }: WriteContext<RestaurantState, CreateReservationArgs>) {
+  const refusal = slotRefusal(base, args);
+  if (refusal) {
+    throw new OperationError(refusal.code, refusal.message, {
+      date: args.date,
+      time: args.time,
+      party_size: args.party_size,
+      seating: args.seating ?? null,
+    });
+  }
+  let id = random.id("R");
+  while (Object.hasOwn(base.reservations, id)) id = random.id("R"); // a scenario may already use this id
+  const reservation: Reservation = {
+    id,
+    guest_name: args.guest_name,
+    date: args.date,
+    time: args.time,
+    party_size: args.party_size,
+    seating: args.seating ?? null,
+    status: "confirmed",
+  };
+  state.reservations[id] = reservation;
+  return {
+    reservation_id: id,
+    status: "confirmed" as const,
+    guest_name: reservation.guest_name,
+    date: reservation.date,
+    time: reservation.time,
+    party_size: reservation.party_size,
+    seating: reservation.seating,
+  };
+}
+
+function cancelReservation({ state, base, args }: WriteContext<RestaurantState, CancelReservationArgs>) {
+  const id = args.reservation_id;
+  const existing = Object.hasOwn(base.reservations, id) ? base.reservations[id] : undefined;
+  if (!existing) throw new OperationError("not_found", `There is no reservation ${id}.`, { reservation_id: id });
+  // Checked before the status so an unverified caller learns nothing about someone else's booking.
+  if (!base.caller.authorized_reservation_ids.includes(id)) {
+    throw new OperationError("not_authorized", `This caller is not verified for reservation ${id}.`, { reservation_id: id });
+  }
+  if (existing.status === "cancelled") {
+    throw new OperationError("already_cancelled", `Reservation ${id} is already cancelled.`, { reservation_id: id });
+  }
+  state.reservations[id]!.status = "cancelled";
+  return { reservation_id: id, status: "cancelled" as const };
+}
+
+// ── Invariants ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The reservation ids a write touched (possibly repeated), or every id when it is not that simple (or on
+ * the initial state), so invariants stay exact while a write costs O(touched) rather than O(reservations).
+ */
+function touchedReservationIds(state: RestaurantState, change?: StateChange<RestaurantState>): readonly string[] {
+  if (!change) return Object.keys(state.reservations);
+  const touched: string[] = [];
+  for (const { path } of change.patches) {
+    if (path.startsWith("/reservations/")) {
+      const end = path.indexOf("/", 14);
+      const segment = end === -1 ? path.slice(14) : path.slice(14, end);
+      touched.push(segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment);
+    } else if (path === "" || path === "/reservations" || path.startsWith("/capacity")) {
+      return Object.keys(state.reservations);
+    }
+  }
+  return touched;
+}
+
+// ── The world ───────────────────────────────────────────────────────────────────────────────────────
+
+export const restaurantWorld = defineWorld<RestaurantState>({
+  name: "restaurant",
+  version: "1.0.0",
+  state: RestaurantState,
+  initialState: restaurantInitialState,
+  operations: {
+    check_availability: {
+      kind: "read",
+      description: "Check whether a table is free for a date, time and party size. Read-only: never books anything.",
+      args: CheckAvailabilityArgs,
+      run: checkAvailability,
+    },
+    create_reservation: {
+      kind: "write",
+      description:
+        "Create a confirmed reservation. Call once per booking, only with details the caller gave. Returns the reservation id.",
+      args: CreateReservationArgs,
+      run: createReservation,
+    },
+    cancel_reservation: {
+      kind: "write",
+      description: "Cancel an existing reservation by its id. Only reservations the caller is verified for can be cancelled.",
+      args: CancelReservationArgs,
+      run: cancelReservation,
+    },
+  },
+  view: restaurantView,
+  invariants: {
+    // Reservations are keyed by id, so ids are unique exactly when every entry carries its own key.
+    reservation_ids_unique: (state, change) => {
+      for (const id of touchedReservationIds(state, change)) {
+        const r = state.reservations[id];
+        if (r && r.id !== id) return `reservations["${id}"] carries id "${r.id}": two reservations would share an id`;
+      }
+      return true;
+    },
+    // Cancelled bookings are history; only confirmed ones have to fit the restaurant.
+    party_size_within_capacity: (state, change) => {
+      const max = state.capacity.max_party_size;
+      for (const id of touchedReservationIds(state, change)) {
+        const r = state.reservations[id];
+        if (r && r.status === "confirmed" && r.party_size > max) {
+          return `reservation ${id} is confirmed for ${r.party_size} guests; the maximum party size is ${max}`;
+        }
+      }
+      return true;
+    },
+  },
+});
+
+/** The flat projection expectations are written against (restaurant contract, "Flat view"). */
+export function restaurantView(final: RestaurantState, initial: RestaurantState) {
+  let created: Reservation | undefined;
+  let cancelledId: string | null = null;
+  let confirmed = 0;
+  for (const [id, r] of Object.entries(final.reservations)) {
+    const before = Object.hasOwn(initial.reservations, id) ? initial.reservations[id] : undefined;
+    if (!before) created = r; // insertion order: the last one seen is the last one created
+    else if (before.status === "confirmed" && r.status === "cancelled") cancelledId = id;
+    if (r.status === "confirmed") confirmed++;
+  }
+  return {
+    reservation_created: created !== undefined,
+    guest_name: created?.guest_name ?? null,
+    date: created?.date ?? null,
+    time: created?.time ?? null,
+    party_size: created?.party_size ?? null,
+    seating: created?.seating ?? null,
+    reservation_id: created?.id ?? null,
+    cancelled: cancelledId !== null,
+    cancelled_reservation_id: cancelledId,
+    reservation_count: confirmed,
+  };
+}
