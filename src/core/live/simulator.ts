@@ -1,0 +1,210 @@
+/**
+ * The local GPT-Live simulator: a loopback WebSocket server at `/v1/live/sessions` that speaks the Live
+ * protocol faithfully (simulated-session.ts) with an AssistantPolicy as the brain and an injected speech
+ * synthesizer as the voice, plus a fault plan for proving the harness copes with a misbehaving service.
+ *
+ * OFFLINE RUNS CHECK THE PIPELINE, NOT SPEECH UNDERSTANDING: the simulator only "understands" caller
+ * audio the harness registered with `registerCallerAudio(pcm, text)` (see caller-speech.ts).
+ *
+ * Time: all pacing is on the injected clock. Use one simulator per clock: with a VirtualClock per trial,
+ * start one simulator per trial (port 0 makes that cheap). Client and simulator on one VirtualClock stay
+ * deterministic by the wire-hold rule in wire-time.ts.
+ */
+import { STATUS_CODES, createServer, type IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
+import { WebSocketServer } from "ws";
+import type { AssistantPolicy } from "../target/policy";
+import { RealClock, type Clock } from "../time/clock";
+import { CallerAudioRegistry } from "./caller-speech";
+import {
+  DEFAULT_SIMULATOR_TIMING,
+  LIVE_FAULT_KINDS,
+  SimulatedSession,
+  type LiveFault,
+  type LiveFaultKind,
+  type SimulatedSessionStats,
+  type SimulatorTiming,
+} from "./simulated-session";
+import type { SimulatorSynthesizer } from "./simulated-voice";
+
+export const LIVE_SESSIONS_PATH = "/v1/live/sessions";
+
+export interface LiveSimulatorOptions {
+  policy: AssistantPolicy;
+  /** Speaks the assistant's words (the offline one wraps espeak-ng). */
+  synthesizer: SimulatorSynthesizer;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Faults for every session, or chosen per 0-based session index (order of connection). */
+  faults?: readonly LiveFault[] | ((sessionIndex: number) => readonly LiveFault[]);
+  /** Default: a RealClock. */
+  clock?: Clock;
+  /** When set, only this bearer token is accepted; otherwise any non-empty one is. */
+  apiKey?: string;
+  timing?: Partial<SimulatorTiming>;
+}
+
+export interface LiveSimulatorStats {
+  /** WebSocket upgrades accepted. */
+  connections: number;
+  /** Upgrades refused with HTTP 401. */
+  unauthorized: number;
+  registered_utterances: number;
+  sessions: SimulatedSessionStats[];
+}
+
+export interface LiveSimulator {
+  /** `ws://HOST:PORT/v1/live/sessions`. */
+  readonly url: string;
+  /** `http://HOST:PORT/v1`, the SDK-style base URL. */
+  readonly baseUrl: string;
+  readonly port: number;
+  /**
+   * Harness-side, not over the wire: announce that this exact audio (24 kHz mono PCM16, as it will be
+   * sent in 20 ms chunks) says `text`. Register before sending it.
+   */
+  registerCallerAudio(pcm: Uint8Array, text: string): void;
+  /** A snapshot of what the simulator has seen and done. */
+  readonly stats: LiveSimulatorStats;
+  /** Drop every connection and stop listening. */
+  close(): Promise<void>;
+}
+
+/** A fault plan names a fault that does not exist. */
+export class UnknownLiveFaultError extends Error {
+  constructor(readonly fault: string) {
+    super(`Unknown GPT-Live simulator fault "${fault}". Use one of: ${LIVE_FAULT_KINDS.join(", ")}.`);
+    this.name = "UnknownLiveFaultError";
+  }
+}
+
+export async function startLiveSimulator(options: LiveSimulatorOptions): Promise<LiveSimulator> {
+  const { policy, synthesizer, port = 0, host = "127.0.0.1" } = options;
+  const clock = options.clock ?? new RealClock();
+  const timing: SimulatorTiming = { ...DEFAULT_SIMULATOR_TIMING, ...options.timing };
+  const registry = new CallerAudioRegistry();
+  const planFor = (index: number) => resolveFaults(typeof options.faults === "function" ? options.faults(index) : (options.faults ?? []), timing);
+  if (typeof options.faults !== "function") planFor(0); // a bad static plan fails here, not mid-run
+
+  const stats: LiveSimulatorStats = { connections: 0, unauthorized: 0, registered_utterances: 0, sessions: [] };
+  const sessions = new Set<SimulatedSession>();
+  const wss = new WebSocketServer({ noServer: true });
+  let closing: Promise<void> | undefined;
+
+  const server = createServer((request, response) => {
+    const onPath = pathOf(request) === LIVE_SESSIONS_PATH;
+    const status = onPath ? 426 : 404;
+    const message = onPath ? "this endpoint speaks WebSocket only; open it with an Upgrade request" : `no such endpoint; GPT-Live sessions are at ${LIVE_SESSIONS_PATH}`;
+    response.writeHead(status, { "Content-Type": "application/json" }).end(errorBody(onPath ? "upgrade_required" : "not_found", message));
+  });
+
+  server.on("upgrade", (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (pathOf(request) !== LIVE_SESSIONS_PATH) {
+      refuse(socket, 404, errorBody("not_found", `no such endpoint; GPT-Live sessions are at ${LIVE_SESSIONS_PATH}`));
+      return;
+    }
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
+    if (!token || (options.apiKey !== undefined && token !== options.apiKey)) {
+      stats.unauthorized++;
+      const body = token
+        ? errorBody("invalid_api_key", "Incorrect API key provided.")
+        : errorBody("missing_api_key", "You didn't provide an API key. Send it as 'Authorization: Bearer <key>'.");
+      refuse(socket, 401, body);
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const index = stats.connections++;
+      const sessionStats: SimulatedSessionStats = {
+        index,
+        received: [],
+        faults: [],
+        faults_fired: [],
+        input_audio_ms: 0,
+        output_audio_ms: 0,
+        recognized: [],
+        turns: [],
+        delegations: [],
+        responses: 0,
+        function_calls: 0,
+        errors_sent: [],
+        socket_closed: false,
+        internal_errors: [],
+      };
+      stats.sessions.push(sessionStats);
+      let faults: { kind: LiveFaultKind; atInputMs: number }[];
+      try {
+        faults = planFor(index);
+      } catch (error) {
+        sessionStats.internal_errors.push(error instanceof Error ? error.message : String(error));
+        ws.close(1011, "simulator fault plan is invalid");
+        return;
+      }
+      sessionStats.faults = faults.map((f) => f.kind);
+      const session = new SimulatedSession(ws, socket, { index, clock, policy, synthesizer, registry, faults, timing, stats: sessionStats });
+      sessions.add(session);
+      ws.on("close", () => sessions.delete(session));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("the simulator server has no TCP address");
+  const hostInUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `ws://${hostInUrl}:${address.port}${LIVE_SESSIONS_PATH}`,
+    baseUrl: `http://${hostInUrl}:${address.port}/v1`,
+    port: address.port,
+    registerCallerAudio(pcm: Uint8Array, text: string): void {
+      registry.register(pcm, text);
+      stats.registered_utterances = registry.size;
+    },
+    get stats(): LiveSimulatorStats {
+      return structuredClone(stats);
+    },
+    close(): Promise<void> {
+      closing ??= shutDown();
+      return closing;
+    },
+  };
+
+  async function shutDown(): Promise<void> {
+    for (const session of sessions) session.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+    const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    server.closeAllConnections();
+    await closed;
+  }
+}
+
+function resolveFaults(faults: readonly LiveFault[], timing: SimulatorTiming): { kind: LiveFaultKind; atInputMs: number }[] {
+  return faults.map((fault) => {
+    const kind = typeof fault === "string" ? fault : fault.kind;
+    if (!(LIVE_FAULT_KINDS as readonly string[]).includes(kind)) throw new UnknownLiveFaultError(String(kind));
+    const atInputMs = typeof fault === "string" ? timing.faultAtInputMs : (fault.atInputMs ?? timing.faultAtInputMs);
+    return { kind, atInputMs };
+  });
+}
+
+function pathOf(request: IncomingMessage): string {
+  return new URL(request.url ?? "/", "http://simulator").pathname;
+}
+
+function errorBody(code: string, message: string): string {
+  return JSON.stringify({ error: { type: "invalid_request_error", code, message } });
+}
+
+/** Answer an upgrade request with a plain HTTP error and hang up. */
+function refuse(socket: Socket, status: number, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
