@@ -73,7 +73,7 @@ describe("crashlab CLI: bad input", () => {
     expect((await cli(["run", "--repetitions", "0"])).stderr).toMatch(/--repetitions takes a whole number >= 1/);
     expect((await cli(["run", "--concurrency", "9"])).code).toBe(2);
     expect((await cli(["run", "--bogus"])).stderr).toMatch(/Unknown option '--bogus'/);
-    expect((await cli(["run", "--target", "nope", "--results-dir", "/nonexistent/never"])).stderr).toMatch(/unknown target "nope"; the plan declares: restaurant, /);
+    expect((await cli(["run", "--target", "nope", "--results-dir", "/nonexistent/never"])).stderr).toMatch(/unknown target "nope"; the plan declares: restaurant, text_restaurant, /);
     expect((await cli(["run", "--example", "nope"])).stderr).toMatch(/unknown scenario id\(s\): nope/);
     expect((await cli(["frobnicate"])).code).toBe(2);
   });
@@ -83,10 +83,10 @@ describe("crashlab CLI: run, list, validate", () => {
   it("runs a selection, writes every artifact privately, and results.json validates", async () => {
     const out = mkdtempSync(join(tmpdir(), "crashlab-out-"));
     const ids = alpha.loadDataset(join(repo, "crashlab/data/crawl.json")).dataset.scenarios.slice(0, 3).map((s) => s.id);
-    const { code, stdout, stderr } = await cli(["run", "--repetitions", "2", "--results-dir", out, "--run-name", "smoke", ...ids.flatMap((id) => ["--example", id])]);
+    const { code, stdout, stderr } = await cli(["run", "--target", "text_restaurant", "--repetitions", "2", "--results-dir", out, "--run-name", "smoke", ...ids.flatMap((id) => ["--example", id])]);
     expect(stderr).toContain("[6/6]");
     expect(code).toBe(0);
-    expect(stdout).toMatch(/6 trials \(target restaurant\): 6 passed, 0 failed, 0 inconclusive, 0 infrastructure errors/);
+    expect(stdout).toMatch(/6 trials \(target text_restaurant\): 6 passed, 0 failed, 0 inconclusive, 0 infrastructure errors/);
     const [runId] = readdirSync(out);
     expect(runId).toMatch(/^smoke-/);
     const runDir = join(out, runId!);
@@ -107,7 +107,7 @@ describe("crashlab CLI: run, list, validate", () => {
 
   it("exits 1 when a faulty target fails a gate", async () => {
     const out = mkdtempSync(join(tmpdir(), "crashlab-out-"));
-    const { code, stdout } = await cli(["run", "--target", "faulty_delegates_facts_question", "--tag", "information", "--results-dir", out, "--quiet"]);
+    const { code, stdout } = await cli(["run", "--target", "text_faulty_delegates_facts_question", "--tag", "information", "--results-dir", out, "--quiet"]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/decision: FAIL \(exit 1\)/);
   });
@@ -115,7 +115,7 @@ describe("crashlab CLI: run, list, validate", () => {
   it("lists the package and validates datasets", async () => {
     const list = await cli(["list"]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toContain("targets: restaurant, restaurant_client, faulty_");
+    expect(list.stdout).toContain("targets: restaurant, text_restaurant, faulty_");
     expect(list.stdout).toContain("verifiers: outcome, no_double_booking");
     const ok = await cli(["validate", "crashlab/data/crawl.json"]);
     expect(ok.stdout).toMatch(/crashlab\/data\/crawl\.json: valid, \d+ scenario\(s\) \(\d+ single_turn\)/);

@@ -8,14 +8,14 @@ import type { TrialRecord } from "../src/core/run/record";
  * The bundled package end to end at the text level: the correct policy passes every case; every
  * deliberate fault is caught on the check it is meant to trip, and the run's gate decision says so.
  */
-describe("restaurant package", () => {
+describe("restaurant package at the text level", () => {
   it("has at least 21 CRAWL cases", () => {
     expect(PLAN.cases.length).toBeGreaterThanOrEqual(21);
   });
 
   it("passes every trial with the correct policy, in both delegation modes", async () => {
-    for (const target of ["restaurant", "restaurant_client"]) {
-      const result = await run(PLAN, { target, repetitions: 2 });
+    for (const delegation of ["responses", "client"] as const) {
+      const result = await run(PLAN, { target: "text_restaurant", target_settings: { delegation }, repetitions: 2 });
       const failing = result.records.filter((r) => r.status !== "passed").map((r) => `${r.trial_id}: ${r.assessments.map((a) => `${a.verifier}=${a.status} ${a.rationale}`).join(" | ")} ${r.error?.message ?? ""}`);
       expect(failing).toEqual([]);
       expect(result.records).toHaveLength(PLAN.cases.length * 2);
@@ -47,7 +47,7 @@ describe("restaurant package", () => {
   });
 
   it.each(Object.entries(intended))("catches the %s fault on its intended checks", async (fault, checks) => {
-    const result = await run(PLAN, { target: `faulty_${fault}` });
+    const result = await run(PLAN, { target: `text_faulty_${fault}` });
     const failed = result.records.filter((r) => r.status === "failed");
     expect(failed.length).toBeGreaterThan(0);
     expect(result.records.filter((r) => r.status === "infrastructure_error")).toEqual([]);

@@ -35,3 +35,10 @@ export { matchesSubset, normalizeText } from "../core/verify/match";
 export { evaluateGates, type GateRule, type GateConfig, type GateDecision } from "../core/gate/gates";
 // Time.
 export { RealClock, VirtualClock, type Clock } from "../core/time/clock";
+// GPT-Live: the target adapter (real service or local simulator), the client and the simulator.
+export { gptLiveTarget, GPT_LIVE_URL, type GptLiveTargetOptions } from "../core/live/target";
+export { startLiveSimulator, LiveClient, LIVE_FAULT_KINDS, type LiveSimulator, type LiveFault, type LiveFaultKind } from "../core/live/index";
+export { DEFAULT_TARGET_SETTINGS, type TargetSettings, type TargetFactory, type TargetEntry } from "../core/target/settings";
+export { ResponsesBackend } from "../core/target/responses-backend";
+// Caller speech (offline espeak-ng is GPL-3.0 and loads only when used; see README).
+export { EspeakSynthesizer, OpenAISpeechSynthesizer, CachedSynthesizer, SpeechError, type SpeechSynthesizer, type SynthesizedSpeech } from "../core/speech/index";

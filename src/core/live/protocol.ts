@@ -13,6 +13,12 @@ import { LiveProtocolError, type ConfigIssue } from "./errors";
 
 /** The model the Live endpoint serves. */
 export const GPT_LIVE_MODEL = "gpt-live-1";
+
+/**
+ * GPT-Live takes a context summary in its instructions (there is no separate field): the adapter appends
+ * it under this heading, which is also how the local simulator finds it.
+ */
+export const CONTEXT_SUMMARY_HEADING = "Context from earlier in this call (authorized):";
 /** Voices the service refuses with `forbidden`. */
 export const FORBIDDEN_VOICES: readonly string[] = ["fable", "nova", "onyx"];
 /** `session.start.session.input`: at most this many prior messages. */

@@ -26,6 +26,7 @@ import type { CallerAudioRegistry } from "./caller-speech";
 import { CHUNK_BYTES, CHUNK_MS, CallerListener } from "./caller-speech";
 import {
   CLIENT_EVENT_TYPES,
+  CONTEXT_SUMMARY_HEADING,
   GPT_LIVE_MODEL,
   checkSessionConfig,
   parseClientEvent,
@@ -193,6 +194,8 @@ export class SimulatedSession {
   private turnChain: Promise<void> = Promise.resolve();
 
   private history: HistoryMessage[] = [];
+  /** Authorized context the application put into the instructions (the way GPT-Live receives a summary). */
+  private summary: string | undefined;
   private readonly turns: HistoryMessage[] = [];
   private readonly clientDelegations = new Set<string>();
   private readonly pendingCalls = new Map<string, PendingCall>();
@@ -327,6 +330,7 @@ export class SimulatedSession {
     this.sessionId = `live_sim${String(index + 1).padStart(4, "0")}`;
     this.env.stats.session_id = this.sessionId;
     this.history = historyOf(session);
+    this.summary = contextSummaryOf(session.instructions ?? "");
     this.voice = new SimulatedVoice(
       { clock, synthesizer, originMs: this.originMs, deltaMs: timing.outputDeltaMs, newTurnGapMs: timing.newTurnGapMs },
       { audio: (pcm, info) => this.sendAudio(pcm, info), transcript: (fragment) => this.sendOutputTranscript(fragment) },
@@ -538,7 +542,7 @@ export class SimulatedSession {
   private async takeTurn(request: string): Promise<void> {
     await this.env.clock.sleep(this.env.timing.frontendDelayMs);
     if (!this.live()) return;
-    const decision = this.env.policy.frontend({ request, context: { history: [...this.history, ...this.turns] } });
+    const decision = this.env.policy.frontend({ request, context: { ...(this.summary ? { summary: this.summary } : {}), history: [...this.history, ...this.turns] } });
     this.turns.push({ role: "user", text: request });
     if (decision.kind === "reply") {
       this.turns.push({ role: "assistant", text: decision.text });
@@ -636,7 +640,7 @@ export class SimulatedSession {
 
     let reply: string;
     try {
-      ({ reply } = await this.env.policy.backend({ request, context: { history: this.history }, transcript }, tools));
+      ({ reply } = await this.env.policy.backend({ request, context: { ...(this.summary ? { summary: this.summary } : {}), history: this.history }, transcript }, tools));
     } catch (error) {
       if (error instanceof SessionEnded || !this.live()) return;
       const message = error instanceof Error ? error.message : String(error);
@@ -881,6 +885,17 @@ export class SimulatedSession {
             },
     };
   }
+}
+
+/**
+ * The simulated model reads its instructions; the one thing the offline policy needs from them is the
+ * authorized context summary, which the adapter appends under CONTEXT_SUMMARY_HEADING.
+ */
+function contextSummaryOf(instructions: string): string | undefined {
+  const at = instructions.lastIndexOf(CONTEXT_SUMMARY_HEADING);
+  if (at < 0) return undefined;
+  const summary = instructions.slice(at + CONTEXT_SUMMARY_HEADING.length).trim();
+  return summary || undefined;
 }
 
 /** Prior text turns from `session.input` as policy history (developer messages are instructions, not turns). */

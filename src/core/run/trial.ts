@@ -290,7 +290,11 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
     } catch (e) {
       throw new StageError("session_start", e);
     }
-    const timeLimit = clock.sleep(limits.time_ms, abort.signal).then(
+    // The time limit's own timer is cancelled when the caller's turn ends; `abort` stays for real stops
+    // (a limit, a world fault), so a finished session can still close cleanly.
+    const timeLimitDone = new AbortController();
+    abort.signal.addEventListener("abort", () => timeLimitDone.abort(), { once: true });
+    const timeLimit = clock.sleep(limits.time_ms, timeLimitDone.signal).then(
       () => {
         throw exceed("time_ms", clock.now());
       },
@@ -313,7 +317,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
       if (e instanceof StageError && !(limitHit || worldFault)) throw e;
       if (!(limitHit || worldFault)) throw new StageError(targetFault(e) ?? "respond", e);
     } finally {
-      if (!abort.signal.aborted) abort.abort(new Error("trial finished"));
+      timeLimitDone.abort();
     }
     if (worldFault) throw worldFault;
     let report;

@@ -80,10 +80,20 @@ export class ResponsesBackend {
   }
 }
 
-export function normalizeUsage(usage: OpenAI.Responses.ResponseUsage | undefined | null): TokenUsage | undefined {
+/** The usage shape both the Responses API and GPT-Live's `response.completed` report. */
+export interface ResponsesUsageLike {
+  input_tokens: number;
+  input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  output_tokens: number;
+  output_tokens_details?: { reasoning_tokens?: number } | null;
+  total_tokens: number;
+}
+
+/** Normalize to the consumption contract (§4): input split into cached / cache_write / text, output into text / reasoning. */
+export function normalizeUsage(usage: ResponsesUsageLike | undefined | null): TokenUsage | undefined {
   if (!usage) return undefined;
   const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-  const cacheWrite = (usage.input_tokens_details as { cache_write_tokens?: number } | undefined)?.cache_write_tokens ?? 0;
+  const cacheWrite = usage.input_tokens_details?.cache_write_tokens ?? 0;
   const reasoning = usage.output_tokens_details?.reasoning_tokens ?? 0;
   return {
     total: usage.total_tokens,

@@ -62,7 +62,8 @@ export type AgentEvent =
   | { type: "delegation.content"; at_ms: number; delegation_id: string; text: string }
   | { type: "delegation.completed"; at_ms: number; delegation_id: string }
   | { type: "usage"; at_ms: number; seconds: number }
-  | { type: "error"; at_ms: number; code: string; message: string; fatal: boolean }
+  /** A fatal error ends the trial as infrastructure_error at `stage` (protocol, provider, session, connection). */
+  | { type: "error"; at_ms: number; code: string; message: string; fatal: boolean; stage?: string }
   /** A protocol event, kept for the log only (audio payloads are stripped by the harness). */
   | { type: "raw"; at_ms: number; direction: "sent" | "received"; event: Json };
 

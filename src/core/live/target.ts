@@ -1,0 +1,387 @@
+import { EspeakSynthesizer } from "../speech/espeak";
+import type { AssistantPolicy, PolicyToolResult } from "../target/policy";
+import { normalizeUsage, ResponsesBackend } from "../target/responses-backend";
+import type { TargetSettings } from "../target/settings";
+import type { SessionIO, SessionReport, SessionRequest, TargetAdapter, TargetDescriptor, TargetSession, ToolDeclaration } from "../target/types";
+import type { Json } from "../world/types";
+import { LiveClient, type LiveMessage } from "./client";
+import { CONTEXT_SUMMARY_HEADING, type InputMessage, type ServerEvent, type SessionConfig } from "./protocol";
+import type { LiveFault, SimulatorTiming } from "./simulated-session";
+import type { SimulatorSynthesizer } from "./simulated-voice";
+import { startLiveSimulator, type LiveSimulator } from "./simulator";
+
+export const GPT_LIVE_URL = "wss://api.openai.com/v1/live/sessions";
+
+export interface GptLiveTargetOptions {
+  settings: TargetSettings;
+  /** The voice frontend's instructions (immutable after start). */
+  instructions: string;
+  /** The reasoning backend's instructions (Responses delegation, or the live client backend). */
+  backend_instructions: string;
+  /** The backend's tools: the world operations the case authorizes, as the application declares them. */
+  tools: ToolDeclaration[];
+  /**
+   * Offline only: the assistant policy that drives the local simulator (frontend and managed backend)
+   * and, under client delegation, this application's backend. Faults and timing tune the simulator.
+   */
+  offline?: {
+    policy: AssistantPolicy;
+    synthesizer?: SimulatorSynthesizer;
+    faults?: readonly LiveFault[] | ((sessionIndex: number) => readonly LiveFault[]);
+    timing?: Partial<SimulatorTiming>;
+  };
+  /** Extra data that defines the target (fault variant, policy version): part of the provenance digest. */
+  describe?: Record<string, Json>;
+}
+
+/** A fatal failure observed on the session; the harness ends the trial as infrastructure_error at `stage`. */
+class SessionFault extends Error {
+  constructor(
+    readonly stage: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const FATAL_STAGE: Record<string, string> = { insufficient_quota: "provider", invalid_api_key: "provider", account_deactivated: "provider", billing_hard_limit_reached: "provider" };
+
+/**
+ * The GPT-Live target adapter: the Live wire protocol over `ws`, to the real service (live) or the local
+ * simulator (offline, a fresh simulator per session on the trial's clock). It maps protocol events to the
+ * harness's normalized events, executes tool calls only through the harness's door (`io.callTool`), and
+ * in client delegation runs the application's backend: the Responses API live, the policy offline.
+ */
+export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
+  const { settings } = options;
+  if (settings.mode === "offline" && !options.offline) throw new Error("an offline GPT-Live target needs an offline policy to drive the local simulator");
+  if (settings.mode === "live" && !settings.api_key) throw new Error("a live GPT-Live target needs an API key");
+  // Every registered utterance is offered to each new simulator: fingerprints keep sessions apart.
+  const registrations: Array<{ pcm: Uint8Array; text: string }> = [];
+  let assistantVoice: SimulatorSynthesizer | undefined;
+  const voice = () => (assistantVoice ??= options.offline?.synthesizer ?? new EspeakSynthesizer({ voice: settings.voice }));
+
+  return {
+    kind: "gpt-live",
+    accepts: ["audio"],
+    describe(): TargetDescriptor {
+      return {
+        kind: "gpt-live",
+        model: settings.model,
+        backend_model: settings.delegation === "responses" || settings.mode === "live" ? settings.backend_model : `policy:${options.offline!.policy.name}@${options.offline!.policy.version}`,
+        instructions: options.instructions,
+        tools: options.tools.map((t) => t.name),
+        voice: settings.voice,
+        delegation: settings.delegation,
+        endpoint: settings.mode === "live" ? (settings.endpoint ?? GPT_LIVE_URL) : "local-simulator",
+        settings: {
+          mode: settings.mode,
+          backend_instructions: options.backend_instructions,
+          ...(options.offline ? { policy: `${options.offline.policy.name}@${options.offline.policy.version}` } : {}),
+          ...options.describe,
+        },
+      };
+    },
+    session() {
+      return { instructions: options.instructions, voice: settings.voice, delegation: settings.delegation, tools: options.tools };
+    },
+    prepareCallerAudio(audio) {
+      if (settings.mode === "offline") registrations.push({ pcm: audio.pcm, text: audio.text });
+    },
+    async start(request: SessionRequest, io: SessionIO): Promise<TargetSession> {
+      let simulator: LiveSimulator | undefined;
+      let url = settings.endpoint ?? GPT_LIVE_URL;
+      let apiKey = settings.api_key ?? "";
+      if (settings.mode === "offline") {
+        simulator = await startLiveSimulator({
+          policy: options.offline!.policy,
+          synthesizer: voice(),
+          clock: io.clock,
+          ...(options.offline!.faults ? { faults: options.offline!.faults } : {}),
+          ...(options.offline!.timing ? { timing: options.offline!.timing } : {}),
+        });
+        for (const r of registrations) simulator.registerCallerAudio(r.pcm, r.text);
+        url = settings.endpoint ?? simulator.url;
+        apiKey = "offline-simulator";
+      }
+      const session = new LiveTargetSession(options, request, io, simulator);
+      try {
+        await session.connect(url, apiKey);
+      } catch (error) {
+        await simulator?.close();
+        throw error;
+      }
+      return session;
+    },
+  };
+}
+
+/** `session.start` config: the context summary goes into the instructions, history into `input`. */
+function sessionConfig(options: GptLiveTargetOptions, request: SessionRequest): SessionConfig {
+  const { settings } = options;
+  const summary = request.context?.summary ? `\n\n${CONTEXT_SUMMARY_HEADING} ${request.context.summary}` : "";
+  const input: InputMessage[] = (request.context?.history ?? []).map((m) =>
+    m.role === "user"
+      ? { type: "message", role: "user", content: [{ type: "input_text", text: m.text }] }
+      : { type: "message", role: "assistant", content: [{ type: "output_text", text: m.text }] },
+  ) as InputMessage[];
+  return {
+    model: settings.model,
+    instructions: request.instructions + summary,
+    audio: { format: { type: "audio/pcm", rate: 24000 }, output: { voice: request.voice } },
+    ...(input.length ? { input } : {}),
+    delegation:
+      request.delegation === "responses"
+        ? {
+            type: "responses",
+            responses: {
+              model: settings.backend_model,
+              instructions: options.backend_instructions,
+              tools: request.tools.map((t) => ({ type: "function" as const, name: t.name, description: t.description, parameters: t.parameters })),
+              tool_choice: "auto",
+            },
+          }
+        : { type: "client" },
+  } as SessionConfig;
+}
+
+class LiveTargetSession implements TargetSession {
+  private readonly client = new LiveClient({ onListenerError: (error) => this.fail("harness", `event handling failed: ${(error as Error)?.message ?? String(error)}`) });
+  private firstAudioAt: number | null = null;
+  private fault: SessionFault | null = null;
+  private closing = false;
+  /** Function calls of the current managed response per delegation, answered once it completes. */
+  private readonly pendingCalls = new Map<string, Array<{ call_id: string; name: string; arguments: string }>>();
+  private readonly transcript: Array<{ role: "user" | "assistant"; text: string }> = [];
+  private readonly backend: ResponsesBackend | undefined;
+
+  constructor(
+    private readonly options: GptLiveTargetOptions,
+    private readonly request: SessionRequest,
+    private readonly io: SessionIO,
+    private readonly simulator: LiveSimulator | undefined,
+  ) {
+    this.transcript.push(...(request.context?.history ?? []));
+    const { settings } = options;
+    if (request.delegation === "client" && settings.mode === "live")
+      this.backend = new ResponsesBackend({
+        apiKey: settings.api_key!,
+        ...(settings.responses_base_url ? { baseURL: settings.responses_base_url } : {}),
+        model: settings.backend_model,
+        instructions: options.backend_instructions,
+        tools: request.tools,
+      });
+  }
+
+  async connect(url: string, apiKey: string): Promise<void> {
+    const { io } = this;
+    this.client.onRaw((frame) => {
+      const event: Json = frame.json !== undefined ? (frame.json as Json) : frame.binary_bytes !== undefined ? { binary_bytes: frame.binary_bytes } : { text: frame.text ?? "" };
+      io.emit({ type: "raw", at_ms: frame.at_ms, direction: frame.direction, event });
+    });
+    this.client.on((message) => this.handle(message));
+    io.countProviderRequest("live_session");
+    const started = await this.client.connect({ url, apiKey, session: sessionConfig(this.options, this.request), clock: io.clock, signal: io.signal });
+    io.emit({ type: "session.started", at_ms: io.clock.now(), session_id: started.session.id, ...(started.session.model ? { model: started.session.model } : {}) });
+  }
+
+  sendAudio(chunk: Uint8Array): void {
+    if (this.fault) throw this.fault;
+    this.firstAudioAt ??= this.io.clock.now();
+    this.client.appendAudio(chunk);
+  }
+
+  async close(): Promise<SessionReport> {
+    this.closing = true;
+    try {
+      const result = await this.client.close({ timeoutMs: 10_000 });
+      const seconds = result.usage_seconds ?? this.client.usageSeconds;
+      if (result.outcome === "closed")
+        return { closed_cleanly: result.reason === "close_requested", close_reason: result.reason, ...(seconds !== undefined ? { frontend_seconds: seconds } : {}) };
+      return {
+        closed_cleanly: false,
+        close_reason: result.outcome === "timeout" ? `no session.closed within ${result.waited_ms} ms` : `socket closed without session.closed${result.close_code ? ` (code ${result.close_code})` : ""}`,
+        ...(seconds !== undefined ? { frontend_seconds: seconds } : {}),
+      };
+    } finally {
+      await this.simulator?.close();
+    }
+  }
+
+  private fail(stage: string, message: string): void {
+    if (this.fault || this.closing) return;
+    this.fault = new SessionFault(stage, message);
+    this.io.emit({ type: "error", at_ms: this.io.clock.now(), code: stage, message, fatal: true, stage });
+  }
+
+  private handle(message: LiveMessage): void {
+    const { io } = this;
+    switch (message.kind) {
+      case "protocol_error":
+        return this.fail("protocol", message.error.message);
+      case "socket_closed":
+        if (!this.closing && !message.clean) this.fail("connection", `the connection closed unexpectedly (code ${message.code}${message.reason ? `: ${message.reason}` : ""})`);
+        return;
+      case "unknown_event":
+      case "state":
+        return; // unknown events are tolerated: they are in the raw log
+      case "event":
+        break;
+    }
+    const e = message.event;
+    const at = message.at_ms;
+    switch (e.type) {
+      case "session.output_audio.delta":
+        if (message.audio) io.emit({ type: "audio.delta", at_ms: at, role: "assistant", pcm: message.audio });
+        return;
+      case "session.input_transcript.delta": {
+        // Input timestamps count received input audio: shift them onto the trial timeline.
+        const offset = this.firstAudioAt ?? at;
+        io.emit({ type: "transcript.delta", at_ms: at, role: "user", text: e.delta, ...(e.start_ms !== undefined ? { start_ms: offset + e.start_ms } : {}), ...(e.end_ms !== undefined ? { end_ms: offset + e.end_ms } : {}) });
+        this.appendTranscript("user", e.delta);
+        return;
+      }
+      case "session.output_transcript.delta": {
+        // Output fragments are placed at their receive time, like the audio they caption (§2).
+        const span = e.start_ms !== undefined && e.end_ms !== undefined ? Math.max(0, e.end_ms - e.start_ms) : 0;
+        io.emit({ type: "transcript.delta", at_ms: at, role: "assistant", text: e.delta, start_ms: at, end_ms: at + span });
+        this.appendTranscript("assistant", e.delta);
+        return;
+      }
+      case "session.delegation.created":
+        io.emit({ type: "delegation.created", at_ms: at, delegation_id: e.delegation.id, target: e.delegation.target, ...(e.delegation.response_id ? { response_id: e.delegation.response_id } : {}) });
+        if (e.delegation.target === "client") void this.runClientBackend(e.delegation.id);
+        return;
+      case "response.event":
+        return this.handleResponseEvent(e.delegation_id ?? "", e.event, at);
+      case "session.commentary.appended":
+        if (e.delegation_id) io.emit({ type: "delegation.completed", at_ms: at, delegation_id: e.delegation_id });
+        return;
+      case "session.usage.updated":
+        io.emit({ type: "usage", at_ms: at, seconds: e.usage.seconds });
+        return;
+      case "session.closed":
+        if (!this.closing) this.fail("session", `the service ended the session (reason: ${e.reason})`);
+        return;
+      case "error": {
+        const code = e.error.code ?? e.error.type ?? "error";
+        const fatal = code in FATAL_STAGE;
+        io.emit({ type: "error", at_ms: at, code, message: e.error.message, fatal, ...(fatal ? { stage: FATAL_STAGE[code] } : {}) });
+        if (fatal) this.fail(FATAL_STAGE[code]!, `${code}: ${e.error.message}`);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private appendTranscript(role: "user" | "assistant", delta: string): void {
+    const last = this.transcript[this.transcript.length - 1];
+    if (last && last.role === role && this.transcript.length > (this.request.context?.history?.length ?? 0)) last.text = `${last.text}${delta}`;
+    else this.transcript.push({ role, text: delta.trim() });
+  }
+
+  /** Managed (Responses) delegation: report the backend's responses, execute its function calls, continue it. */
+  private handleResponseEvent(delegationId: string, event: Extract<ServerEvent, { type: "response.event" }>["event"], at: number): void {
+    const { io } = this;
+    switch (event.type) {
+      case "response.created":
+        try {
+          io.countProviderRequest("backend_response");
+        } catch {
+          return; // the harness ends the trial at the limit
+        }
+        io.emit({ type: "backend.response", at_ms: at, delegation_id: delegationId, response_id: event.response.id, status: "created", ...(event.response.model ? { model: event.response.model } : {}) });
+        return;
+      case "response.output_item.done":
+        if (event.item.type === "function_call") {
+          const item = event.item as { call_id: string; name: string; arguments: string };
+          this.pendingCalls.set(delegationId, [...(this.pendingCalls.get(delegationId) ?? []), { call_id: item.call_id, name: item.name, arguments: item.arguments }]);
+        }
+        return;
+      case "response.completed":
+      case "response.failed":
+      case "response.incomplete": {
+        const status = event.type === "response.completed" ? "completed" : event.type === "response.failed" ? "failed" : "incomplete";
+        const usage = normalizeUsage(event.response.usage ?? undefined);
+        io.emit({ type: "backend.response", at_ms: at, delegation_id: delegationId, response_id: event.response.id, status, ...(event.response.model ? { model: event.response.model } : {}), ...(usage ? { usage } : {}) });
+        const calls = this.pendingCalls.get(delegationId) ?? [];
+        this.pendingCalls.delete(delegationId);
+        if (status === "completed" && calls.length > 0) void this.answerFunctionCalls(delegationId, calls);
+        else if (calls.length === 0) io.emit({ type: "delegation.completed", at_ms: at, delegation_id: delegationId });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** One `response.item.create` per call, then exactly one `response.create` (gpt-live-protocol.md). */
+  private async answerFunctionCalls(delegationId: string, calls: Array<{ call_id: string; name: string; arguments: string }>): Promise<void> {
+    const release = this.io.clock.hold("tool calls");
+    try {
+      const outputs: Array<{ call_id: string; output: string }> = [];
+      for (const call of calls) {
+        const reply = await this.io.callTool({ name: call.name, arguments: call.arguments, call_id: call.call_id, delegation_id: delegationId });
+        outputs.push({ call_id: call.call_id, output: reply.output });
+      }
+      if (this.fault || this.closing) return;
+      for (const o of outputs) this.client.createItem({ type: "function_call_output", call_id: o.call_id, output: o.output });
+      this.client.createResponse();
+    } catch (error) {
+      // A limit or an aborted trial stops the tools; the harness records why.
+      if (!this.io.signal.aborted) this.fail("tools", (error as Error)?.message ?? String(error));
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Client delegation: the delegation carries no task text, so rebuild the request from the transcript
+   * heard so far and the authorized context, run the application's backend, answer with commentary.
+   */
+  private async runClientBackend(delegationId: string): Promise<void> {
+    const { io } = this;
+    const release = io.clock.hold("client backend");
+    try {
+      const lastUser = [...this.transcript].reverse().find((m) => m.role === "user");
+      const task = { request: lastUser?.text.trim() ?? "", ...(this.request.context ? { context: this.request.context } : {}), transcript: this.transcript.map((m) => ({ role: m.role, text: m.text.trim() })) };
+      const tools = {
+        call: async (name: string, args: Record<string, unknown>): Promise<PolicyToolResult> => {
+          const reply = await io.callTool({ name, arguments: JSON.stringify(args), delegation_id: delegationId });
+          return { status: reply.status, output: parseJson(reply.output) };
+        },
+      };
+      let reply: string;
+      if (this.backend) {
+        const result = await this.backend.run(task, tools, {
+          request: () => io.countProviderRequest("backend_response"),
+          created: (id, model) => io.emit({ type: "backend.response", at_ms: io.clock.now(), delegation_id: delegationId, response_id: id, status: "created", model }),
+          completed: (id, model, usage, status) => io.emit({ type: "backend.response", at_ms: io.clock.now(), delegation_id: delegationId, response_id: id, status, model, ...(usage ? { usage } : {}) }),
+        }, io.signal);
+        reply = result.reply;
+      } else {
+        const responseId = `client_${delegationId}`;
+        io.countProviderRequest("backend_policy");
+        io.emit({ type: "backend.response", at_ms: io.clock.now(), delegation_id: delegationId, response_id: responseId, status: "created" });
+        reply = (await this.options.offline!.policy.backend(task, tools)).reply;
+        io.emit({ type: "backend.response", at_ms: io.clock.now(), delegation_id: delegationId, response_id: responseId, status: "completed" });
+      }
+      if (this.fault || this.closing) return;
+      io.emit({ type: "delegation.content", at_ms: io.clock.now(), delegation_id: delegationId, text: reply });
+      this.client.appendCommentary(delegationId, reply);
+    } catch (error) {
+      if (!io.signal.aborted) this.fail("backend", (error as Error)?.message ?? String(error));
+    } finally {
+      release();
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
