@@ -9,8 +9,10 @@ import {
   type WorldOptions,
 } from "crashlab/alpha";
 import jsonpatch from "fast-json-patch";
+import { freeze, Immer, type Patch } from "immer";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { DraftSession } from "../src/core/world/draft";
 
 // A tiny inventory world: records, arrays with a length limit, odd keys, and a cross-field invariant.
 const Item = z.strictObject({ name: z.string().min(1), qty: z.int().nonnegative() });
@@ -633,4 +635,146 @@ describe("world engine: property — patches replay to the final state", () => {
       expect(world.events().filter((e) => e.outcome === "ok").length).toBeGreaterThan(50);
     });
   }
+});
+
+describe("world engine: fast drafts give what immer gives", () => {
+  // The fast draft (src/core/world/draft.ts) must produce immer's next state and immer's patches, in
+  // immer's order, or say it cannot (then the engine reruns the write on immer). Random recipes over
+  // random nested states, compared with immer.produceWithPatches.
+  const KEYS = ["a", "b", "c", "0", "1", "x/y", "~t", "toString"];
+
+  function randomValue(g: ReturnType<typeof generator>, depth: number): unknown {
+    const kind = depth > 2 ? g.int(3) : g.int(6);
+    if (kind === 0) return g.int(4);
+    if (kind === 1) return g.pick(["s", "", null, true]);
+    if (kind === 2) return g.int(5) === 0 ? undefined : g.int(2);
+    if (kind === 5) return Array.from({ length: g.int(3) }, () => randomValue(g, depth + 1));
+    return randomObject(g, depth);
+  }
+
+  function randomObject(g: ReturnType<typeof generator>, depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (let i = g.int(depth < 0 ? 6 : 4); i > 0; i--) out[g.pick(KEYS.slice(0, 7))] = randomValue(g, depth + 1);
+    return out;
+  }
+
+  /** One random recipe; the same seed makes the same decisions as long as both drafts behave alike. */
+  function recipe(seed: number, base: Record<string, unknown>) {
+    return (draft: Record<string, unknown>) => {
+      const g = generator(seed);
+      for (let n = 1 + g.int(8); n > 0; n--) {
+        let target: any = draft;
+        let original: any = base;
+        for (let d = g.int(4); d > 0; d--) {
+          const keys = Object.keys(target);
+          if (keys.length === 0) break;
+          const key = g.pick(keys);
+          const value = target[key];
+          if (typeof value !== "object" || value === null) break;
+          target = value;
+          original = typeof original === "object" && original !== null ? original[key] : undefined;
+        }
+        const key = Array.isArray(target) ? String(g.int(target.length + 1)) : g.pick(KEYS);
+        switch (g.int(12)) {
+          case 0:
+          case 1:
+            void target[key];
+            break;
+          case 2:
+            void Object.keys(target);
+            void JSON.stringify(target);
+            void { ...target };
+            break;
+          case 3:
+          case 4:
+            target[key] = g.int(3);
+            break;
+          case 5:
+            target[key] = { n: g.int(3), inner: { m: g.int(2) }, list: [g.int(2), { k: 1 }] };
+            break;
+          case 6:
+            target[key] = undefined;
+            break;
+          case 7:
+          case 8:
+            delete target[key];
+            break;
+          case 9:
+            // Write back the original value (a child draft may stand for it).
+            if (typeof original === "object" && original !== null && key in original) target[key] = original[key];
+            break;
+          case 10:
+            target[key] = g.int(3) === 0 ? Number.NaN : target[key];
+            break;
+          case 11:
+            if (Array.isArray(target) && g.int(3) === 0) target.push(g.int(2));
+            else if (typeof target[key] === "object" && target[key] !== null) target[key].fresh = { z: 1 };
+            break;
+        }
+      }
+    };
+  }
+
+  /** Paths where the next state still holds the very object (or value) of the base. */
+  function sharedPaths(base: unknown, next: unknown, path = "", out: string[] = []): string[] {
+    if (next === base) out.push(path);
+    else if (typeof next === "object" && next !== null && typeof base === "object" && base !== null) {
+      for (const key of Object.keys(next)) sharedPaths((base as any)[key], (next as any)[key], `${path}/${key}`, out);
+    }
+    return out;
+  }
+
+  function deeplyFrozen(value: unknown): boolean {
+    if (typeof value !== "object" || value === null) return true;
+    return Object.isFrozen(value) && Object.values(value).every(deeplyFrozen);
+  }
+
+  const immer = new Immer({ autoFreeze: true });
+
+  it("matches immer's state, patches, patch order, sharing and freezing on random recipes", () => {
+    let compared = 0;
+    let changed = 0;
+    let unsupported = 0;
+    for (let seed = 1; seed <= 3000; seed++) {
+      const base = freeze(randomObject(generator(seed * 7919), -1), true);
+      const run = recipe(seed, base);
+
+      let expected: [unknown, Patch[]] | Error;
+      try {
+        const [next, patches] = immer.produceWithPatches(base, run);
+        expected = [next, patches];
+      } catch (e) {
+        expected = e as Error;
+      }
+      const session = new DraftSession(base);
+      let actual: { next: unknown; patches: Patch[] } | undefined | Error;
+      try {
+        run(session.root);
+        actual = session.finish();
+      } catch (e) {
+        session.discard();
+        actual = session.unsupported ? undefined : (e as Error);
+      }
+      if (actual === undefined) {
+        unsupported++;
+        continue;
+      }
+      compared++;
+      if (expected instanceof Error || actual instanceof Error) {
+        expect(actual instanceof Error && expected instanceof Error && actual.name, `seed ${seed}`).toBe((expected as Error).name);
+        continue;
+      }
+      const [next, patches] = expected;
+      if (patches.length > 0) changed++;
+      expect(actual.patches, `seed ${seed}`).toEqual(patches);
+      expect(actual.next, `seed ${seed}`).toEqual(next);
+      expect(actual.next === base, `seed ${seed}`).toBe(next === base);
+      expect(sharedPaths(base, actual.next), `seed ${seed}`).toEqual(sharedPaths(base, next));
+      expect(deeplyFrozen(actual.next), `seed ${seed}`).toBe(true);
+    }
+    console.log({ compared, changed, unsupported });
+    expect(compared).toBeGreaterThan(2000);
+    expect(changed).toBeGreaterThan(1500);
+    expect(unsupported).toBeGreaterThan(50); // the fallback is exercised too
+  });
 });

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { interleaveStereo, pcm16FromBytes, zeroFillTo } from "../audio/pcm";
+import { interleaveStereo, pcm16FromBytes } from "../audio/pcm";
+import { conversationTracks } from "../run/conversation";
 import { pcm16Wav } from "../audio/wav";
 import type { TrialRecord } from "../run/record";
 import type { TrialMedia } from "../run/trial";
@@ -46,13 +47,8 @@ export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: 
 function writeTrialAudio(runDir: string, key: string, media: TrialMedia): Record<string, string> {
   const dir = `audio/${key}`;
   const rate = media.sample_rate;
-  const caller = pcm16FromBytes(media.input_pcm);
-  const offset = Math.round((media.caller_start_ms * rate) / 1000);
-  const length = Math.max(offset + caller.length, media.assistant.track.length);
-  const left = new Int16Array(length);
-  left.set(caller, offset);
-  const right = zeroFillTo(media.assistant.track, length);
-  writeFileAtomic(join(runDir, dir, "input.wav"), pcm16Wav(caller, rate));
+  const { caller: left, assistant: right } = conversationTracks(media);
+  writeFileAtomic(join(runDir, dir, "input.wav"), pcm16Wav(pcm16FromBytes(media.input_pcm), rate));
   writeFileAtomic(join(runDir, dir, "output.wav"), pcm16Wav(media.assistant.track, rate));
   writeFileAtomic(join(runDir, dir, "conversation.wav"), pcm16Wav(interleaveStereo(left, right), rate, 2));
   return { input_wav: `${dir}/input.wav`, output_wav: `${dir}/output.wav`, conversation_wav: `${dir}/conversation.wav` };

@@ -1,4 +1,3 @@
-import { pcm16FromBytes } from "../audio/pcm";
 import { speechIntervals } from "../audio/speech";
 import type { AgentEvent, TokenUsage } from "../target/types";
 import { delegationActivity, type DelegationLifecycleEvent } from "../timeline/delegation";
@@ -6,6 +5,7 @@ import { computeInteractionMetrics } from "../timeline/metrics";
 import { callerSegments } from "../timeline/segments";
 import type { PlacedAssistantAudio } from "../timeline/turns";
 import type { Json } from "../world/types";
+import { conversationTracks } from "./conversation";
 import type { ToolExecution, Turn } from "./record";
 
 const RATE = 24_000;
@@ -45,8 +45,9 @@ export function delegationLifecycle(events: readonly AgentEvent[], tools: readon
 
 /** §4 interaction metrics for a single-turn audio trial, computed from the audio and events alone. */
 export function audioMetrics(input: AudioMetricsInput): Record<string, Json> {
-  const callerVoiced = speechIntervals(pcm16FromBytes(input.callerPcm), RATE).map((v) => ({ start_ms: v.start_ms + input.callerStartMs, end_ms: v.end_ms + input.callerStartMs }));
-  const assistantVoiced = speechIntervals(input.assistant.track, RATE);
+  const tracks = conversationTracks({ input_pcm: input.callerPcm, caller_start_ms: input.callerStartMs, sample_rate: RATE, assistant: input.assistant });
+  const callerVoiced = speechIntervals(tracks.caller, RATE);
+  const assistantVoiced = speechIntervals(tracks.assistant, RATE);
   const caller = callerSegments([{ action: "SPEAK" }], callerVoiced);
   const delegations = delegationActivity(delegationLifecycle(input.agentEvents, input.tools), input.observationEndMs);
   const metrics = computeInteractionMetrics({

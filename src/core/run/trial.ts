@@ -370,6 +370,17 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
   });
 
   const placed = audioMode && inputPcm ? track.place() : null;
+  // Metrics come from the audio and events captured, also when the trial ended early; a failure to
+  // compute them is the harness's, recorded at stage "metrics" rather than lost.
+  let audioResult: Record<string, Json> | null = null;
+  if (placed) {
+    try {
+      audioResult = audioMetrics({ callerPcm: inputPcm!, callerStartMs: callerStart, assistant: placed, agentEvents, tools, turns, observationEndMs: clock.now() });
+    } catch (e) {
+      if (!error) error = { stage: "metrics", message: errorMessage(e) };
+      log("harness", "metrics.error", { message: errorMessage(e) });
+    }
+  }
   const frontendSeconds = [...agentEvents].reverse().find((e): e is Extract<AgentEvent, { type: "usage" }> => e.type === "usage")?.seconds;
   const base: Omit<TrialRecord, "assessments" | "status"> = {
     record_version: TRIAL_RECORD_VERSION,
@@ -400,7 +411,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
         delegations: { actual: delegations.length, expected: scenario.expected.delegation },
         turns: { actual: turns.filter((t) => t.role === "user").length, expected: scenario.expected.golden_path?.turns ?? null },
       },
-      audio: placed ? audioMetrics({ callerPcm: inputPcm!, callerStartMs: callerStart, assistant: placed, agentEvents, tools, turns, observationEndMs: clock.now() }) : null,
+      audio: audioResult,
       consumption: { frontend: { audio_duration_ms: frontendSeconds === undefined ? null : frontendSeconds * 1000 }, backend: backendUsage(agentEvents) },
     },
     limits: { config: limits, usage },

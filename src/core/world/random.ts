@@ -1,10 +1,18 @@
 import type { WorldRandom } from "./types";
 
+/** The engine's handle on a world's randomness; operations see it only as `WorldRandom`. */
+export interface EngineRandom extends WorldRandom {
+  /** Remember the current position (one mark at a time). */
+  mark(): void;
+  /** Go back to the mark, forgetting the ids drawn since: a write that is run again draws the same ids. */
+  rewind(): void;
+}
+
 /**
  * The world's only source of randomness: sfc32 seeded from the trial seed and trial id, so a
  * repetition replays exactly and two trials of one run draw different ids.
  */
-export function createWorldRandom(seed: number, trial: string): WorldRandom {
+export function createWorldRandom(seed: number, trial: string): EngineRandom {
   let [a, b, c, d] = seedWords(`${seed}\u0000${trial}`);
   const next32 = (): number => {
     a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
@@ -20,6 +28,8 @@ export function createWorldRandom(seed: number, trial: string): WorldRandom {
   for (let i = 0; i < 15; i++) next32();
 
   const issued = new Set<string>();
+  let marked: [number, number, number, number] | undefined;
+  let issuedSinceMark: string[] = [];
   return {
     next: () => next32() / 4294967296,
     id(prefix: string): string {
@@ -29,9 +39,21 @@ export function createWorldRandom(seed: number, trial: string): WorldRandom {
         const id = `${prefix}-${(next32() >>> 8).toString(16).toUpperCase().padStart(6, "0")}`;
         if (!issued.has(id)) {
           issued.add(id);
+          if (marked) issuedSinceMark.push(id);
           return id;
         }
       }
+    },
+    mark(): void {
+      marked = [a, b, c, d];
+      issuedSinceMark = [];
+    },
+    rewind(): void {
+      if (!marked) throw new Error("world random: rewind without a mark");
+      [a, b, c, d] = marked;
+      for (const id of issuedSinceMark) issued.delete(id);
+      marked = undefined;
+      issuedSinceMark = [];
     },
   };
 }

@@ -1,10 +1,11 @@
 import jsonpatch from "fast-json-patch";
-import { Immer, enablePatches, freeze, type Patch } from "immer";
+import { Immer, enablePatches, freeze, type Draft, type Patch } from "immer";
 import { z } from "zod";
 import type { ToolDeclaration } from "../target/types";
 import { describeIssues, issuesFrom, WorldSetupError } from "./errors";
 import { freezeJson, toJson, toPointer } from "./json";
-import { createWorldRandom } from "./random";
+import { DraftSession } from "./draft";
+import { createWorldRandom, type EngineRandom } from "./random";
 import { checkWrite } from "./state-check";
 import {
   OperationError,
@@ -18,7 +19,6 @@ import {
   type WorldDefinition,
   type WorldEvent,
   type WorldOptions,
-  type WorldRandom,
 } from "./types";
 
 export { WorldSetupError, type WorldIssue } from "./errors";
@@ -32,6 +32,16 @@ type ErrorBody = NonNullable<WorldEvent["error"]>;
 /** Start a world for one trial: fresh state from the scenario's portable initial state, empty event log. */
 export function createWorld<S>(def: WorldDefinition<S>, options: WorldOptions): World<S> {
   return new LiveWorld(def, options);
+}
+
+/** Operations the fast draft cannot follow; they go straight to immer (the outcome is the same). */
+const immerOnly = new WeakSet<OperationDefinition<any>>();
+
+interface Written<S> {
+  next: S;
+  /** immer-shaped patches; none when the write changed nothing. */
+  patches: Patch[];
+  result: Json;
 }
 
 interface Entry {
@@ -49,7 +59,7 @@ class LiveWorld<S> implements World<S> {
   private current: S;
   private readonly log: WorldEvent[] = [];
   private frozenEvents = 0;
-  private readonly random: WorldRandom;
+  private readonly random: EngineRandom;
 
   constructor(
     readonly definition: WorldDefinition<S>,
@@ -103,7 +113,7 @@ class LiveWorld<S> implements World<S> {
       };
       return this.append({ operation, kind: op.kind, args: toJson(rawArgs), outcome: "error", error, patches: [] }, at_ms, cause);
     }
-    const args = parsed.data;
+    const args: unknown = parsed.data;
     const argsJson = toJson(args);
 
     if (op.kind === "read") {
@@ -117,25 +127,14 @@ class LiveWorld<S> implements World<S> {
       return this.append({ operation, kind: "read", args: argsJson, outcome: "ok", result, patches: [] }, at_ms, cause);
     }
 
-    const base = this.current;
-    const random = this.random;
-    let result: Json = null;
-    let next: S;
-    let immerPatches: Patch[];
-    try {
-      [next, immerPatches] = immer.produceWithPatches(base, (draft) => {
-        // Copy inside the recipe: a result may point into the draft, which is revoked afterwards.
-        result = toJson(synchronous(operation, op.run({ state: draft, base, args, now_ms: at_ms, random })));
-      }) as unknown as [S, Patch[], Patch[]];
-    } catch (e) {
-      if (e instanceof OperationError) return this.append(refusal(operation, "write", argsJson, e), at_ms, cause);
-      throw e;
-    }
+    const written = this.write(operation, op, args, rawArgs, at_ms);
+    if (written instanceof OperationError) return this.append(refusal(operation, "write", argsJson, written), at_ms, cause);
+    const { next, patches: immerPatches, result } = written;
     if (immerPatches.length === 0) {
       return this.append({ operation, kind: "write", args: argsJson, outcome: "ok", result, patches: [] }, at_ms, cause);
     }
     const patches = immerPatches.map(toJsonPatch);
-    const violation = violationOf(def, base, next, immerPatches, patches);
+    const violation = violationOf(def, this.current, next, immerPatches, patches);
     if (violation) {
       return this.append({ operation, kind: "write", args: argsJson, outcome: "error", error: violation, patches: [] }, at_ms, cause);
     }
@@ -145,6 +144,47 @@ class LiveWorld<S> implements World<S> {
       at_ms,
       cause,
     );
+  }
+
+  /**
+   * Run a write on a draft of the current state: on the fast draft when it can follow the operation
+   * (it gives what immer would), otherwise on immer. A refusal comes back as the OperationError.
+   */
+  private write(operation: string, op: OperationDefinition<S>, args: unknown, rawArgs: unknown, at_ms: number): Written<S> | OperationError {
+    const base = this.current;
+    const random = this.random;
+    if (!immerOnly.has(op)) {
+      const session = new DraftSession(base);
+      random.mark();
+      let result: Json;
+      try {
+        result = toJson(synchronous(operation, op.run({ state: session.root as Draft<S>, base, args, now_ms: at_ms, random })));
+      } catch (e) {
+        session.discard();
+        if (!session.unsupported) {
+          if (e instanceof OperationError) return e;
+          throw e; // a bug in the world: the runner records it as an infrastructure error
+        }
+      }
+      const done = session.unsupported ? undefined : session.finish();
+      if (done) return { next: done.next, patches: done.patches, result: result! };
+      // The operation does something only immer follows: forget this attempt (ids drawn, arguments it
+      // may have touched) and run it again on immer, directly from now on.
+      immerOnly.add(op);
+      random.rewind();
+      args = op.args.parse(rawArgs);
+    }
+    let result: Json = null;
+    try {
+      const [next, patches] = immer.produceWithPatches(base, (draft) => {
+        // Copy inside the recipe: a result may point into the draft, which is revoked afterwards.
+        result = toJson(synchronous(operation, op.run({ state: draft, base, args, now_ms: at_ms, random })));
+      }) as unknown as [S, Patch[], Patch[]];
+      return { next, patches, result };
+    } catch (e) {
+      if (e instanceof OperationError) return e;
+      throw e;
+    }
   }
 
   /** Append the one event of this perform and hand the caller its own copy of the outcome. */

@@ -1,0 +1,163 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { restaurantLiveTarget } from "../crashlab/adapters/restaurant-targets";
+import { PLAN } from "../crashlab/evaluations";
+import { RESTAURANT_BACKEND_INSTRUCTIONS, RESTAURANT_FRONTEND_INSTRUCTIONS } from "../examples/restaurant/instructions";
+import { RESTAURANT_FAULTS, restaurantPolicy } from "../examples/restaurant/policy";
+import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
+import { pcm16FromBytes } from "../src/core/audio/pcm";
+import { speechIntervals } from "../src/core/audio/speech";
+import { readWav } from "../src/core/audio/wav";
+import { gptLiveTarget } from "../src/core/live/target";
+import type { LiveFaultKind } from "../src/core/live/simulated-session";
+import { writeTrialArtifacts } from "../src/core/report/artifacts";
+import { definePlan } from "../src/core/run/plan";
+import type { TrialRecord } from "../src/core/run/record";
+import { run, type RunOptions } from "../src/core/run/run";
+import type { TrialMedia } from "../src/core/run/trial";
+import { CachedSynthesizer, EspeakSynthesizer } from "../src/core/speech/index";
+import { DEFAULT_TARGET_SETTINGS } from "../src/core/target/settings";
+
+/**
+ * CRAWL end to end, offline: espeak-ng caller speech → paced PCM over a real WebSocket → the local
+ * GPT-Live simulator driven by the restaurant policy → tools through the harness → spoken answer →
+ * grading, metrics and artifacts. (Offline runs check the pipeline, not speech understanding.)
+ */
+const speech = new CachedSynthesizer(new EspeakSynthesizer({ voice: "coral" }), { root: mkdtempSync(join(tmpdir(), "crawl-audio-cache-")) });
+const audio = (options: RunOptions = {}): RunOptions => ({ speech, ...options });
+
+function failures(records: TrialRecord[]): string[] {
+  return records.filter((r) => r.status !== "passed").map((r) => `${r.trial_id} ${r.status} ${r.error?.stage ?? ""} ${r.assessments.map((a) => `${a.verifier}=${a.status}: ${a.rationale}`).join(" | ")}`);
+}
+
+describe("CRAWL through audio and the GPT-Live simulator", () => {
+  it.each(["responses", "client"] as const)("passes every bundled scenario with %s delegation", async (delegation) => {
+    const result = await run(PLAN, audio({ target: "restaurant", target_settings: { delegation } }));
+    expect(failures(result.records)).toEqual([]);
+    expect(result.records).toHaveLength(PLAN.cases.length);
+    for (const r of result.records) {
+      const a = r.metrics.audio!;
+      expect(a.metrics_version).toBe("2.0");
+      expect(a.response_rate).toBe(1);
+      expect(a.response_latency_ms as number).toBeGreaterThan(0);
+      expect(a.response_latency_ms as number).toBeLessThan(5000);
+      expect(r.metrics.consumption.frontend.audio_duration_ms as number).toBeGreaterThan(0);
+      expect(r.turns.find((t) => t.role === "user")!.text.length).toBeGreaterThan(0);
+    }
+    // Delegation happened through the protocol's own mode.
+    const delegated = result.records.flatMap((r) => r.delegations);
+    expect(delegated.length).toBeGreaterThan(10);
+    expect(new Set(delegated.map((d) => d.target))).toEqual(new Set([delegation]));
+  });
+
+  it("still catches every faulty policy", async () => {
+    const intended: Record<string, string[]> = {
+      books_uncorrected_date: ["application_state"],
+      double_books: ["no_double_booking"],
+      confirms_without_tool: ["tool_contract"],
+      books_on_availability_question: ["authorized_actions"],
+      guesses_missing_name: ["delegation_policy"],
+      cancels_unauthorized: ["authorized_actions"],
+      delegates_facts_question: ["delegation_policy"],
+      ignores_history: ["application_state"],
+    };
+    expect(Object.keys(intended).sort()).toEqual(RESTAURANT_FAULTS.map((f) => f.id).sort());
+    for (const [fault, checks] of Object.entries(intended)) {
+      const result = await run(PLAN, audio({ target: `faulty_${fault}`, concurrency: 4 }));
+      const failed = result.records.filter((r) => r.status === "failed");
+      const seen = new Set(failed.flatMap((r) => [...r.checks.filter((c) => c.required && c.status === "failed").map((c) => c.id), ...r.assessments.filter((a) => a.status === "failed").map((a) => a.verifier)]));
+      for (const id of checks) expect(seen, `${fault} → ${id}`).toContain(id);
+      expect(result.records.filter((r) => r.status === "infrastructure_error")).toEqual([]);
+      expect(result.decision.exit_code).toBe(1);
+    }
+  });
+
+  it("measures response latency exactly as conversation.wav shows it", async () => {
+    const booking = PLAN.cases.find((c) => c.id === "restaurant_003")!;
+    const media: TrialMedia[] = [];
+    const result = await run(PLAN, audio({ selection: { ids: [booking.id] }, onTrialEnd: (_r, _d, _t, m) => void media.push(m!) }));
+    const record = result.records[0]!;
+    const dir = mkdtempSync(join(tmpdir(), "crawl-artifacts-"));
+    const paths = writeTrialArtifacts(dir, record, media[0]!);
+    const wav = readWav(readFileSync(join(dir, paths.conversation_wav!)));
+    expect(wav).toMatchObject({ channels: 2, sampleRate: 24000, bitsPerSample: 16 });
+    const stereo = pcm16FromBytes(wav.data);
+    const left = stereo.filter((_, i) => i % 2 === 0);
+    const right = stereo.filter((_, i) => i % 2 === 1);
+    const caller = speechIntervals(left, 24000);
+    const assistant = speechIntervals(right, 24000);
+    const callerEnd = caller[caller.length - 1]!.end_ms;
+    const firstAnswer = assistant.find((a) => a.start_ms >= callerEnd)!;
+    expect(record.metrics.audio!.response_latency_ms).toBe(firstAnswer.start_ms - callerEnd);
+    // input.wav holds exactly the bytes sent.
+    const input = readWav(readFileSync(join(dir, paths.input_wav!)));
+    expect(Buffer.from(input.data).equals(Buffer.from(media[0]!.input_pcm))).toBe(true);
+    expect(input.data.length % 960).toBe(0);
+    const transcript = readFileSync(join(dir, paths.conversation_transcript!), "utf8");
+    expect(transcript).toMatch(/^USER \d+\.\.\d+ms: /m);
+    expect(transcript).toMatch(/^DELEGATION \d+ms: target=responses$/m);
+    expect(transcript).toMatch(/^TOOL \d+ms: name=create_reservation status=completed arguments=\{.*"date":"2026-08-06".*\} result=\{/m);
+    expect(transcript).toMatch(/^ASSISTANT \d+\.\.\d+ms: .*August 6/m);
+  });
+
+  it("is reproducible in virtual time: two runs give identical trial records", async () => {
+    const ids = ["restaurant_003", "restaurant_008", "restaurant_021"];
+    const a = await run(PLAN, audio({ seed: 7, selection: { ids }, concurrency: 3 }));
+    const b = await run(PLAN, audio({ seed: 7, selection: { ids } }));
+    const strip = (r: TrialRecord) => ({ ...r, wall: null });
+    expect(a.records.map(strip)).toEqual(b.records.map(strip));
+  });
+});
+
+describe("simulator faults end trials as infrastructure errors and the run goes on", () => {
+  const expected: Array<[LiveFaultKind, string | null]> = [
+    ["drop_before_started", "session_start"],
+    ["no_session_closed", "session_close"],
+    ["expired", "session"],
+    ["fatal_error", "provider"],
+    ["binary_frame", "protocol"],
+    ["malformed_json", "protocol"],
+    ["odd_length_pcm", "protocol"],
+    ["stall_mid_response", "response_timeout"],
+    // Unknown event types must be ignored (gpt-live-protocol.md): the trial is unaffected.
+    ["unknown_event", null],
+  ];
+  it.each(expected)("%s → %s", async (fault, stage) => {
+    let sessions = 0;
+    const faulty = () =>
+      gptLiveTarget({
+        settings: DEFAULT_TARGET_SETTINGS,
+        instructions: RESTAURANT_FRONTEND_INSTRUCTIONS,
+        backend_instructions: RESTAURANT_BACKEND_INSTRUCTIONS,
+        tools: RESTAURANT_TOOLS,
+        // Only the first trial's session is faulty: the next trial must run normally.
+        offline: { policy: restaurantPolicy(), faults: () => (sessions++ === 0 ? [{ kind: fault }] : []) },
+      });
+    const plan = definePlan({ ...PLAN, targets: { faulty }, default_target: "faulty" });
+    const media: Array<TrialMedia | null> = [];
+    const result = await run(plan, audio({ selection: { ids: ["restaurant_003", "restaurant_024"] }, onTrialEnd: (_r, _d, _t, m) => void media.push(m) }));
+    const [first, second] = result.records;
+    if (stage === null) expect(first!.status).toBe("passed");
+    else {
+      expect(first!.status).toBe("infrastructure_error");
+      expect(first!.error!.stage).toBe(stage);
+      expect(first!.error!.message.length).toBeGreaterThan(0);
+      expect(first!.events.some((e) => e.type === "trial.error")).toBe(true);
+      if (stage !== "session_start") {
+        // The caller audio sent so far is kept for the artifacts.
+        expect(media[0]!.input_pcm.length).toBeGreaterThan(0);
+        expect(first!.events.filter((e) => e.type === "raw").length).toBeGreaterThan(0);
+      }
+    }
+    expect(second!.status).toBe("passed");
+    expect(result.summary.errors_by_stage).toEqual(stage ? { [stage]: 1 } : {});
+  });
+});
+
+describe("the restaurant target refuses faults in live mode", () => {
+  it("explains that faults live only in the offline policy", () => {
+    expect(() => restaurantLiveTarget({ ...DEFAULT_TARGET_SETTINGS, mode: "live", api_key: "sk-x" }, ["double_books"])).toThrow(/exist only in the offline policy/);
+  });
+});
