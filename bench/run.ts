@@ -2,8 +2,11 @@
  * `pnpm bench`: every tinybench suite, then whole-run timings of the bundled package, reported as rates
  * and ratios (these machines are shared and noisy: compare ratios, not absolutes). Never part of the tests.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PLAN } from "../crashlab/evaluations";
-import { run } from "crashlab/alpha";
+import { CachedSynthesizer, EspeakSynthesizer, run, type RunOptions } from "crashlab/alpha";
 import { benchAudio } from "./audio.bench";
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
@@ -25,14 +28,25 @@ function print(title: string, rows: Row[]): void {
   for (const r of rows) console.log(`  ${r.name.padEnd(w)}  ${fmt(r.ops_per_s).padStart(12)}  ${fmt(r.mean_ms, 3).padStart(10)}  ${fmt(r.x_realtime, 1).padStart(12)}`);
 }
 
+const speech = new CachedSynthesizer(new EspeakSynthesizer(), { root: mkdtempSync(join(tmpdir(), "crashlab-bench-")) });
+
 /** A whole run of the bundled package: trials per second and how much faster than its own timeline it ran. */
-async function wholeRun(target: string, repetitions: number): Promise<Row> {
+async function wholeRun(target: string, repetitions: number, extra: RunOptions = {}): Promise<Row> {
   const started = performance.now();
-  const result = await run(PLAN, { target, repetitions, concurrency: 1 });
+  const result = await run(PLAN, { target, repetitions, concurrency: 1, speech, ...extra });
   const wall = performance.now() - started;
   if (!result.decision.ok) throw new Error(`bench run of ${target} did not pass its gates: ${result.decision.message}`);
   const timeline = result.records.reduce((sum, r) => sum + r.duration_ms, 0);
-  return { name: `run ${target}: ${result.records.length} trials`, ops_per_s: (result.records.length / wall) * 1000, mean_ms: wall / result.records.length, x_realtime: timeline / wall };
+  const label = `${target}${extra.real_time ? " (real time)" : ""}${extra.selection?.ids ? ` ${extra.selection.ids.join(",")}` : ""}`;
+  if (extra.real_time) {
+    // Pacing health in real time: lag events and the worst lag, and wall time against the audio timeline.
+    const pacing = result.records.flatMap((r) => r.events.filter((e) => e.type === "audio.pacing").map((e) => e.data as { lag_events: number; max_lag_ms: number; chunks: number }));
+    const lagEvents = pacing.reduce((n, p) => n + p.lag_events, 0);
+    const maxLag = Math.max(0, ...pacing.map((p) => p.max_lag_ms));
+    const chunks = pacing.reduce((n, p) => n + p.chunks, 0);
+    console.log(`  real-time pacing: ${chunks} chunks, ${lagEvents} lag events, max lag ${maxLag.toFixed(1)} ms; wall/timeline = ${(wall / timeline).toFixed(3)}`);
+  }
+  return { name: `run ${label}: ${result.records.length} trials`, ops_per_s: (result.records.length / wall) * 1000, mean_ms: wall / result.records.length, x_realtime: timeline / wall };
 }
 
 const only = process.argv.slice(2);
@@ -41,4 +55,8 @@ if (want("world")) print("world engine (restaurant)", await benchWorld());
 if (want("audio")) print("audio core", await benchAudio());
 if (want("speech")) print("caller speech (espeak-ng, offline)", await benchSpeech());
 if (want("timeline")) print("timeline metrics", await benchTimeline());
-if (want("run")) print("whole runs (virtual time, concurrency 1)", [await wholeRun("text_restaurant", 5)]);
+if (want("run")) {
+  const rows = [await wholeRun("text_restaurant", 5), await wholeRun("restaurant", 1), await wholeRun("restaurant", 5)];
+  print("whole runs (virtual time, concurrency 1; × real time = trial timelines ÷ wall time)", rows);
+}
+if (want("realtime")) print("real-time pacing (wall clock)", [await wholeRun("restaurant", 1, { real_time: true, selection: { ids: ["restaurant_003", "restaurant_008", "restaurant_024"] } })]);
