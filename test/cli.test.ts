@@ -8,10 +8,10 @@ import { ResultsFile } from "../src/core/report/results-schema";
 
 const repo = resolve(import.meta.dirname, "..");
 
-async function cli(argv: string[], cwd = repo) {
+async function cli(argv: string[], cwd = repo, env: Record<string, string> = {}) {
   let stdout = "";
   let stderr = "";
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, alpha: alpha as Record<string, unknown> });
+  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, alpha: alpha as Record<string, unknown>, env });
   return { code, stdout, stderr };
 }
 
@@ -76,6 +76,23 @@ describe("crashlab CLI: bad input", () => {
     expect((await cli(["run", "--target", "nope", "--results-dir", "/nonexistent/never"])).stderr).toMatch(/unknown target "nope"; the plan declares: restaurant, text_restaurant, /);
     expect((await cli(["run", "--example", "nope"])).stderr).toMatch(/unknown scenario id\(s\): nope/);
     expect((await cli(["frobnicate"])).code).toBe(2);
+    expect((await cli(["run", "--assistant", "server"])).stderr).toMatch(/--assistant takes "responses" or "client"/);
+    expect((await cli(["run", "--chunk-ms", "25"])).stderr).toMatch(/--chunk-ms takes a multiple of 10 ms/);
+    expect((await cli(["run", "--endpoint", "http://x"])).stderr).toMatch(/--endpoint takes a ws:\/\/ or wss:\/\/ URL/);
+  });
+
+  it("refuses --live without an API key, and says a key alone does not make a run live", async () => {
+    const live = await cli(["run", "--live", "--results-dir", "/nonexistent/never"]);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toMatch(/--live needs OPENAI_API_KEY/);
+    const out = mkdtempSync(join(tmpdir(), "crashlab-out-"));
+    const offline = await cli(["run", "--target", "text_restaurant", "--max-examples", "1", "--results-dir", out], repo, { OPENAI_API_KEY: "sk-abc-123456789" });
+    expect(offline.code).toBe(0);
+    expect(offline.stderr).toContain("OPENAI_API_KEY is set; this run is offline — pass --live");
+    // Faulty variants exist only offline: asking for one live is a clear input error, not a crash.
+    const faultyLive = await cli(["run", "--live", "--target", "faulty_double_books", "--results-dir", out], repo, { OPENAI_API_KEY: "sk-abc-123456789" });
+    expect(faultyLive.code).toBe(2);
+    expect(faultyLive.stderr).toMatch(/target "faulty_double_books" could not be built with these settings: faults \(double_books\) exist only in the offline policy/);
   });
 });
 
