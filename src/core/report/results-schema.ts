@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Assessment, Dimension, LimitUsage, Limits, Metrics, OutcomeCheck, Provenance, TrialError, TrialStatus } from "../run/record";
+import { Limits, TrialRecord } from "../run/record";
 
 /** results.json, versioned. Exported as JSON Schema too (`crashlab schema`, docs/results.schema.json). */
 export const RESULTS_VERSION = "1.0";
@@ -9,27 +9,26 @@ const Pct = z.strictObject({ p50: z.number().nullable(), p90: z.number().nullabl
 
 export const GateRuleSchema = z.strictObject({ required: z.boolean(), min_pass_rate: z.number().min(0).max(1), wilson: z.boolean() });
 
-export const ResultsTrial = z.strictObject({
-  trial_id: z.string(),
-  case_id: z.string(),
-  repetition: z.number().int().positive(),
-  scenario_id: z.string(),
-  case_kind: z.string(),
-  target: z.string(),
-  seed: z.number(),
-  status: TrialStatus,
-  error: TrialError.nullable(),
-  started_at: z.string(),
-  wall_ms: z.number(),
-  duration_ms: z.number(),
-  metrics: Metrics,
-  dimensions: z.record(z.string(), Dimension),
-  checks: z.array(OutcomeCheck),
-  assessments: z.array(Assessment),
-  limits: z.strictObject({ config: Limits, usage: LimitUsage }),
-  provenance: Provenance,
-  artifacts: z.record(z.string(), z.string()),
-});
+/** One row per trial: the trial record without its bulky evidence (events, world, turns stay in the artifacts). */
+export const ResultsTrial = TrialRecord.pick({
+  trial_id: true,
+  case_id: true,
+  repetition: true,
+  scenario_id: true,
+  case_kind: true,
+  target: true,
+  seed: true,
+  status: true,
+  error: true,
+  duration_ms: true,
+  metrics: true,
+  dimensions: true,
+  checks: true,
+  assessments: true,
+  limits: true,
+  provenance: true,
+  artifacts: true,
+}).extend({ started_at: z.string(), wall_ms: z.number() });
 
 export const ResultsFile = z.strictObject({
   results_version: z.literal(RESULTS_VERSION),
