@@ -21,6 +21,7 @@ export const ResultsTrial = TrialRecord.pick({
   status: true,
   error: true,
   duration_ms: true,
+  input: true,
   metrics: true,
   dimensions: true,
   checks: true,

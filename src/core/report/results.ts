@@ -58,6 +58,7 @@ export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFil
       started_at: r.wall.started_at,
       wall_ms: r.wall.duration_ms,
       duration_ms: r.duration_ms,
+      input: r.input,
       metrics: r.metrics,
       dimensions: r.dimensions,
       checks: r.checks,

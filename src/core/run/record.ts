@@ -162,6 +162,19 @@ export const Provenance = z.strictObject({
 });
 export type Provenance = z.infer<typeof Provenance>;
 
+/** What reached the target as the caller: text, synthesized speech (with its synthesizer), or a recording. */
+export const CallerInputRecord = z.strictObject({
+  kind: z.enum(["text", "synthetic", "recording"]),
+  /** sha256 of the exact bytes (or text) delivered. */
+  sha256: z.string(),
+  duration_ms: z.number().nullable(),
+  speech: z.strictObject({ provider: z.string(), model: z.string(), voice: z.string() }).optional(),
+  recording: z
+    .strictObject({ id: z.string(), path: z.string(), condition: z.string(), metadata: z.record(z.string(), z.json()) })
+    .optional(),
+});
+export type CallerInputRecord = z.infer<typeof CallerInputRecord>;
+
 export const TrialRecord = z.strictObject({
   record_version: z.literal(TRIAL_RECORD_VERSION),
   trial_id: z.string(),
@@ -176,6 +189,7 @@ export const TrialRecord = z.strictObject({
   /** Wall-clock facts: excluded from determinism comparisons. */
   wall: z.strictObject({ started_at: z.string(), duration_ms: z.number() }),
   duration_ms: z.number(),
+  input: CallerInputRecord,
   turns: z.array(Turn),
   delegations: z.array(Delegation),
   tool_executions: z.array(ToolExecution),

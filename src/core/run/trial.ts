@@ -2,7 +2,7 @@ import { chunkPcm } from "../audio/chunker";
 import { AudioPacer } from "../audio/pacer";
 import { pcm16ToBytes } from "../audio/pcm";
 import type { Scenario } from "../dataset/schema";
-import { provenanceDigest, type GitState } from "../provenance/digest";
+import { provenanceDigest, sha256, type GitState } from "../provenance/digest";
 import type { AgentEvent, SessionIO, TargetAdapter, TargetSession, ToolCallRequest, ToolReply } from "../target/types";
 import { RealClock, VirtualClock, type Clock } from "../time/clock";
 import { grade } from "../verify/deterministic";
@@ -13,6 +13,7 @@ import type { CaseDefinition, TrialSpec } from "./plan";
 import {
   TRIAL_RECORD_VERSION,
   type Assessment,
+  type CallerInputRecord,
   type Delegation,
   type LimitUsage,
   type Limits,
@@ -46,6 +47,9 @@ export interface TrialContext {
 
 /** The synthesizer interface the harness needs (src/core/speech implements it). */
 export interface CallerSpeech {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly voice?: string;
   synthesize(text: string, options?: { signal?: AbortSignal }): Promise<{ samples: Int16Array; sampleRate: number }>;
 }
 
@@ -381,6 +385,16 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
       log("harness", "metrics.error", { message: errorMessage(e) });
     }
   }
+  function callerInputRecord(): CallerInputRecord {
+    if (!inputPcm) return { kind: "text", sha256: sha256(scenario.input.text), duration_ms: null };
+    const speech = ctx.speech;
+    return {
+      kind: "synthetic",
+      sha256: sha256(inputPcm),
+      duration_ms: (inputPcm.length / 2 / 24_000) * 1000,
+      ...(speech?.provider ? { speech: { provider: speech.provider, model: speech.model ?? "", voice: speech.voice ?? "" } } : {}),
+    };
+  }
   const frontendSeconds = [...agentEvents].reverse().find((e): e is Extract<AgentEvent, { type: "usage" }> => e.type === "usage")?.seconds;
   const base: Omit<TrialRecord, "assessments" | "status"> = {
     record_version: TRIAL_RECORD_VERSION,
@@ -397,6 +411,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
     turns,
     delegations,
     tool_executions: tools,
+    input: callerInputRecord(),
     world: { name: c.world.name, version: c.world.version, initial, final, diff: diff as unknown as Json[], events: worldEvents as unknown as Json[], view },
     events,
     dimensions: grading.dimensions,
