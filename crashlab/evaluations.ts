@@ -3,6 +3,7 @@
  * one: it imports only `crashlab/alpha` (and the application under test in examples/restaurant).
  */
 import { crawl, definePlan, loadDataset } from "crashlab/alpha";
+import { RESTAURANT_FACTS } from "../examples/restaurant/facts";
 import { restaurantTargets } from "./adapters/restaurant-targets";
 import { noDoubleBooking } from "./verifiers/no-double-booking";
 import { restaurantWorld } from "./worlds/restaurant";
@@ -15,6 +16,8 @@ export const PLAN = definePlan({
   default_target: "restaurant",
   cases: crawl(crawlData, { world: restaurantWorld }),
   verifiers: [noDoubleBooking],
+  // Public facts the semantic judge may cite (`fact.<key>`); evaluator-only data never goes here.
+  facts: { ...RESTAURANT_FACTS, seating: [...RESTAURANT_FACTS.seating], hours: { ...RESTAURANT_FACTS.hours } },
   gates: {
     outcome: { required: true, min_pass_rate: 1 },
     no_double_booking: { required: true, min_pass_rate: 1 },

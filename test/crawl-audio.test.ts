@@ -52,26 +52,26 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
     expect(new Set(delegated.map((d) => d.target))).toEqual(new Set([delegation]));
   });
 
-  it("still catches every faulty policy", async () => {
-    const intended: Record<string, string[]> = {
-      books_uncorrected_date: ["application_state"],
-      double_books: ["no_double_booking"],
-      confirms_without_tool: ["tool_contract"],
-      books_on_availability_question: ["authorized_actions"],
-      guesses_missing_name: ["delegation_policy"],
-      cancels_unauthorized: ["authorized_actions"],
-      delegates_facts_question: ["delegation_policy"],
-      ignores_history: ["application_state"],
-    };
+  const intended: Record<string, string[]> = {
+    books_uncorrected_date: ["application_state"],
+    double_books: ["no_double_booking"],
+    confirms_without_tool: ["tool_contract"],
+    books_on_availability_question: ["authorized_actions"],
+    guesses_missing_name: ["delegation_policy"],
+    cancels_unauthorized: ["authorized_actions"],
+    delegates_facts_question: ["delegation_policy"],
+    ignores_history: ["application_state"],
+  };
+  it("has a fault matrix covering every faulty policy", () => {
     expect(Object.keys(intended).sort()).toEqual(RESTAURANT_FAULTS.map((f) => f.id).sort());
-    for (const [fault, checks] of Object.entries(intended)) {
-      const result = await run(PLAN, audio({ target: `faulty_${fault}`, concurrency: 4 }));
-      const failed = result.records.filter((r) => r.status === "failed");
-      const seen = new Set(failed.flatMap((r) => [...r.checks.filter((c) => c.required && c.status === "failed").map((c) => c.id), ...r.assessments.filter((a) => a.status === "failed").map((a) => a.verifier)]));
-      for (const id of checks) expect(seen, `${fault} → ${id}`).toContain(id);
-      expect(result.records.filter((r) => r.status === "infrastructure_error")).toEqual([]);
-      expect(result.decision.exit_code).toBe(1);
-    }
+  });
+  it.each(Object.entries(intended))("still catches the %s fault (%j)", async (fault, checks) => {
+    const result = await run(PLAN, audio({ target: `faulty_${fault}`, concurrency: 4 }));
+    const failed = result.records.filter((r) => r.status === "failed");
+    const seen = new Set(failed.flatMap((r) => [...r.checks.filter((c) => c.required && c.status === "failed").map((c) => c.id), ...r.assessments.filter((a) => a.status === "failed").map((a) => a.verifier)]));
+    for (const id of checks) expect(seen, `${fault} → ${id}`).toContain(id);
+    expect(result.records.filter((r) => r.status === "infrastructure_error")).toEqual([]);
+    expect(result.decision.exit_code).toBe(1);
   });
 
   it("measures response latency exactly as conversation.wav shows it", async () => {

@@ -42,3 +42,40 @@ export { DEFAULT_TARGET_SETTINGS, type TargetSettings, type TargetFactory, type 
 export { ResponsesBackend } from "../core/target/responses-backend";
 // Caller speech (offline espeak-ng is GPL-3.0 and loads only when used; see README).
 export { EspeakSynthesizer, OpenAISpeechSynthesizer, CachedSynthesizer, SpeechError, type SpeechSynthesizer, type SynthesizedSpeech } from "../core/speech/index";
+// Semantic judge (evaluation-contract §6): package clauses, evidence, verifiers.
+export { defineClause, idsOfKind, correctionWords, BUILTIN_CLAUSES, ClauseError, type BehaviorClause, type Applicability } from "../core/judge/clauses";
+export { buildEvidenceCatalog, evidenceLine, FactsError, type EvidenceCatalog, type EvidenceItem, type EvidenceKind, type Facts } from "../core/judge/evidence";
+export { semanticVerifiers, semanticQuality, DEFAULT_JUDGE_MODEL, type SemanticVerifierOptions, type JudgeSettings } from "../core/judge/index";
+// WALK: recorded caller inputs, acoustic conditions (§8), fixture generation, per-condition breakdowns.
+export {
+  loadRecording,
+  resolveRecording,
+  validateRecordings,
+  RecordingError,
+  applyCondition,
+  ConditionError,
+  CONDITION_PRESETS,
+  PRESET_DEFAULTS,
+  generateAudio,
+  GenerateAudioError,
+  DestinationError,
+  synthesizeBackgroundSpeaker,
+  synthesizeNonDirectedUtterances,
+  bundledBackgroundSpeakerWav,
+  readBackgroundSpeech,
+  BUNDLED_BACKGROUND_SPEAKER_PATH,
+  conditionBreakdown,
+  matchesWhere,
+  parseWhere,
+  webrtcSpeechIntervals,
+  type LoadedRecording,
+  type ConditionPreset,
+  type ConditionOverrides,
+  type ConditionInput,
+  type ConditionResult,
+  type ConditionSettings,
+  type ConditionObservations,
+  type GenerateAudioOptions,
+  type GenerateAudioReport,
+  type ConditionRate,
+} from "../core/walk/index";

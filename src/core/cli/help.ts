@@ -43,6 +43,22 @@ Target and audio:
   --response-timeout-seconds <s>
                               wait for a complete response after the caller's audio (default 30)
 
+WALK (recorded callers):
+  --condition <preset>        only recordings with this acoustic condition (repeatable): clean, noisy,
+                              telephony, background_speech, echo, packet_loss, realistic
+  --where <key=value>         only recordings whose metadata matches, e.g. accent=scottish (repeatable)
+  --speech-detector <name>    rms (default, evaluation-contract §2) or webrtc (WebRTC VAD) for the timeline
+  --listen                    play each conversation (caller left, assistant right) after its trial;
+                              needs an audio player; not with --concurrency above 1
+
+Semantic judge (evaluation-contract §6):
+  --judge                     run the judge (default only with --live); needs OPENAI_API_KEY or --judge-endpoint
+  --no-judge                  do not run the judge, also in live runs
+  --judge-model <id>          judge model (default gpt-5.6-terra)
+  --judge-reasoning-effort <e>  none, minimal, low, medium, high, xhigh
+  --judge-repetitions <n>     judge calls per clause; majority verdict, mean score (default 1)
+  --judge-endpoint <url>      base URL of any Responses-compatible server, e.g. http://127.0.0.1:8080/v1
+
 Trials:
   --repetitions <n>           independent trials per case, each with a fresh world (default 1)
   --concurrency <n>           trials at once, 1–8 (default 1)

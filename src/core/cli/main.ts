@@ -8,7 +8,9 @@ import { conversationTranscript, writeTrialArtifacts } from "../report/artifacts
 import type { TrialRecord } from "../run/record";
 import { CachedSynthesizer, EspeakSynthesizer, OpenAISpeechSynthesizer } from "../speech/index";
 import { progressLine, summaryText } from "../report/console";
-import { ensureDir } from "../report/files";
+import { ensureDir, writeFileAtomic } from "../report/files";
+import { htmlReport } from "../report/html";
+import type { EvidenceCatalog } from "../judge/evidence";
 import { buildResults, writeRunOutputs } from "../report/results";
 import { resultsJsonSchema } from "../report/results-schema";
 import { PlanError } from "../run/plan";
@@ -34,7 +36,7 @@ export interface CliIO {
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError"].includes(name);
 }
 
 /** The whole CLI as a function: tests call it directly; the bin is a thin wrapper. Returns the exit code. */
@@ -91,7 +93,15 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
     repetitions: options.repetitions,
     concurrency: options.concurrency,
     seed: options.seed,
-    selection: { ids: options.ids, tags: options.tags, ...(options.max_examples !== undefined ? { max_examples: options.max_examples } : {}) },
+    selection: {
+      ids: options.ids,
+      tags: options.tags,
+      conditions: options.conditions,
+      where: options.where,
+      ...(options.max_examples !== undefined ? { max_examples: options.max_examples } : {}),
+    },
+    speech_detector: options.speech_detector,
+    judge: options.judge,
     real_time: options.real_time,
     limits: options.limits,
     gates: options.gates,
@@ -99,6 +109,8 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
   };
   // Everything a user can get wrong is checked here, before any folder is created.
   const resolved = resolveRun(pkg.plan, runOptions);
+  if (resolved.skipped.length > 0 && !options.quiet)
+    io.stderr(`crashlab: skipping ${resolved.skipped.length} case(s): ${resolved.skipped[0]!.reason} (${resolved.skipped.slice(0, 4).map((s) => s.case_id).join(", ")}${resolved.skipped.length > 4 ? ", …" : ""})\n`);
   if (resolved.trials.length === 0) throw new UsageError("the selection matches no case: check --example/--tag/--max-examples (`crashlab list` shows the cases)");
   preflightWorlds(resolved.trials.map((t) => t.case));
 
@@ -111,6 +123,7 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
   if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
   if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
 
+  const catalogs: Record<string, EvidenceCatalog> = {};
   const result = await run(
     pkg.plan,
     {
@@ -118,8 +131,9 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
       package: { dir: pkg.dir, digest },
       speech,
       ...(io.signal ? { signal: io.signal } : {}),
-      onTrialEnd: (record, done, total, media) => {
-        record.artifacts = writeTrialArtifacts(runDir, record, media);
+      onTrialEnd: (record, done, total, media, catalog) => {
+        record.artifacts = writeTrialArtifacts(runDir, record, media, catalog);
+        catalogs[record.trial_id] = catalog;
         if (!options.quiet) io.stderr(progressLine(record, done, total) + "\n");
         if (options.verbose) io.stderr(verboseTrial(record));
       },
@@ -136,6 +150,10 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
     not_started: notStarted,
   });
   const paths = writeRunOutputs(runDir, doc, result);
+  const breakdowns = doc.summary.conditions.length
+    ? [{ title: "Pass rate by acoustic condition", rows: doc.summary.conditions.map((c) => ({ label: c.condition, trials: c.trials, passes: c.passes })) }]
+    : [];
+  writeFileAtomic(join(runDir, "report.html"), htmlReport(doc, result.records, { catalogs, breakdowns }));
   if (options.json) io.stdout(JSON.stringify(doc, null, 2) + "\n");
   else io.stdout(summaryText(result.summary, result.decision, { run_id: result.run_id, target: result.target, results_dir: paths.results }) + "\n");
   if (notStarted > 0) {

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { GateOverrides } from "../run/run";
+import type { JudgeReasoningEffort, JudgeSettings } from "../judge/judge";
 import type { RunDefaults } from "../run/plan";
 import type { AudioSettings } from "../run/trial";
 import type { TargetSettings } from "../target/settings";
@@ -51,6 +52,16 @@ export const RUN_OPTIONS = {
   "chunk-ms": { type: "string" },
   "response-timeout-seconds": { type: "string" },
   "refresh-audio": { type: "boolean" },
+  condition: { type: "string", multiple: true },
+  where: { type: "string", multiple: true },
+  "speech-detector": { type: "string" },
+  listen: { type: "boolean" },
+  judge: { type: "boolean" },
+  "no-judge": { type: "boolean" },
+  "judge-model": { type: "string" },
+  "judge-reasoning-effort": { type: "string" },
+  "judge-repetitions": { type: "string" },
+  "judge-endpoint": { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -85,6 +96,12 @@ export interface ResolvedRunOptions {
   quiet: boolean;
   ids: string[];
   tags: string[];
+  conditions: string[];
+  where: string[];
+  speech_detector: "rms" | "webrtc";
+  listen: boolean;
+  /** The semantic judge: on in live runs unless --no-judge, offline only with --judge. */
+  judge: JudgeSettings | null;
   max_examples?: number;
   real_time: boolean;
   limits: Partial<Limits>;
@@ -98,6 +115,7 @@ export interface ResolvedRunOptions {
 
 /** Caller voice default: the persona default of evaluation-contract §1. */
 export const DEFAULT_CALLER_VOICE = "coral";
+const CONDITIONS = ["clean", "noisy", "telephony", "background_speech", "echo", "packet_loss", "realistic"];
 export const DEFAULT_TTS_MODEL = "gpt-4o-mini-tts";
 
 /** The one place that resolves a setting: CLI flag, then the PLAN's defaults, then built-in defaults. */
@@ -127,8 +145,17 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
   const responseTimeout = cli["response-timeout-seconds"];
   if (responseTimeout !== undefined && !(Number(responseTimeout) > 0)) throw new UsageError(`--response-timeout-seconds takes a positive number (got "${responseTimeout}")`);
   const live = cli.live ?? false;
+  const detector = cli["speech-detector"] ?? "rms";
+  if (detector !== "rms" && detector !== "webrtc") throw new UsageError(`--speech-detector takes "rms" (the default, evaluation-contract §2) or "webrtc" (got "${detector}")`);
+  const speechDetector: "rms" | "webrtc" = detector;
+  const listen = cli.listen ?? false;
+  if (listen && cli.concurrency !== undefined && Number(cli.concurrency) > 1)
+    throw new UsageError("--listen plays one conversation at a time: it cannot be combined with --concurrency above 1");
+  for (const c of cli.condition ?? [])
+    if (!CONDITIONS.includes(c)) throw new UsageError(`--condition takes one of ${CONDITIONS.join(", ")} (got "${c}")`);
   const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
   if (live && !apiKey) throw new UsageError("--live needs OPENAI_API_KEY in the environment (without --live, runs use the local GPT-Live simulator)");
+  const judge = resolveJudge(cli, live, apiKey);
   if (cli.endpoint !== undefined && !/^wss?:\/\//.test(cli.endpoint)) throw new UsageError(`--endpoint takes a ws:// or wss:// URL (got "${cli.endpoint}")`);
   // Offline runs default to virtual time (fast, reproducible); live runs to real time.
   const realTime = cli["real-time"] ?? (cli["no-real-time"] ? false : live);
@@ -157,6 +184,11 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     quiet: cli.quiet ?? false,
     ids: [...(cli.example ?? []), ...(cli.scenario ?? [])],
     tags: cli.tag ?? [],
+    conditions: cli.condition ?? [],
+    where: cli.where ?? [],
+    speech_detector: speechDetector,
+    listen,
+    judge,
     ...(cli["max-examples"] !== undefined ? { max_examples: int("max-examples", cli["max-examples"], 0) } : {}),
     real_time: realTime,
     verbose: cli.verbose ?? false,
@@ -170,5 +202,31 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
       ...(min_pass_rate !== undefined ? { min_pass_rate } : {}),
       ...(cli.wilson ? { wilson: true } : {}),
     },
+  };
+}
+
+const EFFORTS: readonly JudgeReasoningEffort[] = ["none", "minimal", "low", "medium", "high", "xhigh"];
+
+/** Judge settings from the flags: on with --live (unless --no-judge) or with --judge; never invented offline. */
+function resolveJudge(cli: RawRunArgs, live: boolean, apiKey: string | undefined): JudgeSettings | null {
+  if (cli.judge && cli["no-judge"]) throw new UsageError("--judge and --no-judge contradict each other; pass one");
+  const on = cli["no-judge"] ? false : (cli.judge ?? live);
+  const tuning = cli["judge-model"] ?? cli["judge-reasoning-effort"] ?? cli["judge-repetitions"] ?? cli["judge-endpoint"];
+  if (!on) {
+    if (tuning !== undefined) throw new UsageError("judge settings were given but the judge is off: add --judge (offline runs do not call a judge unless asked)");
+    return null;
+  }
+  const effort = cli["judge-reasoning-effort"];
+  if (effort !== undefined && !EFFORTS.includes(effort as JudgeReasoningEffort)) throw new UsageError(`--judge-reasoning-effort takes one of ${EFFORTS.join(", ")} (got "${effort}")`);
+  const repetitions = int("judge-repetitions", cli["judge-repetitions"], 1, 15);
+  const endpoint = cli["judge-endpoint"];
+  if (endpoint !== undefined && !/^https?:\/\//.test(endpoint)) throw new UsageError(`--judge-endpoint takes the http(s) base URL of a Responses-compatible server, e.g. http://127.0.0.1:8080/v1 (got "${endpoint}")`);
+  if (!apiKey && !endpoint) throw new UsageError("--judge needs OPENAI_API_KEY in the environment, or --judge-endpoint pointing at a Responses-compatible server");
+  return {
+    ...(cli["judge-model"] ? { model: cli["judge-model"] } : {}),
+    ...(effort ? { reasoning_effort: effort as JudgeReasoningEffort } : {}),
+    ...(repetitions !== undefined ? { repetitions } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    ...(apiKey ? { api_key: apiKey } : {}),
   };
 }

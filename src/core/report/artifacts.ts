@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { interleaveStereo, pcm16FromBytes } from "../audio/pcm";
 import { conversationTracks } from "../run/conversation";
 import { pcm16Wav } from "../audio/wav";
+import type { EvidenceCatalog } from "../judge/evidence";
 import type { TrialRecord } from "../run/record";
 import type { TrialMedia } from "../run/trial";
 import { artifactKey, redactSecrets, writeFileAtomic } from "./files";
@@ -11,7 +12,7 @@ import { artifactKey, redactSecrets, writeFileAtomic } from "./files";
  * payloads, secrets redacted) and the transcript file (tool executions, world diff, checks, grades).
  * Returns the artifact paths relative to the run folder.
  */
-export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: TrialMedia | null = null): Record<string, string> {
+export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: TrialMedia | null = null, catalog: EvidenceCatalog | null = null): Record<string, string> {
   const key = artifactKey(record.trial_id);
   const events = `events/${key}.jsonl`;
   const transcript = `transcripts/${key}.json`;
@@ -28,6 +29,7 @@ export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: 
     checks: record.checks,
     assessments: record.assessments,
     semantic_grades: record.assessments.filter((a) => a.kind === "semantic"),
+    evidence_catalog: catalog,
     limits: record.limits,
     provenance: record.provenance,
   };

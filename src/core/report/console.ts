@@ -38,6 +38,18 @@ export function summaryText(summary: RunSummary, decision: GateDecision, extra: 
     `${summary.trials} trials (target ${extra.target}): ${s.passed} passed, ${s.failed} failed, ${s.inconclusive} inconclusive, ${s.infrastructure_error} infrastructure errors` +
       (summary.wilson_95 ? `; pass rate ${pct(summary.pass_rate).trim()} (95% CI ${pct(summary.wilson_95.low).trim()}–${pct(summary.wilson_95.high).trim()})` : ""),
   );
+  if (summary.conditions.length) {
+    lines.push("");
+    lines.push(`${"condition".padEnd(18)}  trials  pass  rate  wilson95`);
+    for (const c of summary.conditions) {
+      const w = c.wilson_95 ? `${pct(c.wilson_95.low)}-${pct(c.wilson_95.high).trim()}` : "-";
+      lines.push(`${c.condition.padEnd(18)}  ${String(c.trials).padStart(6)}  ${String(c.passes).padStart(4)}  ${pct(c.pass_rate)}  ${w}${c.infrastructure_errors ? `  (${c.infrastructure_errors} infrastructure errors)` : ""}`);
+    }
+  }
+  if (summary.judge.judged > 0) {
+    const cost = summary.judge.cost_usd === null ? "cost unknown" : `≈ $${summary.judge.cost_usd.toFixed(4)}${summary.judge.unpriced ? ` (+${summary.judge.unpriced} unpriced)` : ""}`;
+    lines.push(`judge: ${summary.judge.judged} assessments, ${summary.judge.requests} requests, ${summary.judge.tokens.total} tokens, ${cost} (separate from the target's usage)`);
+  }
   const stages = Object.entries(summary.errors_by_stage);
   if (stages.length) lines.push(`infrastructure errors by stage: ${stages.map(([k, v]) => `${k} ${v}`).join(", ")}`);
   const durations = summary.cases.map((c) => c.duration_ms.p50).filter((x): x is number => x !== null);

@@ -97,6 +97,24 @@ export const ResultsFile = z.strictObject({
         response_latency_ms: Pct,
       }),
     ),
+    conditions: z.array(
+      z.strictObject({
+        condition: z.string(),
+        trials: z.number(),
+        passes: z.number(),
+        pass_rate: z.number().nullable(),
+        wilson_95: IntervalSchema,
+        infrastructure_errors: z.number(),
+      }),
+    ),
+    judge: z.strictObject({
+      judged: z.number(),
+      requests: z.number(),
+      latency_ms: z.number(),
+      tokens: z.strictObject({ input: z.number(), cached: z.number(), cache_write: z.number(), output: z.number(), reasoning: z.number(), total: z.number() }),
+      cost_usd: z.number().nullable(),
+      unpriced: z.number(),
+    }),
   }),
   trials: z.array(ResultsTrial),
 });

@@ -1,8 +1,12 @@
 import { createHash } from "node:crypto";
-import type { LoadedDataset } from "../dataset/load";
+import { DatasetError, type LoadedDataset } from "../dataset/load";
+import { matchesWhere, parseWhere } from "../walk/breakdown";
+import { resolveRecording, validateRecordings } from "../walk/recordings";
+import type { Json } from "../world/types";
 import { SAFE_ID, type Scenario } from "../dataset/schema";
 import type { GateRule } from "../gate/gates";
 import type { TargetEntry } from "../target/settings";
+import { BUILTIN_CLAUSES, type BehaviorClause } from "../judge/clauses";
 import type { Verifier } from "../verify/verifier";
 import type { WorldDefinition } from "../world/types";
 import type { Limits } from "./record";
@@ -17,6 +21,8 @@ export interface CaseDefinition {
   world: WorldDefinition;
   /** World operations the target may call as tools; default: all of them. */
   tools?: string[];
+  /** WALK: the recording replayed as the caller (validated when the case was built). */
+  recording?: CaseRecording;
   limits?: Partial<Limits>;
   tags: string[];
 }
@@ -38,6 +44,10 @@ export interface PlanDefinition {
   cases: CaseDefinition[];
   /** Package verifiers, run after the built-in outcome assessment. */
   verifiers?: Verifier[];
+  /** Extra behavior clauses for the semantic judge (`defineClause`); the five of §6 are built in. */
+  clauses?: BehaviorClause[];
+  /** Public business facts, offered to the judge as `fact.<key>` evidence (never evaluator-only data). */
+  facts?: Record<string, Json>;
   /** Gate rules per verifier id; anything unspecified takes the verifier's default (required → min pass rate 1). */
   gates?: Record<string, Partial<GateRule>>;
   limits?: Partial<Limits>;
@@ -74,7 +84,7 @@ export function definePlan(def: PlanDefinition): Plan {
       if (!(tool in c.world.operations)) throw new PlanError(`case "${c.id}" authorizes tool "${tool}", which world "${c.world.name}" does not implement`);
     }
   }
-  const verifierIds = new Set<string>(["outcome"]);
+  const verifierIds = new Set<string>(["outcome", ...BUILTIN_CLAUSES.map((c) => `semantic.${c.id}`), ...(def.clauses ?? []).map((c) => `semantic.${c.id}`)]);
   for (const v of def.verifiers ?? []) {
     if (verifierIds.has(v.id)) throw new PlanError(`duplicate verifier id "${v.id}"`);
     verifierIds.add(v.id);
@@ -111,6 +121,49 @@ export function crawl(loaded: LoadedDataset, options: CrawlOptions): CaseDefinit
     }));
 }
 
+export interface CaseRecording {
+  id: string;
+  /** Absolute path of the WAV file. */
+  path: string;
+  condition: string;
+  metadata: Record<string, Json>;
+}
+
+/**
+ * WALK cases: one per recording of each single-turn scenario (seed 001). Every recording is validated
+ * here, before any session can start; all problems are reported together. The case id is the scenario id,
+ * or `<scenario>.<recording>` when a scenario has several recordings.
+ */
+export function walk(loaded: LoadedDataset, options: CrawlOptions): CaseDefinition[] {
+  const problems = validateRecordings(loaded.dataset, loaded.file);
+  if (problems.length > 0) {
+    throw new DatasetError(
+      loaded.file,
+      problems.map((p) => {
+        const i = loaded.dataset.scenarios.findIndex((s) => s.id === p.scenario_id);
+        const j = loaded.dataset.scenarios[i]?.input.recordings?.findIndex((r) => r.id === p.recording_id) ?? -1;
+        return { path: `scenarios[${i}].input.recordings[${j}]`, scenario_id: p.scenario_id, message: `recording "${p.recording_id}" (${p.declared_path}): ${p.problem}; ${p.fix}` };
+      }),
+      "WALK replays recordings exactly: fix or convert the files named above, then run `crashlab validate` again.",
+    );
+  }
+  return loaded.dataset.scenarios
+    .filter((s) => s.interaction === "single_turn" && (s.input.recordings?.length ?? 0) > 0)
+    .flatMap((scenario) =>
+      scenario.input.recordings!.map((recording) => ({
+        id: scenario.input.recordings!.length === 1 ? scenario.id : `${scenario.id}.${recording.id}`,
+        kind: "walk" as const,
+        scenario,
+        dataset_file: loaded.file,
+        world: options.world,
+        recording: { id: recording.id, path: resolveRecording(loaded.file, scenario, recording), condition: recording.condition, metadata: recording.metadata as Record<string, Json> },
+        ...(options.tools ? { tools: options.tools } : {}),
+        ...(options.limits ? { limits: options.limits } : {}),
+        tags: scenario.tags,
+      })),
+    );
+}
+
 /** A trial: one execution of one case. Its id and seed are fixed when the plan is built. */
 export interface TrialSpec {
   trial_id: string;
@@ -128,6 +181,10 @@ export interface CaseSelection {
   /** Scenario/case ids to keep (case-insensitive); empty keeps all. */
   ids?: string[];
   tags?: string[];
+  /** WALK: keep recordings with one of these acoustic conditions (cases without a recording are dropped). */
+  conditions?: string[];
+  /** WALK: `key=value` filters on recording metadata, all of which must match (`accent=scottish`). */
+  where?: string[];
   max_examples?: number;
 }
 
@@ -147,6 +204,14 @@ export function selectCases(cases: CaseDefinition[], selection: CaseSelection): 
   if (selection.tags && selection.tags.length > 0) {
     const tags = selection.tags.map((t) => t.toLowerCase());
     selected = selected.filter((c) => c.tags.some((t) => tags.includes(t.toLowerCase())) || tags.includes(c.kind));
+  }
+  if (selection.conditions && selection.conditions.length > 0) {
+    const wanted = selection.conditions.map((c) => c.toLowerCase());
+    selected = selected.filter((c) => c.recording && wanted.includes(c.recording.condition.toLowerCase()));
+  }
+  if (selection.where && selection.where.length > 0) {
+    const filters = selection.where.map((w) => parseWhere(w));
+    selected = selected.filter((c) => c.recording && filters.every((f) => matchesWhere({ condition: c.recording!.condition, ...c.recording!.metadata }, f)));
   }
   if (selection.max_examples && selection.max_examples > 0) selected = selected.slice(0, selection.max_examples);
   return selected;

@@ -3,6 +3,9 @@ import { evaluateGates, type GateConfig, type GateDecision, type GateRule } from
 import { gitState, type GitState } from "../provenance/digest";
 import { DEFAULT_TARGET_SETTINGS, instantiateTarget, type TargetSettings } from "../target/settings";
 import type { TargetAdapter } from "../target/types";
+import type { EvidenceCatalog } from "../judge/evidence";
+import { semanticVerifiers } from "../judge/verifiers";
+import type { JudgeSettings } from "../judge/judge";
 import { outcomeVerifier, type Verifier } from "../verify/verifier";
 import { CRASHLAB_VERSION } from "../version";
 import { buildTrials, DEFAULT_LIMITS, PlanError, selectCases, type CaseSelection, type Plan, type TrialSpec } from "./plan";
@@ -23,6 +26,8 @@ export interface GateOverrides {
 
 export interface RunOptions {
   target?: string;
+  /** The semantic judge; null or absent records applicable dimensions as not assessed (offline default). */
+  judge?: JudgeSettings | null;
   /** Settings for target factories (mode, delegation, models, voice, endpoint). */
   target_settings?: Partial<TargetSettings>;
   repetitions?: number;
@@ -37,7 +42,7 @@ export interface RunOptions {
   package?: { dir?: string; digest: string };
   /** Called as trials start and finish (live progress, artifact writing). */
   onTrialStart?: (spec: TrialSpec) => void;
-  onTrialEnd?: (record: TrialRecord, done: number, total: number, media: TrialMedia | null) => void | Promise<void>;
+  onTrialEnd?: (record: TrialRecord, done: number, total: number, media: TrialMedia | null, catalog: EvidenceCatalog) => void | Promise<void>;
   /** Caller speech for audio targets (the CLI supplies a cached offline or live synthesizer). */
   speech?: CallerSpeech;
   audio?: Partial<AudioSettings>;
@@ -60,6 +65,8 @@ export interface RunResult {
 
 export interface ResolvedRun {
   run_id: string;
+  /** Selected cases the target cannot run, with the reason (reported, never silently dropped). */
+  skipped: Array<{ case_id: string; reason: string }>;
   target_name: string;
   target: TargetAdapter;
   target_settings: TargetSettings;
@@ -95,7 +102,13 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
     throw new PlanError(`target "${target_name}" could not be built with these settings: ${(error as Error).message}`);
   }
 
-  const verifierList: Verifier[] = [outcomeVerifier, ...(plan.verifiers ?? [])];
+  let semantic: Verifier[];
+  try {
+    semantic = semanticVerifiers({ judge: options.judge ?? null, ...(plan.clauses ? { clauses: plan.clauses } : {}), ...(plan.facts ? { facts: plan.facts } : {}) }) as Verifier[];
+  } catch (error) {
+    throw new PlanError(`the semantic judge cannot be set up: ${(error as Error).message}`);
+  }
+  const verifierList: Verifier[] = [outcomeVerifier, ...(plan.verifiers ?? []), ...semantic];
   const ids = new Set(verifierList.map((v) => v.id));
   for (const id of [...(options.gates?.require ?? []), ...(options.gates?.advisory ?? [])])
     if (!ids.has(id)) throw new PlanError(`unknown verifier "${id}" in a gate override; verifiers: ${[...ids].join(", ")}`);
@@ -117,12 +130,17 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
 
   const limits: Limits = { ...DEFAULT_LIMITS, ...plan.limits, ...options.limits };
   for (const [k, v] of Object.entries(limits)) if (!Number.isInteger(v) || v <= 0) throw new PlanError(`limit ${k} must be a positive whole number (got ${v})`);
-  const cases = selectCases(plan.cases, options.selection ?? {});
+  const selected = selectCases(plan.cases, options.selection ?? {});
+  // WALK replays recordings: a target that takes only text cannot run those cases (sending it the
+  // reference transcript instead would hand it evaluator-only data). They are skipped and reported.
+  const cases = target.accepts.includes("audio") ? selected : selected.filter((c) => !c.recording);
+  const skipped = selected.filter((c) => !cases.includes(c)).map((c) => ({ case_id: c.id, reason: `target "${target_name}" takes text; WALK cases replay recordings` }));
   const trials = buildTrials(cases, repetitions, seed);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..+/, "").replace("T", "-");
   const run_id = `${options.run_name ? `${options.run_name}-` : ""}${stamp}-${randomBytes(2).toString("hex")}`;
   return {
     run_id,
+    skipped,
     target_name,
     target,
     target_settings,
@@ -154,7 +172,7 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
       const spec = resolved.trials[index]!;
       options.onTrialStart?.(spec);
       const caseLimits: Limits = { ...resolved.limits, ...spec.case.limits, ...options.limits };
-      const { record, media } = await runTrial({
+      const { record, media, catalog } = await runTrial({
         spec,
         target,
         target_name: resolved.target_name,
@@ -166,10 +184,11 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
         real_time: options.real_time ?? false,
         ...(options.speech ? { speech: options.speech } : {}),
         audio: { ...DEFAULT_AUDIO, ...options.audio },
+        ...(plan.facts ? { facts: plan.facts } : {}),
       });
       records[index] = record;
       done++;
-      await options.onTrialEnd?.(record, done, resolved.trials.length, media);
+      await options.onTrialEnd?.(record, done, resolved.trials.length, media, catalog);
     }
   };
   await Promise.all(Array.from({ length: Math.min(resolved.concurrency, Math.max(1, resolved.trials.length)) }, worker));

@@ -1,4 +1,6 @@
 import { passHatK, percentile, wilsonInterval, type Interval } from "../stats/rates";
+import { judgeUsageTotals, type JudgeUsageTotals } from "../judge/verifiers";
+import { conditionBreakdown, type ConditionRate } from "../walk/breakdown";
 import type { TrialRecord, TrialStatus } from "./record";
 
 export interface CaseSummary {
@@ -24,6 +26,10 @@ export interface RunSummary {
   /** Infrastructure errors by stage: counted and reported, never dropped. */
   errors_by_stage: Record<string, number>;
   cases: CaseSummary[];
+  /** WALK: pass rates per acoustic condition of the recordings (empty without recordings). */
+  conditions: ConditionRate[];
+  /** The semantic judge's own usage and estimated cost, never added to the target's consumption. */
+  judge: JudgeUsageTotals;
 }
 
 /** Per-case and per-run statistics, evaluation-contract §9. Infrastructure errors count as trials that did not pass. */
@@ -64,5 +70,7 @@ export function summarize(records: readonly TrialRecord[]): RunSummary {
     wilson_95: wilsonInterval(by_status.passed, records.length),
     errors_by_stage,
     cases,
+    conditions: conditionBreakdown(records.filter((r) => r.input.recording).map((r) => ({ condition: r.input.recording!.condition, status: r.status }))),
+    judge: judgeUsageTotals(records.flatMap((r) => r.assessments)),
   };
 }

@@ -5,6 +5,8 @@ import type { Scenario } from "../dataset/schema";
 import { provenanceDigest, sha256, type GitState } from "../provenance/digest";
 import type { AgentEvent, SessionIO, TargetAdapter, TargetSession, ToolCallRequest, ToolReply } from "../target/types";
 import { RealClock, VirtualClock, type Clock } from "../time/clock";
+import { buildEvidenceCatalog, type EvidenceCatalog } from "../judge/evidence";
+import { semanticQuality, taskUnderstandingOutcome } from "../judge/verifiers";
 import { grade } from "../verify/deterministic";
 import { runVerifier, type Verifier } from "../verify/verifier";
 import { createWorld } from "../world/world";
@@ -25,6 +27,7 @@ import {
   type Turn,
 } from "./record";
 import { groupTranscript } from "../timeline/turns";
+import { loadRecording } from "../walk/recordings";
 import type { PlacedAssistantAudio } from "../timeline/turns";
 import { AssistantTrack } from "./assistant-track";
 import { audioMetrics, backendUsage } from "./audio-metrics";
@@ -43,6 +46,8 @@ export interface TrialContext {
   /** Caller speech for audio targets (CRAWL synthesizes `input.text`). */
   speech?: CallerSpeech;
   audio?: AudioSettings;
+  /** Public business facts for the evidence catalog (`fact.<key>`). */
+  facts?: Record<string, Json>;
 }
 
 /** The synthesizer interface the harness needs (src/core/speech implements it). */
@@ -76,6 +81,8 @@ export interface TrialMedia {
 export interface TrialOutcome {
   record: TrialRecord;
   media: TrialMedia | null;
+  /** The trial's evidence catalog (§6): observed evidence and public facts, for artifacts and reports. */
+  catalog: EvidenceCatalog;
 }
 
 /** A trial limit was hit: the target's own doing, so the trial fails (it is not an infrastructure error). */
@@ -275,7 +282,19 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
     } catch (e) {
       throw new StageError("world_setup", e);
     }
-    if (audioMode) {
+    if (audioMode && c.recording) {
+      // WALK replays the saved recording exactly: its PCM data, never the container, never regenerated.
+      let recording;
+      try {
+        recording = loadRecording(c.dataset_file, scenario, { id: c.recording.id, path: c.recording.path, condition: c.recording.condition, metadata: c.recording.metadata });
+      } catch (e) {
+        throw new StageError("recording", e);
+      }
+      inputPcm = concatBytes(chunkPcm(recording.pcm, { chunkMs: audio.chunk_ms }));
+      // Offline only: the simulator has no recognizer, so it is told the words of these exact bytes (its
+      // stand-in for speech recognition). Nothing crosses the wire; live targets ignore this.
+      ctx.target.prepareCallerAudio?.({ pcm: inputPcm, text: scenario.input.text });
+    } else if (audioMode) {
       if (!ctx.speech) throw new StageError("speech", new Error(`target "${ctx.target_name}" takes audio, but no speech synthesizer was configured`));
       let speech;
       try {
@@ -351,7 +370,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
   const view = (world ? world.view() : {}) as Record<string, Json>;
 
   const completionNote = limitHit ? `stopped: ${(limitHit as LimitExceeded).message}` : error ? `${error.stage}: ${error.message}` : "completed";
-  const grading = grade({
+  const gradingInput = {
     scenario,
     case_kind: c.kind,
     completed: completed && !limitHit && !error,
@@ -360,7 +379,8 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
     delegations,
     tool_executions: tools,
     world: { initial, final, view, events: worldEvents, diff },
-  });
+  };
+  const grading = grade(gradingInput);
 
   const provenance = provenanceDigest({
     package_digest: ctx.package_digest,
@@ -387,6 +407,13 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
   }
   function callerInputRecord(): CallerInputRecord {
     if (!inputPcm) return { kind: "text", sha256: sha256(scenario.input.text), duration_ms: null };
+    if (c.recording)
+      return {
+        kind: "recording",
+        sha256: sha256(inputPcm),
+        duration_ms: (inputPcm.length / 2 / 24_000) * 1000,
+        recording: { id: c.recording.id, path: c.recording.path, condition: c.recording.condition, metadata: c.recording.metadata },
+      };
     const speech = ctx.speech;
     return {
       kind: "synthetic",
@@ -446,12 +473,26 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
       evidence_ids: [],
     }));
   } else {
-    assessments = [];
-    for (const { verifier, required } of ctx.verifiers) assessments.push(await runVerifier(verifier, { record: base, scenario }, required));
+    // The semantic layer runs first: its task_understanding feeds the §5 semantic_outcome check, which
+    // the deterministic outcome verifier then reads. Partial credit never overrides a deterministic failure.
+    const semantic: Assessment[] = [];
+    for (const { verifier, required } of ctx.verifiers.filter((v) => v.verifier.kind === "semantic")) semantic.push(await runVerifier(verifier, { record: base, scenario }, required));
+    const understanding = taskUnderstandingOutcome(semantic);
+    if (understanding !== undefined) {
+      const required = semantic.find((a) => a.verifier === "semantic.task_understanding")!.required;
+      const regraded = grade({ ...gradingInput, semantic_task_understanding: understanding, semantic_task_understanding_required: required });
+      base.checks = regraded.checks;
+    }
+    base.metrics.task.semantic_quality = semanticQuality(semantic);
+    base.metrics.task.task_completed = base.checks.every((ch) => !ch.required || ch.status !== "failed");
+    const deterministic: Assessment[] = [];
+    for (const { verifier, required } of ctx.verifiers.filter((v) => v.verifier.kind !== "semantic")) deterministic.push(await runVerifier(verifier, { record: base, scenario }, required));
+    assessments = [...deterministic, ...semantic];
   }
   const record: TrialRecord = { ...base, status: trialStatus(error, assessments), assessments };
   const media: TrialMedia | null = placed && inputPcm ? { input_pcm: inputPcm, caller_start_ms: callerStart, assistant: placed, sample_rate: 24_000 } : null;
-  return { record, media };
+  const catalog = buildEvidenceCatalog(record, { ...(scenario.input.context ? { context: scenario.input.context } : {}), ...(ctx.facts ? { facts: ctx.facts } : {}) });
+  return { record, media, catalog };
 }
 
 /** passed | failed | inconclusive | infrastructure_error, from the required assessments. */

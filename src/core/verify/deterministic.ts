@@ -16,6 +16,8 @@ export interface GradingInput {
   world: { initial: unknown; final: unknown; view: Record<string, unknown>; events: readonly WorldEvent[]; diff: JsonPatch[] };
   /** Set when a semantic judge assessed task_understanding (§5 semantic_outcome). */
   semantic_task_understanding?: "passed" | "failed" | "inconclusive";
+  /** Only a required task_understanding gates task completion (seed 002: semantic criteria are advisory by default). */
+  semantic_task_understanding_required?: boolean;
 }
 
 export interface Grading {
@@ -232,15 +234,19 @@ export function grade(input: GradingInput): Grading {
       ),
     );
   } else checks.push(check("grounded_response", false, "not_applicable", "no tool completed"));
+  const understanding = input.semantic_task_understanding;
   checks.push(
-    input.semantic_task_understanding === undefined
+    understanding === undefined
       ? check("semantic_outcome", false, "not_applicable", "no semantic judge ran")
-      : check(
-          "semantic_outcome",
-          true,
-          input.semantic_task_understanding === "passed" ? "passed" : "failed",
-          `task_understanding ${input.semantic_task_understanding}`,
-        ),
+      : understanding === "inconclusive"
+        ? // Inconclusive is not a failure of the task: the required semantic verifier itself makes the trial inconclusive.
+          check("semantic_outcome", false, "not_applicable", "task_understanding was inconclusive (see semantic.task_understanding)")
+        : check(
+            "semantic_outcome",
+            input.semantic_task_understanding_required ?? false,
+            understanding === "passed" ? "passed" : "failed",
+            `task_understanding ${understanding}${input.semantic_task_understanding_required ? "" : " (advisory)"}`,
+          ),
   );
 
   return {

@@ -1,5 +1,5 @@
 import type { Scenario } from "../dataset/schema";
-import type { Assessment, OutcomeCheck, TrialRecord } from "../run/record";
+import type { Assessment, JudgeProvenance, OutcomeCheck, TrialRecord } from "../run/record";
 
 /** What a verifier reads: the finished trial record (nothing live) and the evaluator-only scenario. */
 export interface VerifierInput {
@@ -8,11 +8,13 @@ export interface VerifierInput {
 }
 
 export interface Verdict {
-  status: "passed" | "failed" | "inconclusive" | "not_applicable" | "error";
+  status: "passed" | "failed" | "inconclusive" | "not_applicable" | "not_run" | "error";
   score?: number | null;
   rationale: string;
   evidence_ids: string[];
   checks?: OutcomeCheck[];
+  /** Semantic verifiers: the judge's model, settings, clause, latency, tokens and cost (§6). */
+  judge?: JudgeProvenance;
 }
 
 export interface Verifier {
@@ -66,6 +68,7 @@ export async function runVerifier(verifier: Verifier, input: VerifierInput, requ
       rationale: verdict.rationale,
       evidence_ids: verdict.evidence_ids,
       ...(verdict.checks ? { checks: verdict.checks } : {}),
+      ...(verdict.judge ? { judge: verdict.judge } : {}),
     };
   } catch (error) {
     return {
