@@ -10,6 +10,7 @@ import { CachedSynthesizer, EspeakSynthesizer, run, type RunOptions } from "cras
 import { benchAudio } from "./audio.bench";
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
+import { benchWalk } from "./walk.bench";
 import { benchWorld } from "./world.bench";
 
 interface Row {
@@ -54,6 +55,7 @@ const want = (name: string) => only.length === 0 || only.includes(name);
 if (want("world")) print("world engine (restaurant)", await benchWorld());
 if (want("audio")) print("audio core", await benchAudio());
 if (want("speech")) print("caller speech (espeak-ng, offline)", await benchSpeech());
+if (want("walk")) print("WALK acoustic conditions (10 s of audio)", await benchWalk());
 if (want("timeline")) print("timeline metrics", await benchTimeline());
 if (want("run")) {
   const rows = [await wholeRun("text_restaurant", 5), await wholeRun("restaurant", 1), await wholeRun("restaurant", 5)];

@@ -2,19 +2,21 @@
  * crashlab's own evaluation package for the restaurant assistant, written exactly as a user would write
  * one: it imports only `crashlab/alpha` (and the application under test in examples/restaurant).
  */
-import { crawl, definePlan, loadDataset } from "crashlab/alpha";
+import { crawl, definePlan, loadDataset, walk } from "crashlab/alpha";
 import { RESTAURANT_FACTS } from "../examples/restaurant/facts";
 import { restaurantTargets } from "./adapters/restaurant-targets";
 import { noDoubleBooking } from "./verifiers/no-double-booking";
 import { restaurantWorld } from "./worlds/restaurant";
 
 const crawlData = loadDataset(new URL("./data/crawl.json", import.meta.url));
+// WALK fixtures generated from crawl.json by `crashlab generate-audio` (scripts/make-walk-fixtures.sh).
+const walkData = loadDataset(new URL("./data/walk.json", import.meta.url));
 
 export const PLAN = definePlan({
   name: "restaurant",
   targets: restaurantTargets(),
   default_target: "restaurant",
-  cases: crawl(crawlData, { world: restaurantWorld }),
+  cases: [...crawl(crawlData, { world: restaurantWorld }), ...walk(walkData, { world: restaurantWorld })],
   verifiers: [noDoubleBooking],
   // Public facts the semantic judge may cite (`fact.<key>`); evaluator-only data never goes here.
   facts: { ...RESTAURANT_FACTS, seating: [...RESTAURANT_FACTS.seating], hours: { ...RESTAURANT_FACTS.hours } },

@@ -21,7 +21,7 @@ export type {
 } from "../core/world/types";
 
 // Plans, cases and runs.
-export { definePlan, crawl, PlanError, DEFAULT_LIMITS, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions, type RunDefaults } from "../core/run/plan";
+export { definePlan, crawl, walk, PlanError, DEFAULT_LIMITS, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions, type RunDefaults, type CaseRecording } from "../core/run/plan";
 export { run, resolveRun, type RunOptions, type RunResult, type GateOverrides } from "../core/run/run";
 export type { TrialRecord, TrialStatus, Assessment, OutcomeCheck, Dimension, ToolExecution, Turn, Limits } from "../core/run/record";
 // Datasets (evaluation-contract §1).

@@ -3,7 +3,8 @@ export const MAIN_HELP = `crashlab — evaluate assembled agent systems inside c
 Usage:
   crashlab run [options]          run the evaluation package's cases as trials and apply the gates
   crashlab list [--package P]     list the package's targets, cases and verifiers
-  crashlab validate <dataset>     check a scenario dataset (evaluation-contract §1)
+  crashlab validate <dataset>     check a scenario dataset (evaluation-contract §1) and its recordings
+  crashlab generate-audio [opts]  write WALK fixtures (recordings + dataset) from a single-turn dataset
   crashlab schema                 print the JSON Schema of results.json
   crashlab --version | --help
 

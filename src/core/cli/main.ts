@@ -17,6 +17,9 @@ import { PlanError } from "../run/plan";
 import { resolveRun, run } from "../run/run";
 import { CRASHLAB_VERSION } from "../version";
 import { createWorld } from "../world/world";
+import { validateRecordings } from "../walk/recordings";
+import { generateAudioCommand } from "./generate-audio";
+import { findPlayer } from "./listen";
 import { MAIN_HELP, RUN_HELP } from "./help";
 import { findPackage, loadPackage, PackageError } from "./load-package";
 import { parseRunArgs, resolveOptions, UsageError, type ResolvedRunOptions } from "./options";
@@ -36,7 +39,7 @@ export interface CliIO {
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError"].includes(name);
 }
 
 /** The whole CLI as a function: tests call it directly; the bin is a thin wrapper. Returns the exit code. */
@@ -60,6 +63,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         return await listCommand(rest, io);
       case "validate":
         return validateCommand(rest, io);
+      case "generate-audio":
+        return await generateAudioCommand(rest, io);
       case "schema":
         io.stdout(JSON.stringify(resultsJsonSchema(), null, 2) + "\n");
         return 0;
@@ -124,6 +129,9 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
   if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
 
   const catalogs: Record<string, EvidenceCatalog> = {};
+  // --listen: caller left, assistant right, after each trial; said plainly when no player exists.
+  const player = options.listen ? findPlayer(io.env ?? {}) : null;
+  if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
   const result = await run(
     pkg.plan,
     {
@@ -134,6 +142,11 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
       onTrialEnd: (record, done, total, media, catalog) => {
         record.artifacts = writeTrialArtifacts(runDir, record, media, catalog);
         catalogs[record.trial_id] = catalog;
+        if (player && "play" in player && record.artifacts.conversation_wav) {
+          io.stderr(`  ♪ playing ${record.trial_id} with ${player.name} (caller left, assistant right)\n`);
+          const played = player.play(join(runDir, record.artifacts.conversation_wav));
+          if (!played.ok) io.stderr(`crashlab: --listen could not play ${record.trial_id}: ${played.message}\n`);
+        }
         if (!options.quiet) io.stderr(progressLine(record, done, total) + "\n");
         if (options.verbose) io.stderr(verboseTrial(record));
       },
@@ -246,8 +259,15 @@ function validateCommand(argv: string[], io: CliIO): number {
   if (argv.length !== 1 || argv[0]!.startsWith("-")) throw new UsageError("usage: crashlab validate <dataset.json>");
   const file = resolve(io.cwd, argv[0]!);
   const { dataset } = loadDataset(file);
+  // Recordings are part of a dataset's validity: every problem is reported, each with its fix.
+  const problems = validateRecordings(dataset, file);
+  if (problems.length > 0) {
+    io.stderr(problems.map((p) => `crashlab: ${p.message}`).join("\n") + "\n");
+    return 2;
+  }
   const kinds = dataset.scenarios.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.interaction]: (acc[s.interaction] ?? 0) + 1 }), {});
-  io.stdout(`${argv[0]}: valid, ${dataset.scenarios.length} scenario(s) (${Object.entries(kinds).map(([k, v]) => `${v} ${k}`).join(", ")})\n`);
+  const recordings = dataset.scenarios.reduce((n, s) => n + (s.input.recordings?.length ?? 0), 0);
+  io.stdout(`${argv[0]}: valid, ${dataset.scenarios.length} scenario(s) (${Object.entries(kinds).map(([k, v]) => `${v} ${k}`).join(", ")})${recordings ? `, ${recordings} recording(s) checked` : ""}\n`);
   return 0;
 }
 

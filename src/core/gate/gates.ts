@@ -29,6 +29,8 @@ export interface GateResult {
   ok: boolean;
   /** True when the gate failed only because of infrastructure errors (no evidence of a real failure). */
   blocked_by_infrastructure: boolean;
+  /** Trials with a substantive verdict (passed, failed, inconclusive): 0 for a judge that did not run offline. */
+  verdicts: number;
   message: string;
   cases: CaseGateResult[];
 }
@@ -56,11 +58,13 @@ export function evaluateGates(records: readonly TrialRecord[], config: GateConfi
   const gates: GateResult[] = Object.entries(config)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([verifier, rule]) => {
+      let substantive = 0;
       const cases = [...byCase.entries()].map(([case_id, trials]): CaseGateResult => {
         let passes = 0;
         let missing = 0;
         for (const t of trials) {
           const a = t.assessments.find((x) => x.verifier === verifier);
+          if (a && (a.status === "passed" || a.status === "failed" || a.status === "inconclusive")) substantive++;
           if (t.status === "infrastructure_error" || !a || a.status === "not_run" || a.status === "error") missing++;
           else if (a.status === "passed" || a.status === "not_applicable") passes++;
         }
@@ -85,7 +89,7 @@ export function evaluateGates(records: readonly TrialRecord[], config: GateConfi
             .slice(0, 5)
             .map((c) => `${c.case_id} ${c.passes}/${c.trials}${c.missing ? ` (${c.missing} without a verdict)` : ""}`)
             .join(", ")}${failing.length > 5 ? ", …" : ""}`;
-      return { verifier, rule, ok, blocked_by_infrastructure, message, cases };
+      return { verifier, rule, ok, blocked_by_infrastructure, verdicts: substantive, message, cases };
     });
 
   const required = gates.filter((g) => g.rule.required);

@@ -55,7 +55,10 @@ export function summaryText(summary: RunSummary, decision: GateDecision, extra: 
   const durations = summary.cases.map((c) => c.duration_ms.p50).filter((x): x is number => x !== null);
   if (durations.length) lines.push(`median trial timeline: ${ms(durations.sort((a, b) => a - b)[Math.floor(durations.length / 2)]!)} ms`);
   lines.push("");
-  for (const g of decision.gates) lines.push(`gate ${g.rule.required ? "required" : "advisory"} ${g.ok ? "PASS" : "FAIL"}  ${g.message}`);
+  // An advisory verifier that gave no verdict at all (the judge offline) is summarized, not listed as failing.
+  const silent = decision.gates.filter((g) => !g.rule.required && g.verdicts === 0);
+  for (const g of decision.gates.filter((g) => !silent.includes(g))) lines.push(`gate ${g.rule.required ? "required" : "advisory"} ${g.ok ? "PASS" : "FAIL"}  ${g.message}`);
+  if (silent.length) lines.push(`not assessed (advisory, no verdicts): ${silent.map((g) => g.verifier).join(", ")}${silent.some((g) => g.verifier.startsWith("semantic.")) ? " — the semantic judge runs with --live or --judge" : ""}`);
   lines.push(`decision: ${decision.ok ? "PASS" : "FAIL"} (exit ${decision.exit_code}) — ${decision.message}`);
   if (extra.results_dir) lines.push(`results: ${extra.results_dir}`);
   return lines.join("\n");

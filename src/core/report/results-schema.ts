@@ -61,6 +61,7 @@ export const ResultsFile = z.strictObject({
         rule: GateRuleSchema,
         ok: z.boolean(),
         blocked_by_infrastructure: z.boolean(),
+        verdicts: z.number(),
         message: z.string(),
         cases: z.array(
           z.strictObject({

@@ -1,4 +1,5 @@
 import { speechIntervals } from "../audio/speech";
+import { loadWebrtcVad, webrtcDetectorName } from "../walk/webrtc-vad";
 import type { AgentEvent, TokenUsage } from "../target/types";
 import { delegationActivity, type DelegationLifecycleEvent } from "../timeline/delegation";
 import { computeInteractionMetrics } from "../timeline/metrics";
@@ -10,7 +11,11 @@ import type { ToolExecution, Turn } from "./record";
 
 const RATE = 24_000;
 
+/** Which detector turns audio into voiced intervals: the §2 RMS rule (default) or WebRTC VAD. */
+export type SpeechDetector = "rms" | "webrtc";
+
 export interface AudioMetricsInput {
+  detector?: SpeechDetector;
   callerPcm: Uint8Array;
   callerStartMs: number;
   assistant: PlacedAssistantAudio;
@@ -44,10 +49,12 @@ export function delegationLifecycle(events: readonly AgentEvent[], tools: readon
 }
 
 /** §4 interaction metrics for a single-turn audio trial, computed from the audio and events alone. */
-export function audioMetrics(input: AudioMetricsInput): Record<string, Json> {
+export async function audioMetrics(input: AudioMetricsInput): Promise<Record<string, Json>> {
   const tracks = conversationTracks({ input_pcm: input.callerPcm, caller_start_ms: input.callerStartMs, sample_rate: RATE, assistant: input.assistant });
-  const callerVoiced = speechIntervals(tracks.caller, RATE);
-  const assistantVoiced = speechIntervals(tracks.assistant, RATE);
+  const webrtc = input.detector === "webrtc" ? await loadWebrtcVad() : null;
+  const detect = (samples: Int16Array) => (webrtc ? webrtc.speechIntervals(samples, RATE) : speechIntervals(samples, RATE));
+  const callerVoiced = detect(tracks.caller);
+  const assistantVoiced = detect(tracks.assistant);
   const caller = callerSegments([{ action: "SPEAK" }], callerVoiced);
   const delegations = delegationActivity(delegationLifecycle(input.agentEvents, input.tools), input.observationEndMs);
   const metrics = computeInteractionMetrics({
@@ -57,7 +64,9 @@ export function audioMetrics(input: AudioMetricsInput): Record<string, Json> {
     delegations,
     observationEndMs: input.observationEndMs,
   });
-  return JSON.parse(JSON.stringify(metrics)) as Record<string, Json>;
+  // Results say which detector produced the timeline, so figures from different detectors are never mixed up.
+  const speech_detector = webrtc ? webrtcDetectorName() : "rms>=220/20ms";
+  return JSON.parse(JSON.stringify({ ...metrics, speech_detector })) as Record<string, Json>;
 }
 
 /** Backend token usage summed over completed backend responses, per model when more than one. */

@@ -4,6 +4,7 @@ import { gitState, type GitState } from "../provenance/digest";
 import { DEFAULT_TARGET_SETTINGS, instantiateTarget, type TargetSettings } from "../target/settings";
 import type { TargetAdapter } from "../target/types";
 import type { EvidenceCatalog } from "../judge/evidence";
+import type { SpeechDetector } from "./audio-metrics";
 import { semanticVerifiers } from "../judge/verifiers";
 import type { JudgeSettings } from "../judge/judge";
 import { outcomeVerifier, type Verifier } from "../verify/verifier";
@@ -46,6 +47,8 @@ export interface RunOptions {
   /** Caller speech for audio targets (the CLI supplies a cached offline or live synthesizer). */
   speech?: CallerSpeech;
   audio?: Partial<AudioSettings>;
+  /** Voiced-interval detector for the §4 timeline: "rms" (default, §2) or "webrtc". */
+  speech_detector?: SpeechDetector;
   signal?: AbortSignal;
 }
 
@@ -185,6 +188,7 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
         ...(options.speech ? { speech: options.speech } : {}),
         audio: { ...DEFAULT_AUDIO, ...options.audio },
         ...(plan.facts ? { facts: plan.facts } : {}),
+        ...(options.speech_detector ? { speech_detector: options.speech_detector } : {}),
       });
       records[index] = record;
       done++;

@@ -30,7 +30,7 @@ import { groupTranscript } from "../timeline/turns";
 import { loadRecording } from "../walk/recordings";
 import type { PlacedAssistantAudio } from "../timeline/turns";
 import { AssistantTrack } from "./assistant-track";
-import { audioMetrics, backendUsage } from "./audio-metrics";
+import { audioMetrics, backendUsage, type SpeechDetector } from "./audio-metrics";
 import { ResponseCompletion, transcriptFragments } from "./completion";
 
 export interface TrialContext {
@@ -48,6 +48,7 @@ export interface TrialContext {
   audio?: AudioSettings;
   /** Public business facts for the evidence catalog (`fact.<key>`). */
   facts?: Record<string, Json>;
+  speech_detector?: SpeechDetector;
 }
 
 /** The synthesizer interface the harness needs (src/core/speech implements it). */
@@ -399,7 +400,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
   let audioResult: Record<string, Json> | null = null;
   if (placed) {
     try {
-      audioResult = audioMetrics({ callerPcm: inputPcm!, callerStartMs: callerStart, assistant: placed, agentEvents, tools, turns, observationEndMs: clock.now() });
+      audioResult = await audioMetrics({ detector: ctx.speech_detector ?? "rms", callerPcm: inputPcm!, callerStartMs: callerStart, assistant: placed, agentEvents, tools, turns, observationEndMs: clock.now() });
     } catch (e) {
       if (!error) error = { stage: "metrics", message: errorMessage(e) };
       log("harness", "metrics.error", { message: errorMessage(e) });

@@ -1,0 +1,46 @@
+import { spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+
+/** Players tried in order, with the arguments that play one WAV file and exit. */
+const PLAYERS: ReadonlyArray<{ name: string; args: (file: string) => string[] }> = [
+  { name: "aplay", args: (f) => ["-q", f] },
+  { name: "paplay", args: (f) => [f] },
+  { name: "pw-play", args: (f) => [f] },
+  { name: "afplay", args: (f) => [f] },
+  { name: "play", args: (f) => ["-q", f] },
+  { name: "ffplay", args: (f) => ["-nodisp", "-autoexit", "-loglevel", "quiet", f] },
+];
+
+export interface Player {
+  name: string;
+  play(file: string): { ok: boolean; message?: string };
+}
+
+/** The executable's full path on PATH, or null. */
+function onPath(name: string, path: string): string | null {
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** The first audio player available (`--listen`), or null with the list of what was looked for. */
+export function findPlayer(env: Record<string, string | undefined>): Player | { missing: string[] } {
+  const path = env.PATH ?? "";
+  const found = PLAYERS.map((p) => ({ ...p, file: onPath(p.name, path) })).find((p) => p.file !== null);
+  if (!found) return { missing: PLAYERS.map((p) => p.name) };
+  return {
+    name: found.name,
+    play(file) {
+      const result = spawnSync(found.file!, found.args(file), { stdio: "ignore" });
+      if (result.error) return { ok: false, message: result.error.message };
+      return result.status === 0 ? { ok: true } : { ok: false, message: `${found.name} exited with ${result.status}` };
+    },
+  };
+}

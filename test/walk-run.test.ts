@@ -1,0 +1,137 @@
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PLAN } from "../crashlab/evaluations";
+import * as alpha from "../src/alpha/index";
+import { main } from "../src/core/cli/main";
+import { definePlan } from "../src/core/run/plan";
+import { run } from "../src/core/run/run";
+import type { TargetAdapter } from "../src/core/target/types";
+import { loadRecording } from "../src/core/walk/recordings";
+
+/**
+ * WALK offline: every bundled recording is replayed from its WAV bytes (never regenerated) through the
+ * local GPT-Live simulator, graded like CRAWL, and reported per acoustic condition.
+ */
+const walkCases = PLAN.cases.filter((c) => c.recording);
+const repo = resolve(import.meta.dirname, "..");
+
+describe("WALK through the GPT-Live simulator", () => {
+  it("bundles 5 clean recordings plus one conditioned recording per CRAWL scenario, all seven presets", () => {
+    const crawl = PLAN.cases.filter((c) => c.kind === "crawl");
+    expect(walkCases.length).toBe(crawl.length + 5);
+    const conditions = new Set(walkCases.map((c) => c.recording!.condition));
+    expect([...conditions].sort()).toEqual(["background_speech", "clean", "echo", "noisy", "packet_loss", "realistic", "telephony"]);
+  });
+
+  it("passes every bundled WALK case and breaks pass rates down by condition", async () => {
+    const result = await run(PLAN, { selection: { ids: walkCases.map((c) => c.id) }, concurrency: 4 });
+    expect(result.records.filter((r) => r.status !== "passed").map((r) => `${r.trial_id}: ${r.error?.message ?? r.assessments.find((a) => a.status === "failed")?.rationale}`)).toEqual([]);
+    expect(result.records.every((r) => r.input.kind === "recording" && r.case_kind === "walk")).toBe(true);
+    const rows = Object.fromEntries(result.summary.conditions.map((c) => [c.condition, [c.trials, c.passes]]));
+    expect(rows).toEqual({ clean: [9, 9], noisy: [4, 4], telephony: [4, 4], background_speech: [4, 4], echo: [4, 4], packet_loss: [4, 4], realistic: [4, 4] });
+    // The recording's metadata travels into the results.
+    expect(result.records[0]!.input.recording!.metadata.preset).toBe(result.records[0]!.input.recording!.condition);
+  });
+
+  it("sends exactly the recording's PCM data: the bytes on the wire equal the file's data chunk", async () => {
+    const sent: Uint8Array[] = [];
+    const c = walkCases.find((x) => x.recording!.condition === "realistic")!;
+    const restaurant = PLAN.targets.restaurant!;
+    const spy = (settings: Parameters<Extract<typeof restaurant, (...a: never[]) => unknown>>[0]): TargetAdapter => {
+      const inner = typeof restaurant === "function" ? restaurant(settings) : restaurant;
+      return {
+        ...inner,
+        async start(request, io) {
+          const session = await inner.start(request, io);
+          return {
+            sendAudio: (chunk: Uint8Array) => {
+              sent.push(chunk.slice());
+              session.sendAudio!(chunk);
+            },
+            close: () => session.close(),
+          };
+        },
+      };
+    };
+    const plan = definePlan({ ...PLAN, targets: { spy }, default_target: "spy" });
+    const result = await run(plan, { selection: { ids: [c.id] } });
+    expect(result.records[0]!.status).toBe("passed");
+    const file = loadRecording(c.dataset_file, c.scenario, { id: c.recording!.id, path: c.recording!.path });
+    const wire = Buffer.concat(sent);
+    expect(wire.subarray(0, file.pcm.length).equals(Buffer.from(file.pcm))).toBe(true);
+    // Only the final chunk is zero-padded, then the microphone stays open with silence (§2).
+    expect(wire.subarray(file.pcm.length).every((b) => b === 0)).toBe(true);
+    expect(result.records[0]!.input.recording!.path).toBe(c.recording!.path);
+  });
+
+  it("filters by condition and by recording metadata", async () => {
+    const byCondition = alpha.resolveRun(PLAN, { selection: { conditions: ["telephony"] } });
+    expect(byCondition.trials.map((t) => t.case.recording!.condition)).toEqual(["telephony", "telephony", "telephony", "telephony"]);
+    const byWhere = alpha.resolveRun(PLAN, { selection: { where: ["synthesizer.voice=EN-US+F3", "preset=echo"] } });
+    expect(byWhere.trials.length).toBe(4);
+    expect(() => alpha.resolveRun(PLAN, { selection: { where: ["accent"] } })).toThrow(/--where takes key=value/);
+  });
+
+  it("skips WALK cases for a text-only target, and says so", async () => {
+    const resolved = alpha.resolveRun(PLAN, { target: "text_restaurant" });
+    expect(resolved.trials.every((t) => !t.case.recording)).toBe(true);
+    expect(resolved.skipped.length).toBe(walkCases.length);
+    expect(resolved.skipped[0]!.reason).toMatch(/takes text; WALK cases replay recordings/);
+  });
+});
+
+async function cli(argv: string[], env: Record<string, string> = {}, cwd = repo) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, alpha: alpha as Record<string, unknown>, env });
+  return { code, stdout, stderr };
+}
+
+describe("crashlab CLI for WALK", () => {
+  it("validates a dataset's recordings and reports each problem with its fix", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "walk-validate-"));
+    mkdirSync(join(dir, "audio"));
+    // A stereo 44.1 kHz WAV: 44-byte header + a little data.
+    const header = Buffer.alloc(44);
+    header.write("RIFF", 0);
+    header.writeUInt32LE(36 + 8, 4);
+    header.write("WAVEfmt ", 8);
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(2, 22);
+    header.writeUInt32LE(44100, 24);
+    header.writeUInt32LE(44100 * 4, 28);
+    header.writeUInt16LE(4, 32);
+    header.writeUInt16LE(16, 34);
+    header.write("data", 36);
+    header.writeUInt32LE(8, 40);
+    writeFileSync(join(dir, "audio", "stereo.wav"), Buffer.concat([header, Buffer.alloc(8, 1)]));
+    const scenario = JSON.parse(readFileSync(join(repo, "crashlab/data/walk.json"), "utf8")).scenarios[0];
+    scenario.input.recordings = [{ id: "r1", path: "audio/stereo.wav", condition: "clean", metadata: {} }, { id: "r2", path: "audio/missing.wav" }];
+    writeFileSync(join(dir, "walk.json"), JSON.stringify({ schema_version: "1.0", scenarios: [scenario] }));
+    const { code, stderr } = await cli(["validate", "walk.json"], {}, dir);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/Recording "r1" of scenario "restaurant_003_clean" in dataset .*walk\.json .*stereo.*sox .*stereo\.wav.* -r 24000 -c 1 -b 16 -e signed-integer/);
+    expect(stderr).toMatch(/Recording "r2" .*the file does not exist/);
+  });
+
+  it("--listen plays each conversation with an available player, and says so when there is none", async () => {
+    const bin = mkdtempSync(join(tmpdir(), "walk-player-"));
+    const log = join(bin, "played.txt");
+    writeFileSync(join(bin, "aplay"), `#!/bin/sh\necho "$@" >> ${log}\n`);
+    chmodSync(join(bin, "aplay"), 0o755);
+    const out = mkdtempSync(join(tmpdir(), "walk-out-"));
+    const id = walkCases[0]!.id;
+    const played = await cli(["run", "--listen", "--example", id, "--results-dir", out, "--quiet"], { PATH: bin });
+    expect(played.code).toBe(0);
+    expect(readFileSync(log, "utf8")).toMatch(new RegExp(`-q .*audio/${id}\\.r1/conversation\\.wav`));
+    const none = await cli(["run", "--listen", "--example", id, "--results-dir", out, "--quiet"], { PATH: "/nonexistent" });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toMatch(/--listen found no audio player \(looked for aplay, paplay/);
+    const concurrent = await cli(["run", "--listen", "--concurrency", "2"]);
+    expect(concurrent.code).toBe(2);
+    expect(concurrent.stderr).toMatch(/--listen plays one conversation at a time/);
+  });
+});
