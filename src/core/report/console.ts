@@ -14,7 +14,9 @@ export function progressLine(record: TrialRecord, done: number, total: number): 
   else if (record.status !== "passed") {
     const failing = record.assessments.filter((a) => a.required && a.status !== "passed" && a.status !== "not_applicable");
     const checks = failing.flatMap((a) => (a.checks ?? []).filter((c) => c.required && c.status === "failed").map((c) => c.id));
-    why = ` — ${failing.map((a) => a.verifier).join(", ")}${checks.length ? ` (${checks.join(", ")})` : ""}`;
+    // Inconclusive and errored verifiers say why (e.g. the judge's reason), failures name their checks.
+    const reasons = failing.filter((a) => a.status !== "failed").map((a) => `${a.verifier} ${a.status}: ${a.judge?.reason ? `${a.judge.reason} — ` : ""}${a.rationale.slice(0, 160)}`);
+    why = ` — ${failing.filter((a) => a.status === "failed").map((a) => a.verifier).join(", ")}${checks.length ? ` (${checks.join(", ")})` : ""}${reasons.length ? `${failing.some((a) => a.status === "failed") ? "; " : ""}${reasons.join("; ")}` : ""}`;
   }
   return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(5)} ${record.trial_id}${why}`;
 }
