@@ -8,6 +8,7 @@ import { main } from "../src/core/cli/main";
 import { definePlan } from "../src/core/run/plan";
 import { run } from "../src/core/run/run";
 import type { TargetAdapter } from "../src/core/target/types";
+import { EspeakSynthesizer } from "../src/core/speech/index";
 import { loadRecording } from "../src/core/walk/recordings";
 
 /**
@@ -64,6 +65,18 @@ describe("WALK through the GPT-Live simulator", () => {
     // Only the final chunk is zero-padded, then the microphone stays open with silence (§2).
     expect(wire.subarray(file.pcm.length).every((b) => b === 0)).toBe(true);
     expect(result.records[0]!.input.recording!.path).toBe(c.recording!.path);
+  });
+
+  it("keeps each trial's words to its own session when a CRAWL synthesis and a WALK recording share audio", async () => {
+    // restaurant_003_clean is the same espeak speech as restaurant_003, padded with silence: identical chunks.
+    const speech = new EspeakSynthesizer({ voice: "coral" });
+    const result = await run(PLAN, { speech, selection: { ids: ["restaurant_003", "restaurant_003_clean"] }, repetitions: 2, concurrency: 2 });
+    expect(result.records.map((r) => [r.trial_id, r.status])).toEqual([
+      ["restaurant_003#1", "passed"],
+      ["restaurant_003#2", "passed"],
+      ["restaurant_003_clean#1", "passed"],
+      ["restaurant_003_clean#2", "passed"],
+    ]);
   });
 
   it("filters by condition and by recording metadata", async () => {

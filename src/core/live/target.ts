@@ -56,8 +56,10 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
   const { settings } = options;
   if (settings.mode === "offline" && !options.offline) throw new Error("an offline GPT-Live target needs an offline policy to drive the local simulator");
   if (settings.mode === "live" && !settings.api_key) throw new Error("a live GPT-Live target needs an API key");
-  // Every registered utterance is offered to each new simulator: fingerprints keep sessions apart.
-  const registrations: Array<{ pcm: Uint8Array; text: string }> = [];
+  // The harness prepares a trial's caller audio right before starting its session; each simulator learns
+  // only its own trial's words (two trials may send identical audio chunks, e.g. a CRAWL synthesis and
+  // the clean WALK recording made from it).
+  let pending: Array<{ pcm: Uint8Array; text: string }> = [];
   let assistantVoice: SimulatorSynthesizer | undefined;
   const voice = () => (assistantVoice ??= options.offline?.synthesizer ?? new EspeakSynthesizer({ voice: settings.voice }));
 
@@ -86,9 +88,11 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
       return { instructions: options.instructions, voice: settings.voice, delegation: settings.delegation, tools: options.tools };
     },
     prepareCallerAudio(audio) {
-      if (settings.mode === "offline") registrations.push({ pcm: audio.pcm, text: audio.text });
+      if (settings.mode === "offline") pending.push({ pcm: audio.pcm, text: audio.text });
     },
     async start(request: SessionRequest, io: SessionIO): Promise<TargetSession> {
+      const registrations = pending;
+      pending = [];
       let simulator: LiveSimulator | undefined;
       let url = settings.endpoint ?? GPT_LIVE_URL;
       let apiKey = settings.api_key ?? "";

@@ -141,6 +141,7 @@ export interface TargetAdapter {
    * Offline simulator-backed adapters only: bind the caller's words to the exact audio that will be sent,
    * because no speech recognizer ships offline. The harness passes `input.text` (what was synthesized),
    * never anything evaluator-only. Offline runs therefore check the pipeline, not speech understanding.
+   * Called immediately before `start()` of the same trial (no await in between), which consumes it.
    */
   prepareCallerAudio?(audio: { pcm: Uint8Array; text: string }): void;
   describe(): TargetDescriptor;
