@@ -20,6 +20,8 @@ export const PLAN = definePlan({
   verifiers: [noDoubleBooking],
   // Public facts the semantic judge may cite (`fact.<key>`); evaluator-only data never goes here.
   facts: { ...RESTAURANT_FACTS, seating: [...RESTAURANT_FACTS.seating], hours: { ...RESTAURANT_FACTS.hours } },
+  // Two trials at once: each has its own world, session and virtual clock, so results do not depend on it.
+  defaults: { concurrency: 2 },
   gates: {
     outcome: { required: true, min_pass_rate: 1 },
     no_double_booking: { required: true, min_pass_rate: 1 },
