@@ -102,6 +102,18 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
     expect(transcript).toMatch(/^ASSISTANT \d+\.\.\d+ms: .*August 6/m);
   });
 
+  it("records which speech detector produced the timeline (RMS by default, WebRTC VAD on request)", async () => {
+    const ids = ["restaurant_003"];
+    const rmsRun = await run(PLAN, audio({ selection: { ids } }));
+    const vadRun = await run(PLAN, audio({ selection: { ids }, speech_detector: "webrtc" }));
+    expect(rmsRun.records[0]!.metrics.audio!.speech_detector).toBe("rms>=220/20ms");
+    expect(vadRun.records[0]!.metrics.audio!.speech_detector).toMatch(/^webrtc-vad/);
+    expect(vadRun.records[0]!.status).toBe("passed");
+    const latency = vadRun.records[0]!.metrics.audio!.response_latency_ms as number;
+    expect(latency).toBeGreaterThan(0);
+    expect(latency).toBeLessThan(5000);
+  });
+
   it("is reproducible in virtual time: two runs give identical trial records", async () => {
     const ids = ["restaurant_003", "restaurant_008", "restaurant_021"];
     const a = await run(PLAN, audio({ seed: 7, selection: { ids }, concurrency: 3 }));
