@@ -1,9 +1,11 @@
 import { createWorld, toolDeclarations, WorldSetupError, type World } from "crashlab/alpha";
 import { describe, expect, it } from "vitest";
 import {
+  countSlots,
   DEFAULT_AVAILABILITY_OVERRIDES,
+  RestaurantState,
   restaurantWorld,
-  type RestaurantState,
+  slotCounts,
 } from "../crashlab/worlds/restaurant";
 import { RESTAURANT_FACTS } from "../examples/restaurant/facts";
 import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
@@ -422,5 +424,114 @@ describe("restaurant world: tool declarations", () => {
       expect([...params.required].sort(), tool.name).toEqual([...expected.required].sort());
       expect(params.additionalProperties).toBe(false);
     }
+  });
+});
+
+describe("restaurant world: slot counts", () => {
+  // Seeded generator (mulberry32) so a failing sequence can be replayed from its seed.
+  function generator(seed: number) {
+    let a = seed >>> 0;
+    const next = () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const int = (n: number) => Math.floor(next() * n);
+    return { int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)]! };
+  }
+  const sorted = (counts: ReadonlyMap<string, number>) => [...counts].sort(([a], [b]) => a.localeCompare(b));
+  const DATES = ["2026-08-06", "2026-08-07", "2026-08-08"];
+  const TIMES = ["19:00", "19:30"];
+
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    it(`stay equal to a full count over random creates and cancels, back and forth (#${seed})`, () => {
+      // The ids a world with this seed draws, in order: authorize them all so cancels can succeed.
+      const rehearsal = restaurant({}, seed);
+      const drawn = Array.from({ length: 150 }, (_, i) => {
+        const out = rehearsal.perform("create_reservation", { ...MAYA, date: `2027-01-${String((i % 28) + 1).padStart(2, "0")}`, time: `${11 + (i % 10)}:00` }, cause);
+        return (out.result as { reservation_id: string }).reservation_id;
+      });
+      const world = restaurant(
+        {
+          capacity: { tables_per_slot: 3 },
+          reservations: [
+            { id: "S-1", guest_name: "Ann", date: DATES[0], time: TIMES[0], party_size: 2 },
+            { id: "S-2", guest_name: "Ben", date: DATES[0], time: TIMES[0], party_size: 2, status: "cancelled" },
+            { id: "S-3", guest_name: "Cai", date: DATES[1], time: TIMES[1], party_size: 4 },
+          ],
+          authorized_reservation_ids: ["S-1", "S-2", "S-3", ...drawn],
+        },
+        seed,
+      );
+      const g = generator(seed);
+      const history = [world.state()];
+      let created = 0;
+      let cancelled = 0;
+      for (let step = 0; step < 250; step++) {
+        const ids = Object.keys(world.state().reservations);
+        const slot = { date: g.pick(DATES), time: g.pick(TIMES) };
+        const choice = g.int(5);
+        const out =
+          choice < 2
+            ? world.perform("create_reservation", { ...MAYA, ...slot, party_size: 1 + g.int(4) }, cause)
+            : choice < 4
+              ? world.perform("cancel_reservation", { reservation_id: ids.length > 0 ? g.pick(ids) : "S-1" }, cause)
+              : world.perform("check_availability", { ...slot, party_size: 2 }, cause);
+        if (out.outcome === "ok" && choice < 2) created++;
+        if (out.outcome === "ok" && choice >= 2 && choice < 4) cancelled++;
+        const state = world.state();
+        expect(sorted(slotCounts(state.reservations)), `step ${step}`).toEqual(sorted(countSlots(state.reservations)));
+        // Every accepted write leaves a state that passes the full schema.
+        expect(RestaurantState.safeParse(state).success).toBe(true);
+        if (state !== history.at(-1)) history.push(state);
+      }
+      expect(created).toBeGreaterThan(20);
+      expect(cancelled).toBeGreaterThan(20);
+      // Earlier states keep their own counts: reading them moves the counts back along the lineage and forth.
+      for (let k = 0; k < 40; k++) {
+        const state = g.pick(history);
+        expect(sorted(slotCounts(state.reservations))).toEqual(sorted(countSlots(state.reservations)));
+      }
+      // No slot was booked past its tables by a write.
+      for (const [, n] of slotCounts(world.state().reservations)) expect(n).toBeLessThanOrEqual(3);
+    });
+  }
+
+  it("no_overbooking rolls back a write that books a full slot, and leaves the counts before it intact", () => {
+    const { no_overbooking } = restaurantWorld.invariants!;
+    const world = restaurant({
+      capacity: { tables_per_slot: 1 },
+      reservations: [
+        { id: "R-1", guest_name: "Ann", date: "2026-08-06", time: "19:00", party_size: 2 },
+        { id: "R-2", guest_name: "Ben", date: "2026-08-06", time: "19:00", party_size: 2 },
+      ],
+    });
+    const s = world.initial;
+    // A scenario may start over capacity; only writes are held to it.
+    expect(no_overbooking!(s)).toBe(true);
+    expect([...slotCounts(s.reservations)]).toEqual([["2026-08-06 19:00", 2]]);
+    const extra = { id: "R-3", guest_name: "Cai", date: "2026-08-06", time: "19:00", party_size: 2, seating: null, status: "confirmed" as const };
+    const next = { ...s, reservations: { ...s.reservations, "R-3": extra } };
+    const add = { op: "add" as const, path: "/reservations/R-3", value: extra };
+    expect(no_overbooking!(next, { previous: s, patches: [add] })).toBe(
+      "slot 2026-08-06 19:00 would hold 3 confirmed reservations; tables_per_slot is 1",
+    );
+    expect([...slotCounts(s.reservations)]).toEqual([["2026-08-06 19:00", 2]]);
+    // Another slot, or a cancelled booking, is fine (a reservation touched by two patches counts once).
+    const elsewhere = { ...extra, time: "20:00" };
+    const twoPatches = [{ ...add, value: elsewhere }, { op: "replace" as const, path: "/reservations/R-3/party_size", value: 2 }];
+    expect(no_overbooking!({ ...s, reservations: { ...s.reservations, "R-3": elsewhere } }, { previous: s, patches: twoPatches })).toBe(true);
+    const cancelledExtra = { ...extra, status: "cancelled" as const };
+    expect(
+      no_overbooking!({ ...s, reservations: { ...s.reservations, "R-3": cancelledExtra } }, { previous: s, patches: [{ ...add, value: cancelledExtra }] }),
+    ).toBe(true);
+    // Replacing the whole record is checked too (by a full count).
+    const replaced = { ...s, reservations: { ...s.reservations, "R-3": extra } };
+    expect(no_overbooking!(replaced, { previous: s, patches: [{ op: "replace", path: "/reservations", value: replaced.reservations }] })).toMatch(
+      /would hold 3/,
+    );
+    expect(world.perform("create_reservation", MAYA, cause).error?.code).toBe("slot_unavailable");
   });
 });

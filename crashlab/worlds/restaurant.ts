@@ -30,15 +30,18 @@ const NonEmpty = z.string().trim().min(1, "must not be empty");
 const ReservationStatus = z.enum(["confirmed", "cancelled"]);
 
 function isCalendarDate(text: string): boolean {
-  // Digit arithmetic rather than Date: this runs on every argument parse and every state check.
-  const digit = (i: number) => text.charCodeAt(i) - 48;
-  const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
-  const month = digit(5) * 10 + digit(6);
-  const day = digit(8) * 10 + digit(9);
+  // Digit arithmetic rather than Date (and no closure): this runs on every argument parse and state check.
+  const year = digitAt(text, 0) * 1000 + digitAt(text, 1) * 100 + digitAt(text, 2) * 10 + digitAt(text, 3);
+  const month = digitAt(text, 5) * 10 + digitAt(text, 6);
+  const day = digitAt(text, 8) * 10 + digitAt(text, 9);
   if (month < 1 || month > 12 || day < 1) return false;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return day <= days;
+}
+
+function digitAt(text: string, i: number): number {
+  return text.charCodeAt(i) - 48;
 }
 
 // ── State ───────────────────────────────────────────────────────────────────────────────────────────
@@ -222,15 +225,132 @@ function slotRefusal(state: RestaurantState, req: SlotRequest): Refusal | undefi
       return { code: "slot_unavailable", message: `No table for ${req.party_size} on ${where}.` };
     }
   }
-  let booked = 0;
-  for (const id in state.reservations) {
-    const r = state.reservations[id]!;
-    if (r.status === "confirmed" && r.date === req.date && r.time === req.time) booked++;
-  }
+  const booked = slotCounts(state.reservations).get(slotKey(req.date, req.time)) ?? 0;
   if (booked >= tables_per_slot) {
     return { code: "slot_unavailable", message: `${req.date} at ${req.time} is fully booked.` };
   }
   return undefined;
+}
+
+// ── Slot counts ─────────────────────────────────────────────────────────────────────────────────────
+
+type Reservations = RestaurantState["reservations"];
+
+/** Confirmed reservations per slot, keyed by `slotKey`; slots without any are absent. */
+export type SlotCounts = ReadonlyMap<string, number>;
+
+function slotKey(date: string, time: string): string {
+  return `${date} ${time}`;
+}
+
+/**
+ * One reservations record's slot counts. Counting them afresh costs O(reservations) and a write asks on
+ * every call, so each record's counts are derived from the record before it (the no_overbooking
+ * invariant links them: it sees every write's previous state and patches). Along such a lineage exactly
+ * one node holds the Map; every other node holds what turns its neighbour's counts into its own, and
+ * reading a node moves the Map to it (Baker's rerooting). Going from a write's previous state to its next
+ * state, or back after a rollback, costs what the write changed, never O(reservations).
+ */
+interface SlotNode {
+  counts: Map<string, number> | undefined;
+  toward: SlotNode | undefined;
+  /** `sign` times these changes, applied to `toward`'s counts, give this node's counts. */
+  delta: SlotDelta | undefined;
+  sign: 1 | -1;
+}
+
+/** Per-slot changes in confirmed reservations: slot, change, slot, change, … */
+type SlotDelta = Array<string | number>;
+
+const slotNodes = new WeakMap<Reservations, SlotNode>();
+
+/** Confirmed reservations per slot in this reservations record; do not mutate the map. */
+export function slotCounts(reservations: Reservations): SlotCounts {
+  let node = slotNodes.get(reservations);
+  if (node === undefined) {
+    node = { counts: countSlots(reservations), toward: undefined, delta: undefined, sign: 1 };
+    slotNodes.set(reservations, node);
+  }
+  return reroot(node);
+}
+
+/** The counts by a full pass: for a record that no write led to (an initial state, say). */
+export function countSlots(reservations: Reservations): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const id in reservations) {
+    const r = reservations[id]!;
+    if (r.status === "confirmed") addTo(counts, slotKey(r.date, r.time), 1);
+  }
+  return counts;
+}
+
+/** Move the counts to this node, turning the edges on the way around. */
+function reroot(node: SlotNode): Map<string, number> {
+  if (node.counts !== undefined) return node.counts;
+  const path: SlotNode[] = [];
+  let holder = node;
+  while (holder.counts === undefined) {
+    path.push(holder);
+    holder = holder.toward!;
+  }
+  const counts = holder.counts;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const next = path[i]!; // next.toward === holder
+    const delta = next.delta!;
+    for (let j = 0; j < delta.length; j += 2) addTo(counts, delta[j] as string, next.sign * (delta[j + 1] as number));
+    holder.counts = undefined;
+    holder.toward = next;
+    holder.delta = delta;
+    holder.sign = next.sign === 1 ? -1 : 1;
+    next.counts = counts;
+    next.toward = undefined;
+    next.delta = undefined;
+    holder = next;
+  }
+  return counts;
+}
+
+function addTo(counts: Map<string, number>, slot: string, by: number): void {
+  const n = (counts.get(slot) ?? 0) + by;
+  if (n === 0) counts.delete(slot);
+  else counts.set(slot, n);
+}
+
+/** How a write changed the slot counts, from the reservations it touched. */
+function slotDelta(before: Reservations, after: Reservations, ids: readonly string[]): SlotDelta {
+  const delta: SlotDelta = [];
+  const seen = ids.length > 1 ? new Set<string>() : undefined;
+  for (const id of ids) {
+    if (seen) {
+      if (seen.has(id)) continue; // a write may touch one reservation through several patches
+      seen.add(id);
+    }
+    const old = Object.hasOwn(before, id) ? before[id] : undefined;
+    const now = Object.hasOwn(after, id) ? after[id] : undefined;
+    const from = old?.status === "confirmed" ? slotKey(old.date, old.time) : undefined;
+    const to = now?.status === "confirmed" ? slotKey(now.date, now.time) : undefined;
+    if (from === to) continue;
+    if (from !== undefined) addToDelta(delta, from, -1);
+    if (to !== undefined) addToDelta(delta, to, 1);
+  }
+  return delta;
+}
+
+function addToDelta(delta: SlotDelta, slot: string, by: number): void {
+  for (let j = 0; j < delta.length; j += 2) {
+    if (delta[j] === slot) {
+      delta[j + 1] = (delta[j + 1] as number) + by;
+      return;
+    }
+  }
+  delta.push(slot, by);
+}
+
+/** Every slot whose count differs between two records (for a write that replaced the whole record). */
+function fullSlotDelta(before: Reservations, after: Reservations): SlotDelta {
+  const counts = countSlots(after);
+  for (const [slot, n] of countSlots(before)) addTo(counts, slot, -n);
+  return [...counts].flat();
 }
 
 // ── Operations ──────────────────────────────────────────────────────────────────────────────────────
@@ -329,14 +449,60 @@ function touchedReservationIds(state: RestaurantState, change?: StateChange<Rest
   const touched: string[] = [];
   for (const { path } of change.patches) {
     if (path.startsWith("/reservations/")) {
-      const end = path.indexOf("/", 14);
-      const segment = end === -1 ? path.slice(14) : path.slice(14, end);
-      touched.push(segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment);
+      touched.push(reservationIdIn(path));
     } else if (path === "" || path === "/reservations" || path.startsWith("/capacity")) {
       return Object.keys(state.reservations);
     }
   }
   return touched;
+}
+
+/** The reservation ids a write's patches touched, or undefined when it replaced the whole record. */
+function changedReservationIds(change: StateChange<RestaurantState>): string[] | undefined {
+  const changed: string[] = [];
+  for (const { path } of change.patches) {
+    if (path.startsWith("/reservations/")) changed.push(reservationIdIn(path));
+    else if (path === "" || path === "/reservations") return undefined;
+  }
+  return changed;
+}
+
+/** The id segment of a `/reservations/<id>…` JSON Pointer, unescaped (RFC 6901). */
+function reservationIdIn(path: string): string {
+  const end = path.indexOf("/", 14);
+  const segment = end === -1 ? path.slice(14) : path.slice(14, end);
+  return segment.includes("~") ? segment.replace(/~1/g, "/").replace(/~0/g, "~") : segment;
+}
+
+/**
+ * A write never adds a confirmed reservation to a slot that is already full (create_reservation refuses
+ * first; this holds the rule even for a future operation that forgets to). A scenario may start with a
+ * slot over capacity, so the initial state is not held to it. It also links each write's reservations
+ * to the previous ones for `slotCounts`, so the next write's check costs O(1).
+ */
+function noOverbooking(state: RestaurantState, change?: StateChange<RestaurantState>): true | string {
+  if (!change) return true;
+  const before = change.previous.reservations;
+  const after = state.reservations;
+  if (before === after) return true;
+  const ids = changedReservationIds(change);
+  const delta = ids ? slotDelta(before, after, ids) : fullSlotDelta(before, after);
+  let node = slotNodes.get(after);
+  if (node === undefined) {
+    // Link to the previous record's counts; when nobody asked for those, the first question counts afresh.
+    const previous = slotNodes.get(before);
+    if (previous !== undefined) slotNodes.set(after, (node = { counts: undefined, toward: previous, delta, sign: 1 }));
+  }
+  const tables = state.capacity.tables_per_slot;
+  let counts: SlotCounts | undefined;
+  for (let j = 0; j < delta.length; j += 2) {
+    if ((delta[j + 1] as number) <= 0) continue;
+    counts ??= node !== undefined ? reroot(node) : slotCounts(after);
+    const slot = delta[j] as string;
+    const booked = counts.get(slot) ?? 0;
+    if (booked > tables) return `slot ${slot} would hold ${booked} confirmed reservations; tables_per_slot is ${tables}`;
+  }
+  return true;
 }
 
 // ── The world ───────────────────────────────────────────────────────────────────────────────────────
@@ -359,6 +525,10 @@ export const restaurantWorld = defineWorld<RestaurantState>({
         "Create a confirmed reservation. Call once per booking, only with details the caller gave. Returns the reservation id.",
       args: CreateReservationArgs,
       run: createReservation,
+      // It adds one reservation whose every field comes from CreateReservationArgs, parsed with the
+      // state's own field schemas (plus a seeded id and "confirmed"); the slot-count test checks every
+      // accepted write against the full state schema.
+      writesValidState: true,
     },
     cancel_reservation: {
       kind: "write",
@@ -388,6 +558,7 @@ export const restaurantWorld = defineWorld<RestaurantState>({
       }
       return true;
     },
+    no_overbooking: noOverbooking,
   },
 });
 

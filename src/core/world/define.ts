@@ -35,6 +35,9 @@ export function defineWorld<S, V = any>(def: WorldDefinition<S, V>): WorldDefini
     }
     if (!isZodSchema(op.args)) fail(`operation "${name}": \`args\` must be a zod schema`);
     if (typeof op.run !== "function") fail(`operation "${name}": \`run\` must be a function`);
+    if (op.kind === "write" && op.writesValidState !== undefined && typeof op.writesValidState !== "boolean") {
+      fail(`operation "${name}": \`writesValidState\` must be true or false`);
+    }
   }
   for (const [name, invariant] of Object.entries(def.invariants ?? {})) {
     if (typeof invariant !== "function") fail(`invariant "${name}" must be a function returning true or a message`);

@@ -1,4 +1,4 @@
-import type { Patch } from "immer";
+import { freeze, type Patch } from "immer";
 
 /*
  * Copy-on-write drafts for JSON-shaped state: the fast path of a write.
@@ -160,17 +160,38 @@ function latest(node: Node): any {
   return node.copy ?? node.base;
 }
 
-/** immer's prepareCopy: the copy is made once, before the first write or child draft. */
-function prepareCopy(node: Node): void {
+/**
+ * immer's prepareCopy: the copy is made once, before the first write or child draft. `record`: the copy
+ * is made for adding a key, so the object is a record keyed by data (ids) rather than a fixed shape.
+ */
+function prepareCopy(node: Node, record = false): void {
   if (node.copy === undefined) {
     node.assigned = new Map();
     const base = node.base;
-    if (node.isArray) node.copy = Array.prototype.slice.call(base);
-    else {
-      const proto = Object.getPrototypeOf(base);
-      node.copy = proto === null ? Object.assign(Object.create(null), base) : { ...base };
-    }
+    node.copy = node.isArray ? Array.prototype.slice.call(base) : copyObject(base, record);
   }
+}
+
+/**
+ * What immer's `{...base}` gives for string keys (same keys, same order, same prototype), copied key by
+ * key: spreading a frozen record of many keys costs several times more in V8. A record that gains a key
+ * is built in dictionary mode from the start: every fresh id would otherwise give the copy a new hidden
+ * class, which costs more than the whole hash-table copy of a small record.
+ */
+function copyObject(base: object, record: boolean): Record<string, unknown> {
+  let copy: Record<string, unknown>;
+  if (Object.getPrototypeOf(base) === null) copy = Object.create(null);
+  else if (record) {
+    copy = { _: 0, __: 0 };
+    delete copy._; // deleting a property other than the last one switches V8 to dictionary mode
+    delete copy.__;
+  } else copy = {};
+  const keys = Object.keys(base);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    copy[key] = (base as Record<string, unknown>)[key];
+  }
+  return copy;
 }
 
 function markChanged(node: Node | undefined): void {
@@ -227,18 +248,16 @@ const objectTraps: ProxyHandler<Node> = {
       return desc === undefined ? undefined : "value" in desc ? desc.value : desc.get?.call(node.draft);
     }
     const value = source[prop];
-    if (typeof value !== "object" || value === null) return value;
+    // Only the base's own children are drafted: a child draft or a value the operation assigned is
+    // returned as it is.
+    if (typeof value !== "object" || value === null || value !== node.base[prop]) return value;
     // immer would hand a class instance back as it is, or draft a Map or Set: leave both to immer.
     if (!isJsonContainer(value)) node.session.fail("a value that is not a plain object or array");
-    // The base's own child: draft it (a child draft or an assigned value is returned as it is).
-    if (value === node.base[prop]) {
-      prepareCopy(node);
-      const key = node.isArray ? +(prop as string) : (prop as string);
-      const child = node.session.draftOf(value, node, key);
-      node.copy[key] = child;
-      return child;
-    }
-    return value;
+    prepareCopy(node);
+    const key = node.isArray ? +(prop as string) : (prop as string);
+    const child = node.session.draftOf(value, node, key);
+    node.copy[key] = child;
+    return child;
   },
   has(node, prop) {
     return prop in latest(node);
@@ -265,7 +284,7 @@ const objectTraps: ProxyHandler<Node> = {
         return true;
       }
       if (same(value, current) && (value !== undefined || hasOwn.call(node.base, key))) return true;
-      prepareCopy(node);
+      prepareCopy(node, !hasOwn.call(node.base, key));
       markChanged(node);
     }
     const copy = node.copy;
@@ -314,7 +333,20 @@ for (const name of Object.keys(objectTraps) as Array<keyof ProxyHandler<Node>>) 
   (arrayTraps as Record<string, unknown>)[name] = (target: [Node], ...rest: unknown[]) => trap(target[0], ...rest);
 }
 
-/** Whether a value is a draft of this file (for tests and for the engine's own checks). */
-export function isFastDraft(value: unknown): boolean {
-  return typeof value === "object" && value !== null && (value as { [NODE]?: Node })[NODE] !== undefined;
+/**
+ * Deep-freeze a state as immer's `freeze(value, true)` does: plain objects and arrays here (a frozen
+ * subtree is taken as frozen throughout), anything else by immer itself.
+ */
+export function freezeState<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    Object.freeze(value);
+    for (let i = 0; i < value.length; i++) freezeState(value[i]);
+  } else if (isJsonContainer(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) freezeState((value as Record<string, unknown>)[key]);
+  } else {
+    freeze(value, true);
+  }
+  return value;
 }

@@ -13,30 +13,24 @@ export interface EngineRandom extends WorldRandom {
  * repetition replays exactly and two trials of one run draw different ids.
  */
 export function createWorldRandom(seed: number, trial: string): EngineRandom {
-  let [a, b, c, d] = seedWords(`${seed}\u0000${trial}`);
-  const next32 = (): number => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
-    const t = (a + b + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return t >>> 0;
-  };
+  const [a, b, c, d] = seedWords(`${seed}\u0000${trial}`);
+  const state: Sfc32 = { a, b, c, d };
   // Discard the first outputs: sfc32 mixes its seed in over a few rounds.
-  for (let i = 0; i < 15; i++) next32();
+  for (let i = 0; i < 15; i++) next32(state);
 
   const issued = new Set<string>();
-  let marked: [number, number, number, number] | undefined;
+  let marked: Sfc32 | undefined;
   let issuedSinceMark: string[] = [];
+  // Methods that never use `this`, so `const { id } = random` keeps working.
   return {
-    next: () => next32() / 4294967296,
+    next(): number {
+      return next32(state) / 4294967296;
+    },
     id(prefix: string): string {
       if (issued.size >= 0xffffff) throw new Error("world random: six-hex-digit id space exhausted");
       // 24 bits: six hex digits. Redraw on the (rare) repeat so ids never repeat within a world.
       for (;;) {
-        const id = `${prefix}-${(next32() >>> 8).toString(16).toUpperCase().padStart(6, "0")}`;
+        const id = `${prefix}-${(next32(state) >>> 8).toString(16).toUpperCase().padStart(6, "0")}`;
         if (!issued.has(id)) {
           issued.add(id);
           if (marked) issuedSinceMark.push(id);
@@ -45,17 +39,41 @@ export function createWorldRandom(seed: number, trial: string): EngineRandom {
       }
     },
     mark(): void {
-      marked = [a, b, c, d];
+      marked = { ...state };
       issuedSinceMark = [];
     },
     rewind(): void {
       if (!marked) throw new Error("world random: rewind without a mark");
-      [a, b, c, d] = marked;
+      Object.assign(state, marked);
       for (const id of issuedSinceMark) issued.delete(id);
       marked = undefined;
       issuedSinceMark = [];
     },
   };
+}
+
+interface Sfc32 {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+}
+
+/** One sfc32 step. */
+function next32(s: Sfc32): number {
+  let { a, b, c, d } = s;
+  a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+  const t = (a + b + d) | 0;
+  d = (d + 1) | 0;
+  a = b ^ (b >>> 9);
+  b = (c + (c << 3)) | 0;
+  c = (c << 21) | (c >>> 11);
+  c = (c + t) | 0;
+  s.a = a;
+  s.b = b;
+  s.c = c;
+  s.d = d;
+  return t >>> 0;
 }
 
 /** cyrb128: four well-mixed 32-bit words from a string. */

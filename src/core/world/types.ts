@@ -42,7 +42,12 @@ export interface ReadContext<S, A> {
 }
 
 export interface WriteContext<S, A> {
-  /** An immer draft: mutate it; the engine records the patches. */
+  /**
+   * A draft of the state: mutate it; the engine records the patches. It behaves as an immer draft and
+   * gives immer's next state and patches (a fast copy-on-write draft for plain objects, immer itself
+   * for anything more), but immer's helpers (`original`, `current`, `isDraft`) may not recognise it:
+   * read `base` instead.
+   */
   readonly state: Draft<S>;
   /**
    * The frozen state as it was when this write began. Reading it is cheap (no draft proxies), so check
@@ -65,7 +70,19 @@ export type OperationDefinition<S, A = any, R = any> =
       kind: "write";
       description: string;
       args: z.ZodType<A>;
+      /**
+       * May run twice for one call: when it does something the fast draft leaves to immer (writing to
+       * an array, say), the engine discards the first run, rewinds `random` and runs it again on immer.
+       * So apart from the draft and `random` it must have no side effects.
+       */
       run: (ctx: WriteContext<S, A>) => R;
+      /**
+       * Set only when everything `run` writes is valid against the state schema by construction (say, a
+       * record assembled from arguments parsed with the state's own field schemas): the engine then skips
+       * re-validating this operation's changes against `state`. Invariants still run. Keep a test that
+       * checks every accepted write against the full schema.
+       */
+      writesValidState?: boolean;
     };
 
 /** What one write changed: given to invariants after a write so they may check only the touched parts. */

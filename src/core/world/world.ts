@@ -1,10 +1,10 @@
 import jsonpatch from "fast-json-patch";
-import { Immer, enablePatches, freeze, type Draft, type Patch } from "immer";
+import { Immer, enablePatches, type Draft, type Patch } from "immer";
 import { z } from "zod";
 import type { ToolDeclaration } from "../target/types";
+import { DraftSession, freezeState } from "./draft";
 import { describeIssues, issuesFrom, WorldSetupError } from "./errors";
 import { freezeJson, toJson, toPointer } from "./json";
-import { DraftSession } from "./draft";
 import { createWorldRandom, type EngineRandom } from "./random";
 import { checkWrite } from "./state-check";
 import {
@@ -35,7 +35,9 @@ export function createWorld<S>(def: WorldDefinition<S>, options: WorldOptions): 
 }
 
 /** Operations the fast draft cannot follow; they go straight to immer (the outcome is the same). */
-const immerOnly = new WeakSet<OperationDefinition<any>>();
+const immerOnly = new WeakSet<WriteOperation<any>>();
+
+type WriteOperation<S> = Extract<OperationDefinition<S>, { kind: "write" }>;
 
 interface Written<S> {
   next: S;
@@ -134,7 +136,7 @@ class LiveWorld<S> implements World<S> {
       return this.append({ operation, kind: "write", args: argsJson, outcome: "ok", result, patches: [] }, at_ms, cause);
     }
     const patches = immerPatches.map(toJsonPatch);
-    const violation = violationOf(def, this.current, next, immerPatches, patches);
+    const violation = violationOf(def, op, this.current, next, immerPatches, patches);
     if (violation) {
       return this.append({ operation, kind: "write", args: argsJson, outcome: "error", error: violation, patches: [] }, at_ms, cause);
     }
@@ -150,15 +152,16 @@ class LiveWorld<S> implements World<S> {
    * Run a write on a draft of the current state: on the fast draft when it can follow the operation
    * (it gives what immer would), otherwise on immer. A refusal comes back as the OperationError.
    */
-  private write(operation: string, op: OperationDefinition<S>, args: unknown, rawArgs: unknown, at_ms: number): Written<S> | OperationError {
+  private write(operation: string, op: WriteOperation<S>, args: unknown, rawArgs: unknown, at_ms: number): Written<S> | OperationError {
     const base = this.current;
     const random = this.random;
     if (!immerOnly.has(op)) {
       const session = new DraftSession(base);
       random.mark();
-      let result: Json;
       try {
-        result = toJson(synchronous(operation, op.run({ state: session.root as Draft<S>, base, args, now_ms: at_ms, random })));
+        const result = toJson(synchronous(operation, op.run({ state: session.root as Draft<S>, base, args, now_ms: at_ms, random })));
+        const done = session.finish();
+        if (done) return { next: done.next, patches: done.patches, result };
       } catch (e) {
         session.discard();
         if (!session.unsupported) {
@@ -166,10 +169,8 @@ class LiveWorld<S> implements World<S> {
           throw e; // a bug in the world: the runner records it as an infrastructure error
         }
       }
-      const done = session.unsupported ? undefined : session.finish();
-      if (done) return { next: done.next, patches: done.patches, result: result! };
-      // The operation does something only immer follows: forget this attempt (ids drawn, arguments it
-      // may have touched) and run it again on immer, directly from now on.
+      // The operation did something only immer follows: forget this run (the ids it drew, arguments it
+      // may have touched) and run it again on immer, and go to immer directly from now on.
       immerOnly.add(op);
       random.rewind();
       args = op.args.parse(rawArgs);
@@ -221,12 +222,13 @@ function refusal(operation: string, kind: "read" | "write", args: Json, e: Opera
 /** A write's new state against the state schema, then every invariant; the first failure wins. */
 function violationOf<S>(
   def: WorldDefinition<S>,
+  op: WriteOperation<S>,
   previous: S,
   next: S,
   immerPatches: Patch[],
   patches: JsonPatch[],
 ): ErrorBody | undefined {
-  const issues = checkWrite(def.state, next, immerPatches);
+  const issues = op.writesValidState === true ? [] : checkWrite(def.state, next, immerPatches);
   if (issues.length > 0) {
     const located = issuesFrom(issues);
     return {
@@ -306,7 +308,7 @@ function initialStateOf<S>(def: WorldDefinition<S>, portableInput: Record<string
     const issues = issuesFrom(parsed.error.issues, "application.initial_state");
     throw new WorldSetupError(`${where}: ${describeIssues(issues)}`, issues);
   }
-  const state = freeze(parsed.data, true) as S;
+  const state = freezeState(parsed.data as S);
   for (const [name, invariant] of invariantsOf(def)) {
     const verdict = invariant(state);
     if (verdict !== true) {
