@@ -130,6 +130,21 @@ describe("crashlab CLI for WALK", () => {
     expect(stderr).toMatch(/Recording "r2" .*the file does not exist/);
   });
 
+  it("generate-audio is a crashlab command, and what it writes validates", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "walk-gen-cli-"));
+    const help = await cli(["generate-audio", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--vary-conditions");
+    const out = join(dir, "walk.json");
+    const made = await cli(["generate-audio", "--data", join(repo, "crashlab/data/crawl.json"), "--output-data", out, "--example", "restaurant_024", "--condition", "telephony", "--seed", "3"]);
+    expect(made.code).toBe(0);
+    expect(made.stderr).toContain("restaurant_024_telephony: telephony from synthesized");
+    const checked = await cli(["validate", out]);
+    expect(checked.stdout).toMatch(/valid, 1 scenario\(s\) \(1 single_turn\), 1 recording\(s\) checked/);
+    const written = JSON.parse(readFileSync(out, "utf8")).scenarios[0];
+    expect(written.input.recordings[0]).toMatchObject({ condition: "telephony", metadata: { preset: "telephony", seed: 3 } });
+  });
+
   it("--listen plays each conversation with an available player, and says so when there is none", async () => {
     const bin = mkdtempSync(join(tmpdir(), "walk-player-"));
     const log = join(bin, "played.txt");
