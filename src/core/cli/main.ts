@@ -208,7 +208,11 @@ function verboseTrial(record: TrialRecord): string {
   const indent = (text: string) => text.trimEnd().split("\n").map((l) => `    ${l}`).join("\n");
   const assessments = record.assessments.map((a) => `${a.verifier}: ${a.status} — ${a.rationale}`).join("\n");
   const audio = record.metrics.audio;
-  const timing = audio ? `response_latency_ms=${audio.response_latency_ms ?? "null"} response_rate=${audio.response_rate ?? "null"} interruption_rate=${audio.interruption_rate ?? "null"}` : "";
+  const pacing = record.events.find((e) => e.type === "audio.pacing")?.data as { chunks?: number; lag_events?: number; max_lag_ms?: number } | undefined;
+  const timing = audio
+    ? `response_latency_ms=${audio.response_latency_ms ?? "null"} response_rate=${audio.response_rate ?? "null"} interruption_rate=${audio.interruption_rate ?? "null"}` +
+      (pacing ? ` · audio: ${pacing.chunks} chunks sent, ${pacing.lag_events} pacing lag events, max lag ${pacing.max_lag_ms} ms` : "")
+    : "";
   return `${indent(conversationTranscript(record))}\n${indent(assessments)}${timing ? `\n${indent(timing)}` : ""}\n`;
 }
 
