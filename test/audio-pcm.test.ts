@@ -104,3 +104,16 @@ describe("base64 chunks", () => {
     expect(decodePcmBase64("")).toEqual(new Uint8Array(0));
   });
 });
+
+describe("concatPcm", () => {
+  it("joins byte and sample chunks into one buffer of the same kind", async () => {
+    const { concatPcm } = await import("../src/core/audio/pcm");
+    const bytes = concatPcm([Uint8Array.of(1, 2), Uint8Array.of(), Uint8Array.of(3)]);
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect([...bytes]).toEqual([1, 2, 3]);
+    const samples = concatPcm([Int16Array.of(-1, 300), Int16Array.of(-32768)]);
+    expect(samples).toBeInstanceOf(Int16Array);
+    expect([...samples]).toEqual([-1, 300, -32768]);
+    expect(concatPcm([])).toEqual(new Uint8Array(0));
+  });
+});

@@ -14,6 +14,7 @@ export {
   pcm16BytesForMs,
   encodePcmBase64,
   decodePcmBase64,
+  concatPcm,
 } from "./pcm";
 export { resamplePcm16 } from "./resample";
 export { speechIntervals, rms } from "./speech";

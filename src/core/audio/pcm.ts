@@ -119,3 +119,16 @@ export function decodePcmBase64(base64: string): Uint8Array {
   // Copy out of Buffer's shared pool so the result owns its memory at offset 0.
   return new Uint8Array(Buffer.from(base64, "base64"));
 }
+
+/** Join PCM chunks (bytes or samples) into one contiguous buffer of the same kind. */
+export function concatPcm<T extends Uint8Array | Int16Array>(chunks: readonly T[]): T {
+  const first = chunks[0];
+  const Kind = (first ? first.constructor : Uint8Array) as new (length: number) => T;
+  const out = new Kind(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c as never, at);
+    at += c.length;
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { chunkPcm } from "../audio/chunker";
 import { AudioPacer } from "../audio/pacer";
-import { pcm16ToBytes } from "../audio/pcm";
+import { concatPcm, pcm16ToBytes } from "../audio/pcm";
 import type { Scenario } from "../dataset/schema";
 import { provenanceDigest, sha256, type GitState } from "../provenance/digest";
 import type { AgentEvent, SessionIO, TargetAdapter, TargetSession, ToolCallRequest, ToolReply } from "../target/types";
@@ -291,7 +291,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
       } catch (e) {
         throw new StageError("recording", e);
       }
-      inputPcm = concatBytes(chunkPcm(recording.pcm, { chunkMs: audio.chunk_ms }));
+      inputPcm = concatPcm(chunkPcm(recording.pcm, { chunkMs: audio.chunk_ms }));
       // Offline only: the simulator has no recognizer, so it is told the words of these exact bytes (its
       // stand-in for speech recognition). Nothing crosses the wire; live targets ignore this.
       ctx.target.prepareCallerAudio?.({ pcm: inputPcm, text: scenario.input.text });
@@ -305,7 +305,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
       }
       if (speech.sampleRate !== 24_000) throw new StageError("speech", new Error(`synthesizer returned ${speech.sampleRate} Hz; the transport needs 24,000 Hz`));
       const chunks = chunkPcm(pcm16ToBytes(speech.samples), { chunkMs: audio.chunk_ms });
-      inputPcm = concatBytes(chunks);
+      inputPcm = concatPcm(chunks);
       ctx.target.prepareCallerAudio?.({ pcm: inputPcm, text: scenario.input.text });
     }
     const base = ctx.target.session();
@@ -525,14 +525,4 @@ function collectDelegations(events: readonly AgentEvent[]): Delegation[] {
 function targetFault(error: unknown): string | undefined {
   const stage = (error as { stage?: unknown })?.stage;
   return typeof stage === "string" && /^[a-z_]+$/.test(stage) ? stage : undefined;
-}
-
-function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
 }

@@ -12,6 +12,7 @@
  * (This build is espeak-ng compiled by Emscripten with wasm2js: plain JavaScript, no .wasm file.)
  */
 import type { EspeakModule, EspeakWorker } from "@echogarden/espeak-ng-emscripten";
+import { concatPcm } from "../audio/pcm";
 import { resamplePcm16 } from "../audio/resample";
 import { speechIntervals } from "../audio/speech";
 import {
@@ -171,7 +172,7 @@ async function startEngine(): Promise<EspeakEngine> {
       restore(module, pristine);
       if (withFixedClock(() => worker.set_voice(voice)) !== 0) throw unknownVoice(requestedVoice);
       try {
-        return concat(withFixedClock(() => collect(worker, markup)));
+        return concatPcm(withFixedClock(() => collect(worker, markup)));
       } catch (error) {
         engine = undefined; // a trap inside the engine leaves it unusable: start afresh next time
         throw new SpeechError("engine_failed", ESPEAK_PROVIDER, `espeak-ng failed while speaking: ${String(error)}`, undefined, { cause: error });
@@ -217,12 +218,3 @@ function escapeMarkup(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
-function concat(chunks: Int16Array[]): Int16Array {
-  const out = new Int16Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
-}
