@@ -5,15 +5,15 @@ import type { Interval } from "../timeline/intervals";
 /** Harness-side tool activity the completion rule also watches (the target never reports these). */
 export type HarnessToolEvent = { type: "tool.requested" | "tool.finished"; at_ms: number; call_id: string; delegation_id?: string };
 
-/** Convert transcript events to timeline fragments (whole-utterance texts get a separating space). */
+/** One transcript event as a timeline fragment (whole-utterance texts get a separating space). */
+function fragmentOf(e: Extract<AgentEvent, { type: "transcript.delta" }>): TranscriptFragment {
+  const start = e.start_ms ?? e.at_ms;
+  return { role: e.role, text: /^\s/.test(e.text) ? e.text : ` ${e.text}`, start_ms: start, end_ms: Math.max(start, e.end_ms ?? e.at_ms), received_ms: e.at_ms };
+}
+
+/** Convert transcript events to timeline fragments. */
 export function transcriptFragments(events: readonly AgentEvent[]): TranscriptFragment[] {
-  const out: TranscriptFragment[] = [];
-  for (const e of events) {
-    if (e.type !== "transcript.delta") continue;
-    const start = e.start_ms ?? e.at_ms;
-    out.push({ role: e.role, text: /^\s/.test(e.text) ? e.text : ` ${e.text}`, start_ms: start, end_ms: Math.max(start, e.end_ms ?? e.at_ms), received_ms: e.at_ms });
-  }
-  return out;
+  return events.filter((e): e is Extract<AgentEvent, { type: "transcript.delta" }> => e.type === "transcript.delta").map(fragmentOf);
 }
 
 /** Event types that do not count as "meaningful" for the quiet rule of §3 (silent audio is handled apart). */
@@ -37,10 +37,12 @@ export class ResponseCompletion {
   private readonly contentAt: number[] = [];
   private firstToolCompleted: number | null = null;
   private readonly delegationTarget = new Map<string, "client" | "responses">();
+  /** Transcript fragments so far, kept as they arrive: the rule is evaluated on every 20 ms chunk. */
+  private readonly fragments: TranscriptFragment[] = [];
+  private lastAssistantFragmentAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     chunkMs: number,
-    private readonly events: readonly AgentEvent[],
     private readonly assistantVoiced: () => readonly Interval[],
   ) {
     this.settle = settleMs(chunkMs);
@@ -54,6 +56,10 @@ export class ResponseCompletion {
   observe(e: AgentEvent): void {
     if (!NOT_MEANINGFUL.has(e.type) && !(e.type === "audio.delta" && isSilent(e.pcm))) this.lastMeaningful = Math.max(this.lastMeaningful, e.at_ms);
     switch (e.type) {
+      case "transcript.delta":
+        this.fragments.push(fragmentOf(e));
+        if (e.role === "assistant") this.lastAssistantFragmentAt = Math.max(this.lastAssistantFragmentAt, e.at_ms);
+        break;
       case "delegation.created":
         this.delegationTarget.set(e.delegation_id, e.target);
         if (e.target === "client") this.openClientDelegations.add(e.delegation_id);
@@ -89,7 +95,7 @@ export class ResponseCompletion {
     const waiting: string[] = [];
     if (this.callerEnd === null || now < this.callerEnd) waiting.push("caller audio");
     const voiced = this.assistantVoiced();
-    const grouping = groupTranscript(transcriptFragments(this.events), { nowMs: now, settleMs: this.settle, voiced: { assistant: voiced } });
+    const grouping = groupTranscript(this.fragments, { nowMs: now, settleMs: this.settle, voiced: { assistant: voiced } });
     const assistantTurns = grouping.turns.filter((t) => t.role === "assistant");
     if (assistantTurns.length === 0) waiting.push("an assistant turn");
     if (grouping.growing.some((t) => t.role === "assistant")) waiting.push("the assistant's transcript to settle");
@@ -102,7 +108,7 @@ export class ResponseCompletion {
     if (lastContent !== null && (!latest || latest.start_ms <= lastContent)) waiting.push("an assistant turn that starts after the returned content");
     const lastSpeech = voiced.length ? voiced[voiced.length - 1]!.end_ms : null;
     if (lastSpeech !== null && now < lastSpeech + this.settle) waiting.push("a quiet tail after the assistant's speech");
-    if (this.firstToolCompleted !== null && !transcriptFragments(this.events).some((f) => f.role === "assistant" && f.received_ms > this.firstToolCompleted!))
+    if (this.firstToolCompleted !== null && !(this.lastAssistantFragmentAt > this.firstToolCompleted))
       waiting.push("assistant transcript after the first tool completed");
     if (now < this.lastMeaningful + this.settle) waiting.push("a quiet period without events");
     return waiting;

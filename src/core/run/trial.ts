@@ -157,7 +157,7 @@ export async function runTrial(ctx: TrialContext): Promise<TrialOutcome> {
   const audioMode = ctx.target.accepts.includes("audio");
   const audio = ctx.audio ?? DEFAULT_AUDIO;
   const track = new AssistantTrack();
-  const completion = new ResponseCompletion(audio.chunk_ms, agentEvents, () => track.voiced());
+  const completion = new ResponseCompletion(audio.chunk_ms, () => track.voiced());
   let inputPcm: Uint8Array | null = null;
   let callerStart = 0;
 
