@@ -67,3 +67,29 @@ describe("evaluateGates", () => {
     expect(evaluateGates(records, { style: { required: false, min_pass_rate: 1, wilson: false } }).ok).toBe(false);
   });
 });
+
+describe("issue 8 item 5: a broken package verifier is an evaluation error, never infrastructure", () => {
+  it("exits 4 when only a verifier error stands between the run and a pass", () => {
+    const d = evaluateGates([trial("a", "passed", { outcome: "passed" }), trial("a", "inconclusive", { outcome: "error" })], strict);
+    expect(d).toMatchObject({ ok: false, decision: "evaluation_error", exit_code: 4 });
+    expect(d.gates[0]).toMatchObject({ blocked_by_verifier_error: true, blocked_by_infrastructure: false });
+    expect(d.gates[0]!.cases[0]).toMatchObject({ missing: 1, verifier_errors: 1 });
+    expect(d.message).toMatch(/verifier errors prevented a decision on 1 required gate\(s\)/);
+    expect(d.message).not.toMatch(/infrastructure/);
+  });
+
+  it("counts a required verifier missing from a trial that ran as the evaluation's defect", () => {
+    const d = evaluateGates([trial("a", "passed", { outcome: "passed" })], { ...strict, custom: { required: true, min_pass_rate: 1, wilson: false } });
+    expect(d).toMatchObject({ decision: "evaluation_error", exit_code: 4 });
+  });
+
+  it("a verifier error outranks infrastructure errors, and a real failure outranks both", () => {
+    const both = evaluateGates([trial("a", "infrastructure_error", { outcome: "not_run" }), trial("b", "inconclusive", { outcome: "error" })], strict);
+    expect(both).toMatchObject({ decision: "evaluation_error", exit_code: 4 });
+    const real = evaluateGates([trial("a", "inconclusive", { outcome: "error" }), trial("b", "failed", { outcome: "failed" })], strict);
+    expect(real).toMatchObject({ decision: "fail", exit_code: 1 });
+    const infra = evaluateGates([trial("a", "infrastructure_error", { outcome: "not_run" })], strict);
+    expect(infra).toMatchObject({ decision: "infrastructure", exit_code: 3 });
+    expect(infra.gates[0]!.cases[0]).toMatchObject({ missing: 1, verifier_errors: 0 });
+  });
+});

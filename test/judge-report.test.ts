@@ -55,7 +55,6 @@ describe("HTML report", () => {
       package_digest: "sha256:test",
       target_descriptor: { kind: "text", instructions: "", tools: ["create_reservation"] },
       limits: record.limits.config,
-      not_started: 0,
     });
     const html = htmlReport(results, [withJudge], {
       catalogs: { [record.trial_id]: buildEvidenceCatalog(withJudge, { facts: RESTAURANT_FACTS }) },

@@ -30,8 +30,13 @@ export interface CliIO {
   cwd: string;
   /** The public API module (`crashlab/alpha`) of this very copy of crashlab, served to the package. */
   alpha: Record<string, unknown>;
-  /** Aborts a run in progress (Ctrl-C). */
+  /**
+   * Interrupts a run in progress (the first SIGINT, SIGTERM or SIGHUP; the abort reason names the signal):
+   * no new trial starts, trials in progress finish, outputs are written.
+   */
   signal?: AbortSignal;
+  /** A second signal: stop waiting for trials in progress, write the outputs of the finished ones, return. */
+  abandon?: AbortSignal;
   /** The environment (only OPENAI_API_KEY is read). */
   env?: Record<string, string | undefined>;
 }
@@ -139,6 +144,7 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
       package: { dir: pkg.dir, digest },
       speech,
       ...(io.signal ? { signal: io.signal } : {}),
+      ...(io.abandon ? { abandon: io.abandon } : {}),
       onTrialEnd: (record, done, total, media, catalog) => {
         record.artifacts = writeTrialArtifacts(runDir, record, media, catalog);
         catalogs[record.trial_id] = catalog;
@@ -153,14 +159,12 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
     },
     resolved,
   );
-  const notStarted = resolved.trials.length - result.records.length;
   const doc = buildResults(result, {
     concurrency: resolved.concurrency,
     real_time: options.real_time,
     package_digest: digest,
     target_descriptor: target.describe(),
     limits: resolved.limits,
-    not_started: notStarted,
   });
   const paths = writeRunOutputs(runDir, doc, result);
   const breakdowns = doc.summary.conditions.length
@@ -168,11 +172,9 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
     : [];
   writeFileAtomic(join(runDir, "report.html"), htmlReport(doc, result.records, { catalogs, breakdowns }));
   if (options.json) io.stdout(JSON.stringify(doc, null, 2) + "\n");
-  else io.stdout(summaryText(result.summary, result.decision, { run_id: result.run_id, target: result.target, results_dir: paths.results }) + "\n");
-  if (notStarted > 0) {
-    io.stderr(`crashlab: interrupted; ${notStarted} trial(s) not started. Finished trials are in ${paths.results}\n`);
-    return 130;
-  }
+  else io.stdout(summaryText(result.summary, result.gates, result.decision, { run_id: result.run_id, target: result.target, results_dir: paths.results, interruption: result.interruption }) + "\n");
+  if (result.interruption)
+    io.stderr(`crashlab: interrupted by ${result.interruption.signal}; ${result.records.length} finished trial(s) kept, ${result.interruption.not_run.length} not run (listed in ${paths.results})\n`);
   return result.decision.exit_code;
 }
 

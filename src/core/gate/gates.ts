@@ -18,6 +18,8 @@ export interface CaseGateResult {
   passes: number;
   /** Trials where the verifier did not produce a verdict (not run, error, infrastructure error). */
   missing: number;
+  /** Of `missing`: trials where the verifier itself raised an error (an evaluation defect, not infrastructure). */
+  verifier_errors: number;
   pass_rate: number;
   compared_rate: number;
   ok: boolean;
@@ -29,16 +31,30 @@ export interface GateResult {
   ok: boolean;
   /** True when the gate failed only because of infrastructure errors (no evidence of a real failure). */
   blocked_by_infrastructure: boolean;
+  /**
+   * True when the gate failed only for want of verdicts and at least one was missing because the verifier
+   * itself raised an error (a broken package verifier or clause): an evaluation defect, never infrastructure.
+   */
+  blocked_by_verifier_error: boolean;
   /** Trials with a substantive verdict (passed, failed, inconclusive): 0 for a judge that did not run offline. */
   verdicts: number;
   message: string;
   cases: CaseGateResult[];
 }
 
+/**
+ * What the gates decided: `pass` (exit 0), `fail` (exit 1: a required gate truly failed), `evaluation_error`
+ * (exit 4: only verifier errors — a defect of the evaluation package — stand between the run and a decision),
+ * `infrastructure` (exit 3: only infrastructure errors do).
+ */
+export type GateVerdict = "pass" | "fail" | "evaluation_error" | "infrastructure";
+
+export const EXIT_CODES: Readonly<Record<GateVerdict, 0 | 1 | 3 | 4>> = { pass: 0, fail: 1, infrastructure: 3, evaluation_error: 4 };
+
 export interface GateDecision {
   ok: boolean;
-  /** 0 gates pass, 1 a gate failed, 3 infrastructure errors prevented a decision. */
-  exit_code: 0 | 1 | 3;
+  decision: GateVerdict;
+  exit_code: 0 | 1 | 3 | 4;
   gates: GateResult[];
   message: string;
 }
@@ -50,7 +66,7 @@ export interface GateDecision {
  */
 export function evaluateGates(records: readonly TrialRecord[], config: GateConfig): GateDecision {
   if (records.length === 0) {
-    return { ok: false, exit_code: 1, gates: [], message: "no trials ran: an empty run cannot pass its gates" };
+    return { ok: false, decision: "fail", exit_code: 1, gates: [], message: "no trials ran: an empty run cannot pass its gates" };
   }
   const byCase = new Map<string, TrialRecord[]>();
   for (const r of records) byCase.set(r.case_id, [...(byCase.get(r.case_id) ?? []), r]);
@@ -62,49 +78,60 @@ export function evaluateGates(records: readonly TrialRecord[], config: GateConfi
       const cases = [...byCase.entries()].map(([case_id, trials]): CaseGateResult => {
         let passes = 0;
         let missing = 0;
+        let verifier_errors = 0;
         for (const t of trials) {
           const a = t.assessments.find((x) => x.verifier === verifier);
           if (a && (a.status === "passed" || a.status === "failed" || a.status === "inconclusive")) substantive++;
-          if (t.status === "infrastructure_error" || !a || a.status === "not_run" || a.status === "error") missing++;
-          else if (a.status === "passed" || a.status === "not_applicable") passes++;
+          if (t.status === "infrastructure_error" || !a || a.status === "not_run" || a.status === "error") {
+            missing++;
+            // A verifier that raised (or is absent from a trial that ran) is the evaluation's defect.
+            if (t.status !== "infrastructure_error" && (!a || a.status === "error")) verifier_errors++;
+          } else if (a.status === "passed" || a.status === "not_applicable") passes++;
         }
         const pass_rate = passes / trials.length;
         const compared_rate = rule.wilson ? (wilsonInterval(passes, trials.length)?.low ?? 0) : pass_rate;
-        return { case_id, trials: trials.length, passes, missing, pass_rate, compared_rate, ok: compared_rate >= rule.min_pass_rate - 1e-12 };
+        return { case_id, trials: trials.length, passes, missing, verifier_errors, pass_rate, compared_rate, ok: compared_rate >= rule.min_pass_rate - 1e-12 };
       });
       const failing = cases.filter((c) => !c.ok);
-      // Would the case pass if every missing verdict had been a pass? Then only infrastructure blocked it.
-      const blocked_by_infrastructure =
+      // Would the case pass if every missing verdict had been a pass? Then only missing verdicts blocked it:
+      // verifier errors (the evaluation's defect) when any were among them, else infrastructure errors.
+      const onlyMissing =
         failing.length > 0 &&
         failing.every((c) => {
           const best = c.passes + c.missing;
           const rate = rule.wilson ? (wilsonInterval(best, c.trials)?.low ?? 0) : best / c.trials;
           return c.missing > 0 && rate >= rule.min_pass_rate - 1e-12;
         });
+      const blocked_by_verifier_error = onlyMissing && failing.some((c) => c.verifier_errors > 0);
+      const blocked_by_infrastructure = onlyMissing && !blocked_by_verifier_error;
       const ok = failing.length === 0;
       const what = rule.wilson ? "Wilson lower bound" : "pass rate";
       const message = ok
         ? `${verifier}: every case's ${what} >= ${rule.min_pass_rate}`
         : `${verifier}: ${failing.length} case(s) below ${what} ${rule.min_pass_rate}: ${failing
             .slice(0, 5)
-            .map((c) => `${c.case_id} ${c.passes}/${c.trials}${c.missing ? ` (${c.missing} without a verdict)` : ""}`)
+            .map((c) => `${c.case_id} ${c.passes}/${c.trials}${c.missing ? ` (${c.missing} without a verdict${c.verifier_errors ? `, ${c.verifier_errors} by verifier error` : ""})` : ""}`)
             .join(", ")}${failing.length > 5 ? ", …" : ""}`;
-      return { verifier, rule, ok, blocked_by_infrastructure, verdicts: substantive, message, cases };
+      return { verifier, rule, ok, blocked_by_infrastructure, blocked_by_verifier_error, verdicts: substantive, message, cases };
     });
 
   const required = gates.filter((g) => g.rule.required);
   if (required.length === 0) {
-    return { ok: false, exit_code: 1, gates, message: "no required verifier is configured: nothing can pass the gates" };
+    return { ok: false, decision: "fail", exit_code: 1, gates, message: "no required verifier is configured: nothing can pass the gates" };
   }
   const failed = required.filter((g) => !g.ok);
-  if (failed.length === 0) return { ok: true, exit_code: 0, gates, message: `all ${required.length} required gate(s) passed` };
-  const realFailure = failed.some((g) => !g.blocked_by_infrastructure);
-  return {
-    ok: false,
-    exit_code: realFailure ? 1 : 3,
-    gates,
-    message: realFailure
-      ? `${failed.length} required gate(s) failed`
-      : `infrastructure errors prevented a decision on ${failed.length} required gate(s)`,
-  };
+  if (failed.length === 0) return { ok: true, decision: "pass", exit_code: 0, gates, message: `all ${required.length} required gate(s) passed` };
+  // A real failure is a decision whatever else went wrong; otherwise a verifier error (fix the package)
+  // outranks infrastructure errors (retry), since retrying cannot mend a broken verifier.
+  const decision: GateVerdict = failed.some((g) => !g.blocked_by_infrastructure && !g.blocked_by_verifier_error)
+    ? "fail"
+    : failed.some((g) => g.blocked_by_verifier_error)
+      ? "evaluation_error"
+      : "infrastructure";
+  const message = {
+    fail: `${failed.length} required gate(s) failed`,
+    evaluation_error: `verifier errors prevented a decision on ${failed.filter((g) => g.blocked_by_verifier_error).length} required gate(s): a verifier or clause of the evaluation package is broken (see each trial's assessment)`,
+    infrastructure: `infrastructure errors prevented a decision on ${failed.length} required gate(s)`,
+  }[decision];
+  return { ok: false, decision, exit_code: EXIT_CODES[decision], gates, message };
 }

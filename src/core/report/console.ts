@@ -1,9 +1,18 @@
 import type { GateDecision } from "../gate/gates";
 import type { TrialRecord } from "../run/record";
 import type { RunSummary } from "../run/summary";
+import type { Interruption, RunDecision } from "../run/run";
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "  -  " : `${(x * 100).toFixed(0).padStart(3)}%`);
 const ms = (x: number | null) => (x === null ? "-" : `${Math.round(x)}`);
+
+const DECISION_LABEL: Record<RunDecision["decision"], string> = {
+  pass: "PASS",
+  fail: "FAIL",
+  infrastructure: "NO DECISION (infrastructure errors)",
+  evaluation_error: "NO DECISION (evaluation error)",
+  interrupted: "INTERRUPTED",
+};
 
 /** One progress line per finished trial: what the user watches during a long run. */
 export function progressLine(record: TrialRecord, done: number, total: number): string {
@@ -22,7 +31,12 @@ export function progressLine(record: TrialRecord, done: number, total: number): 
 }
 
 /** The end-of-run table: per case trials, passes, pass rate with its Wilson interval, pass^k; then the gates. */
-export function summaryText(summary: RunSummary, decision: GateDecision, extra: { run_id: string; target: string; results_dir?: string }): string {
+export function summaryText(
+  summary: RunSummary,
+  gates: GateDecision,
+  decision: RunDecision,
+  extra: { run_id: string; target: string; results_dir?: string; interruption?: Interruption | null },
+): string {
   const lines: string[] = [];
   const idWidth = Math.max(8, ...summary.cases.map((c) => c.case_id.length));
   lines.push("");
@@ -58,10 +72,15 @@ export function summaryText(summary: RunSummary, decision: GateDecision, extra: 
   if (durations.length) lines.push(`median trial timeline: ${ms(durations.sort((a, b) => a - b)[Math.floor(durations.length / 2)]!)} ms`);
   lines.push("");
   // An advisory verifier that gave no verdict at all (the judge offline) is summarized, not listed as failing.
-  const silent = decision.gates.filter((g) => !g.rule.required && g.verdicts === 0);
-  for (const g of decision.gates.filter((g) => !silent.includes(g))) lines.push(`gate ${g.rule.required ? "required" : "advisory"} ${g.ok ? "PASS" : "FAIL"}  ${g.message}`);
+  const interruption = extra.interruption ?? null;
+  if (interruption) {
+    const cases = new Set(interruption.not_run.map((t) => t.case_id));
+    lines.push(`INTERRUPTED by ${interruption.signal}: ${interruption.not_run.length} trial(s) of ${cases.size} case(s) not run; the gates below cover the finished trials only`);
+  }
+  const silent = gates.gates.filter((g) => !g.rule.required && g.verdicts === 0);
+  for (const g of gates.gates.filter((g) => !silent.includes(g))) lines.push(`gate ${g.rule.required ? "required" : "advisory"} ${g.ok ? "PASS" : "FAIL"}  ${g.message}`);
   if (silent.length) lines.push(`not assessed (advisory, no verdicts): ${silent.map((g) => g.verifier).join(", ")}${silent.some((g) => g.verifier.startsWith("semantic.")) ? " — the semantic judge runs with --live or --judge" : ""}`);
-  lines.push(`decision: ${decision.ok ? "PASS" : "FAIL"} (exit ${decision.exit_code}) — ${decision.message}`);
+  lines.push(`decision: ${DECISION_LABEL[decision.decision]} (exit ${decision.exit_code}) — ${decision.message}`);
   if (extra.results_dir) lines.push(`results: ${extra.results_dir}`);
   return lines.join("\n");
 }

@@ -47,7 +47,7 @@ table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ddd;paddin
 th{background:#f5f5f7}code,.line{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;font-size:12px;background:#eee}
 .s-passed,.s-ok{background:#d9f2de}.s-failed{background:#f8d7da}.s-inconclusive,.s-not_run{background:#fff3cd}.s-error,.s-infrastructure_error{background:#f1c6f0}
-.decision{padding:.6rem 1rem;border-radius:.4rem;margin:1rem 0}.decision.ok{background:#d9f2de}.decision.fail{background:#f8d7da}
+.decision{padding:.6rem 1rem;border-radius:.4rem;margin:1rem 0}.decision.ok{background:#d9f2de}.decision.fail{background:#f8d7da}.decision.neutral{background:#fff3cd}
 details{border:1px solid #ddd;border-radius:.4rem;margin:.5rem 0;padding:.3rem .8rem}summary{cursor:pointer}
 .transcript .line{white-space:pre-wrap;margin:.1rem 0}.eid{color:#6e6e73;margin-right:.5rem}
 .semantic{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;border-top:1px dashed #ccc;padding:.6rem 0}
@@ -67,9 +67,10 @@ export function htmlReport(results: ReportResults, records: readonly TrialRecord
       [[run.plan, run.target, run.started_at, run.finished_at, run.seed, run.repetitions, run.concurrency, run.crashlab_version, run.package_digest].map((v) => escapeHtml(v))],
     ),
   );
-  if (run.interrupted) parts.push(`<p class="missing">interrupted: ${escapeHtml(run.not_started)} trial(s) never started</p>`);
+  if (run.interrupted) parts.push(`<p class="missing">interrupted by ${escapeHtml(run.interrupted_by)}: ${escapeHtml(run.not_run.length)} trial(s) not run (${escapeHtml(run.cases_not_run.join(", "))})</p>`);
 
-  parts.push(`<div class="decision ${gates.ok ? "ok" : "fail"}"><strong>${gates.ok ? "Gates passed" : "Gates failed"}</strong> (exit code ${escapeHtml(gates.exit_code)}): ${escapeHtml(gates.message)}</div>`);
+  const heading = { pass: "Gates passed", fail: "Gates failed", infrastructure: "No decision: infrastructure errors", evaluation_error: "No decision: evaluation error", interrupted: "Interrupted: no decision" }[gates.decision];
+  parts.push(`<div class="decision ${gates.ok ? "ok" : gates.decision === "fail" ? "fail" : "neutral"}"><strong>${heading}</strong> (exit code ${escapeHtml(gates.exit_code)}): ${escapeHtml(gates.message)}</div>`);
   if (gates.results.length > 0) {
     parts.push("<h2>Gates</h2>");
     parts.push(

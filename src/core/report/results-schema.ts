@@ -47,13 +47,22 @@ export const ResultsFile = z.strictObject({
     crashlab_version: z.string(),
     package_digest: z.string(),
     limits: Limits,
+    /** True when the run stopped (a signal) before every selected trial finished: it has no pass decision. */
     interrupted: z.boolean(),
+    /** The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP), or null. */
+    interrupted_by: z.string().nullable(),
+    /** Selected trials that have no record, with why: never started, or abandoned at a second signal. */
+    not_run: z.array(z.strictObject({ trial_id: z.string(), case_id: z.string(), reason: z.enum(["not started", "abandoned while running"]) })),
+    /** Cases with at least one trial not run. */
+    cases_not_run: z.array(z.string()),
     not_started: z.number().int().min(0),
   }),
   gates: z.strictObject({
     config: z.record(z.string(), GateRuleSchema),
     ok: z.boolean(),
-    exit_code: z.union([z.literal(0), z.literal(1), z.literal(3)]),
+    /** pass (0), fail (1), infrastructure (3), evaluation_error (4: a verifier of the package raised), interrupted (129/130/143). */
+    decision: z.enum(["pass", "fail", "infrastructure", "evaluation_error", "interrupted"]),
+    exit_code: z.union([z.literal(0), z.literal(1), z.literal(3), z.literal(4), z.literal(129), z.literal(130), z.literal(143)]),
     message: z.string(),
     results: z.array(
       z.strictObject({
@@ -61,6 +70,7 @@ export const ResultsFile = z.strictObject({
         rule: GateRuleSchema,
         ok: z.boolean(),
         blocked_by_infrastructure: z.boolean(),
+        blocked_by_verifier_error: z.boolean(),
         verdicts: z.number(),
         message: z.string(),
         cases: z.array(
@@ -69,6 +79,7 @@ export const ResultsFile = z.strictObject({
             trials: z.number(),
             passes: z.number(),
             missing: z.number(),
+            verifier_errors: z.number(),
             pass_rate: z.number(),
             compared_rate: z.number(),
             ok: z.boolean(),

@@ -12,8 +12,6 @@ export interface ResultsContext {
   package_digest: string;
   target_descriptor: TargetDescriptor;
   limits: RunResult["records"][number]["limits"]["config"];
-  /** Trials selected but never started (the run was interrupted). */
-  not_started: number;
 }
 
 /** Build the results.json document and validate it against its own schema before anyone writes it. */
@@ -34,15 +32,19 @@ export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFil
       crashlab_version: CRASHLAB_VERSION,
       package_digest: ctx.package_digest,
       limits: ctx.limits,
-      interrupted: ctx.not_started > 0,
-      not_started: ctx.not_started,
+      interrupted: result.interruption !== null,
+      interrupted_by: result.interruption?.signal ?? null,
+      not_run: result.interruption?.not_run ?? [],
+      cases_not_run: [...new Set((result.interruption?.not_run ?? []).map((t) => t.case_id))],
+      not_started: (result.interruption?.not_run ?? []).filter((t) => t.reason === "not started").length,
     },
     gates: {
       config: result.gate_config,
       ok: result.decision.ok,
+      decision: result.decision.decision,
       exit_code: result.decision.exit_code,
       message: result.decision.message,
-      results: result.decision.gates,
+      results: result.gates.gates,
     },
     summary: result.summary,
     trials: result.records.map((r) => ({
@@ -76,6 +78,6 @@ export function writeRunOutputs(runDir: string, doc: ResultsFile, result: RunRes
   const results = join(runDir, "results.json");
   const junit = join(runDir, "junit.xml");
   writeFileAtomic(results, JSON.stringify(doc, null, 2) + "\n");
-  writeFileAtomic(junit, junitXml(result.run_id, result.records));
+  writeFileAtomic(junit, junitXml(result.run_id, result.records, result.interruption));
   return { results, junit };
 }

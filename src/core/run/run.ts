@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { evaluateGates, type GateConfig, type GateDecision, type GateRule } from "../gate/gates";
+import { evaluateGates, type GateConfig, type GateDecision, type GateRule, type GateVerdict } from "../gate/gates";
 import { gitState, type GitState } from "../provenance/digest";
 import { DEFAULT_TARGET_SETTINGS, instantiateTarget, type TargetSettings } from "../target/settings";
 import type { TargetAdapter } from "../target/types";
@@ -49,7 +49,49 @@ export interface RunOptions {
   audio?: Partial<AudioSettings>;
   /** Voiced-interval detector for the §4 timeline: "rms" (default, §2) or "webrtc". */
   speech_detector?: SpeechDetector;
+  /**
+   * Interrupt: no new trial starts; trials in progress finish and are kept. Its `reason` names the signal
+   * (`"SIGINT"`, `"SIGTERM"`, `"SIGHUP"`), which sets the exit code (any other reason: 130).
+   */
   signal?: AbortSignal;
+  /** Stop at once (a second signal): trials still in progress are abandoned and listed as not run. */
+  abandon?: AbortSignal;
+}
+
+/** A selected trial that has no record because the run was interrupted. */
+export interface NotRunTrial {
+  trial_id: string;
+  case_id: string;
+  reason: "not started" | "abandoned while running";
+}
+
+/** Why a run stopped early, and what it left undone. */
+export interface Interruption {
+  signal: string;
+  not_run: NotRunTrial[];
+}
+
+/** The run's decision: the gates' verdict, or `interrupted` (no pass decision exists for a partial run). */
+export interface RunDecision {
+  ok: boolean;
+  decision: GateVerdict | "interrupted";
+  exit_code: 0 | 1 | 3 | 4 | 129 | 130 | 143;
+  message: string;
+}
+
+/** Conventional exit codes for a run stopped by a signal (128 + signal number). */
+export const SIGNAL_EXIT_CODES: Readonly<Record<string, 129 | 130 | 143>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+/** An interrupted run never passes: its decision is `interrupted`, whatever the finished trials said. */
+export function runDecision(gates: GateDecision, interruption: Interruption | null, total: number): RunDecision {
+  if (!interruption) return { ok: gates.ok, decision: gates.decision, exit_code: gates.exit_code, message: gates.message };
+  const ran = total - interruption.not_run.length;
+  return {
+    ok: false,
+    decision: "interrupted",
+    exit_code: SIGNAL_EXIT_CODES[interruption.signal] ?? 130,
+    message: `interrupted by ${interruption.signal}: ${ran} of ${total} trial(s) finished, ${interruption.not_run.length} not run — an interrupted run has no pass decision (the gates on the finished trials said: ${gates.message})`,
+  };
 }
 
 export interface RunResult {
@@ -62,7 +104,12 @@ export interface RunResult {
   finished_at: string;
   records: TrialRecord[];
   gate_config: GateConfig;
-  decision: GateDecision;
+  /** The gates over the finished trials. */
+  gates: GateDecision;
+  /** The run's decision: the gates', or `interrupted`. */
+  decision: RunDecision;
+  /** Set when the run was interrupted before every selected trial finished. */
+  interruption: Interruption | null;
   summary: RunSummary;
 }
 
@@ -166,12 +213,14 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
   const target = resolved.target;
   const git: GitState = options.package?.dir ? gitState(options.package.dir) : { commit: null, dirty: null };
   const records: TrialRecord[] = new Array(resolved.trials.length);
+  const started = new Set<number>();
   let next = 0;
   let done = 0;
   const worker = async () => {
     while (next < resolved.trials.length) {
-      if (options.signal?.aborted) return;
+      if (options.signal?.aborted || options.abandon?.aborted) return;
       const index = next++;
+      started.add(index);
       const spec = resolved.trials[index]!;
       options.onTrialStart?.(spec);
       const caseLimits: Limits = { ...resolved.limits, ...spec.case.limits, ...options.limits };
@@ -190,14 +239,21 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
         ...(plan.facts ? { facts: plan.facts } : {}),
         ...(options.speech_detector ? { speech_detector: options.speech_detector } : {}),
       });
+      // A trial that ends after the run was abandoned is not reported: the outputs are already written.
+      if (options.abandon?.aborted) return;
       records[index] = record;
       done++;
       await options.onTrialEnd?.(record, done, resolved.trials.length, media, catalog);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(resolved.concurrency, Math.max(1, resolved.trials.length)) }, worker));
+  const workers = Promise.all(Array.from({ length: Math.min(resolved.concurrency, Math.max(1, resolved.trials.length)) }, worker));
+  await (options.abandon ? Promise.race([workers, abortedPromise(options.abandon)]) : workers);
   const finished = records.filter((r): r is TrialRecord => r !== undefined);
-  const decision = evaluateGates(finished, resolved.gate_config);
+  const not_run: NotRunTrial[] = resolved.trials.flatMap((spec, i) =>
+    records[i] ? [] : [{ trial_id: spec.trial_id, case_id: spec.case.id, reason: started.has(i) ? ("abandoned while running" as const) : ("not started" as const) }],
+  );
+  const interruption: Interruption | null = not_run.length > 0 ? { signal: signalName(options.signal, options.abandon), not_run } : null;
+  const gates = evaluateGates(finished, resolved.gate_config);
   return {
     run_id: resolved.run_id,
     plan: plan.name,
@@ -208,7 +264,19 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
     finished_at: new Date().toISOString(),
     records: finished,
     gate_config: resolved.gate_config,
-    decision,
+    gates,
+    decision: runDecision(gates, interruption, resolved.trials.length),
+    interruption,
     summary: summarize(finished),
   };
+}
+
+function abortedPromise(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+}
+
+/** The signal named by the abort reason (the CLI aborts with "SIGINT", "SIGTERM" or "SIGHUP"). */
+function signalName(...signals: Array<AbortSignal | undefined>): string {
+  for (const s of signals) if (s?.aborted && typeof s.reason === "string" && /^SIG[A-Z]+$/.test(s.reason)) return s.reason;
+  return "abort";
 }

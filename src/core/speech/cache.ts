@@ -10,6 +10,7 @@
  * commit marker: a crash leaves either no entry or one that fails its checksum and is rebuilt.
  */
 import { createHash, randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pcm16FromBytes } from "../audio/pcm";
@@ -212,9 +213,25 @@ export class CachedSynthesizer implements SpeechSynthesizer {
   }
 }
 
+/**
+ * Temp files being written right now. If the process exits mid-write (a run stopped by a second signal),
+ * they are removed on the way out, so the cache never keeps a stray temporary file. Process-wide by nature.
+ */
+const pendingTemps = new Set<string>();
+let removeOnExit = false;
+function trackTemp(path: string): void {
+  pendingTemps.add(path);
+  if (removeOnExit) return;
+  removeOnExit = true;
+  process.on("exit", () => {
+    for (const temp of pendingTemps) rmSync(temp, { force: true });
+  });
+}
+
 /** Temp file in the same directory (0600), flushed, then renamed over the target: readers see all or nothing. */
 async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  trackTemp(temp);
   try {
     const file = await open(temp, "wx", 0o600);
     try {
@@ -228,6 +245,8 @@ async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  } finally {
+    pendingTemps.delete(temp);
   }
 }
 
