@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -110,5 +110,39 @@ describe("the judge in a run", () => {
   it("refuses judge settings when the judge is off, and --judge without a key or endpoint", async () => {
     expect((await cli(["run", "--judge-model", "x"])).stderr).toMatch(/judge settings were given but the judge is off/);
     expect((await cli(["run", "--judge"])).stderr).toMatch(/--judge needs OPENAI_API_KEY/);
+  });
+
+  it("issue 8 item 5: a required clause whose evidence selector throws is an evaluation error (exit 4), never infrastructure", async () => {
+    server = await startJudgeServer((body) => passingJudge(body));
+    const pkg = mkdtempSync(join(tmpdir(), "broken-clause-"));
+    mkdirSync(join(pkg, "crashlab"));
+    writeFileSync(
+      join(pkg, "crashlab/evaluations.ts"),
+      `import { crawl, defineClause, definePlan, loadDataset } from "crashlab/alpha";
+import { restaurantWorld } from ${JSON.stringify(join(repo, "crashlab/worlds/restaurant.ts"))};
+import { restaurantTargets } from ${JSON.stringify(join(repo, "crashlab/adapters/restaurant-targets.ts"))};
+const broken = defineClause({ id: "policy_relay", version: "1.0", text: "Relays the policy.", applies: () => true, select: () => { throw new Error("selector bug"); } });
+export const PLAN = definePlan({
+  name: "broken",
+  targets: restaurantTargets(),
+  default_target: "text_restaurant",
+  cases: crawl(loadDataset(${JSON.stringify(join(repo, "crashlab/data/crawl.json"))}), { world: restaurantWorld }),
+  clauses: [broken],
+  gates: { outcome: { required: true }, "semantic.policy_relay": { required: true } },
+});
+`,
+    );
+    const out = mkdtempSync(join(tmpdir(), "broken-clause-out-"));
+    const r = await cli(["run", "--package", pkg, "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", out, "--quiet"]);
+    expect(r.code).toBe(4);
+    const { doc } = results(out);
+    expect(doc.gates).toMatchObject({ ok: false, decision: "evaluation_error", exit_code: 4 });
+    expect(doc.gates.message).toMatch(/verifier errors prevented a decision/);
+    expect(doc.gates.message).not.toMatch(/infrastructure/);
+    expect(doc.summary.errors_by_stage).toEqual({});
+    const a = doc.trials[0]!.assessments.find((x) => x.verifier === "semantic.policy_relay")!;
+    expect(a).toMatchObject({ status: "error", required: true });
+    expect(r.stdout).toMatch(/decision: NO DECISION \(evaluation error\) \(exit 4\)/);
+    expect(server.seen.some((s) => clauseOf(s.body) === "policy_relay")).toBe(false);
   });
 });

@@ -12,8 +12,11 @@ Exit codes:
   0  every required gate passed
   1  a gate failed (or nothing ran)
   2  usage or input error (bad flag, dataset, package); nothing was written
-  3  infrastructure errors prevented a decision
-  130 interrupted (Ctrl-C); results of finished trials are kept
+  3  infrastructure errors prevented a decision (a dead connection, a refused session, a protocol
+     violation by the service); the target's own silence or stall is a failure (1), not this
+  4  a verifier or clause of the evaluation package raised an error: fix the package
+  130 interrupted by SIGINT (Ctrl-C), 143 by SIGTERM, 129 by SIGHUP: finished trials and the outputs are
+     written, the trials not run are listed; a second signal stops at once. No pass decision.
 
 Run \`crashlab run --help\` for the run options.`;
 
