@@ -77,7 +77,7 @@ describe("GPT-Live target in live mode, against loopback servers", () => {
       target: "restaurant",
       real_time: true,
       selection: { ids: ["restaurant_003"] },
-      target_settings: { mode: "live", api_key: KEY, endpoint: simulator.url, delegation: "client", responses_base_url: baseURL },
+      target_settings: { mode: "live", api_key: KEY, endpoint: simulator.url, delegation: "client", responses_base_url: baseURL, responses_api_key: KEY },
       speech: hearableSpeech(simulator),
     });
     const r = result.records[0]!;

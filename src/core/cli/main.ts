@@ -13,6 +13,7 @@ import { htmlReport } from "../report/html";
 import type { EvidenceCatalog } from "../judge/evidence";
 import { buildResults, writeRunOutputs } from "../report/results";
 import { resultsJsonSchema } from "../report/results-schema";
+import { redactor, type Redact } from "../report/redact";
 import { PlanError } from "../run/plan";
 import { resolveRun, run } from "../run/run";
 import { CRASHLAB_VERSION } from "../version";
@@ -47,8 +48,19 @@ function isInputError(error: unknown): error is Error {
   return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError"].includes(name);
 }
 
+/**
+ * The secrets this invocation may hold: OPENAI_API_KEY and every variable a `--…-api-key-env NAME` names.
+ * Every output channel (console and files) passes through one redaction built from them.
+ */
+function knownSecrets(argv: readonly string[], env: Record<string, string | undefined>): Redact {
+  const named = argv.flatMap((a, i) => (/^--[a-z-]+-api-key-env(=|$)/.test(a) ? [a.includes("=") ? a.slice(a.indexOf("=") + 1) : (argv[i + 1] ?? "")] : []));
+  return redactor([env.OPENAI_API_KEY, ...named.map((name) => env[name])]);
+}
+
 /** The whole CLI as a function: tests call it directly; the bin is a thin wrapper. Returns the exit code. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], rawIo: CliIO): Promise<number> {
+  const redact = knownSecrets(argv, rawIo.env ?? {});
+  const io: CliIO = { ...rawIo, stdout: (t) => rawIo.stdout(redact(t)), stderr: (t) => rawIo.stderr(redact(t)) };
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -63,7 +75,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         io.stdout(`${CRASHLAB_VERSION}\n`);
         return 0;
       case "run":
-        return await runCommand(rest, io);
+        return await runCommand(rest, io, redact);
       case "list":
         return await listCommand(rest, io);
       case "validate":
@@ -81,11 +93,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.stderr(`crashlab: ${error.message}${error.name === "UsageError" ? " (see `crashlab --help`)" : ""}\n`);
       return 2;
     }
-    throw error;
+    // Our own bug: the stack helps us fix it; it goes through the same redaction as every other output.
+    io.stderr(`crashlab: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);
+    return 3;
   }
 }
 
-async function runCommand(argv: string[], io: CliIO): Promise<number> {
+async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<number> {
   const cli = parseRunArgs(argv);
   if (cli.help) {
     io.stdout(RUN_HELP + "\n");
@@ -146,7 +160,7 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.abandon ? { abandon: io.abandon } : {}),
       onTrialEnd: (record, done, total, media, catalog) => {
-        record.artifacts = writeTrialArtifacts(runDir, record, media, catalog);
+        record.artifacts = writeTrialArtifacts(runDir, record, media, catalog, redact);
         catalogs[record.trial_id] = catalog;
         if (player && "play" in player && record.artifacts.conversation_wav) {
           io.stderr(`  ♪ playing ${record.trial_id} with ${player.name} (caller left, assistant right)\n`);
@@ -166,11 +180,11 @@ async function runCommand(argv: string[], io: CliIO): Promise<number> {
     target_descriptor: target.describe(),
     limits: resolved.limits,
   });
-  const paths = writeRunOutputs(runDir, doc, result);
+  const paths = writeRunOutputs(runDir, doc, result, redact);
   const breakdowns = doc.summary.conditions.length
     ? [{ title: "Pass rate by acoustic condition", rows: doc.summary.conditions.map((c) => ({ label: c.condition, trials: c.trials, passes: c.passes })) }]
     : [];
-  writeFileAtomic(join(runDir, "report.html"), htmlReport(doc, result.records, { catalogs, breakdowns }));
+  writeFileAtomic(join(runDir, "report.html"), redact(htmlReport(doc, result.records, { catalogs, breakdowns })));
   if (options.json) io.stdout(JSON.stringify(doc, null, 2) + "\n");
   else io.stdout(summaryText(result.summary, result.gates, result.decision, { run_id: result.run_id, target: result.target, results_dir: paths.results, interruption: result.interruption }) + "\n");
   if (result.interruption)

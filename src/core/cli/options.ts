@@ -5,14 +5,10 @@ import type { RunDefaults } from "../run/plan";
 import type { AudioSettings } from "../run/trial";
 import type { TargetSettings } from "../target/settings";
 import type { Limits } from "../run/record";
+import { UsageError } from "./usage-error";
+import { checkEndpointUrl, credentialFor } from "./credentials";
 
-/** A bad command line: exit 2 with the message and a pointer to --help. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError } from "./usage-error";
 
 
 /** Built-in defaults: the last layer of "CLI, then PLAN defaults, then these". */
@@ -62,6 +58,10 @@ export const RUN_OPTIONS = {
   "judge-reasoning-effort": { type: "string" },
   "judge-repetitions": { type: "string" },
   "judge-endpoint": { type: "string" },
+  "judge-api-key-env": { type: "string" },
+  "judge-timeout-seconds": { type: "string" },
+  "judge-retries": { type: "string" },
+  "endpoint-api-key-env": { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -155,8 +155,15 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     if (!CONDITIONS.includes(c)) throw new UsageError(`--condition takes one of ${CONDITIONS.join(", ")} (got "${c}")`);
   const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
   if (live && !apiKey) throw new UsageError("--live needs OPENAI_API_KEY in the environment (without --live, runs use the local GPT-Live simulator)");
-  const judge = resolveJudge(cli, live, apiKey);
-  if (cli.endpoint !== undefined && !/^wss?:\/\//.test(cli.endpoint)) throw new UsageError(`--endpoint takes a ws:// or wss:// URL (got "${cli.endpoint}")`);
+  const judge = resolveJudge(cli, live, env);
+  if (cli.endpoint !== undefined) checkEndpointUrl("--endpoint", cli.endpoint, ["ws", "wss"], "wss://gateway.example.com/v1/live/sessions", "--endpoint-api-key-env");
+  if (cli["endpoint-api-key-env"] !== undefined && cli.endpoint === undefined)
+    throw new UsageError("--endpoint-api-key-env names the key for a custom --endpoint; without --endpoint the target is OpenAI's own service (OPENAI_API_KEY) or the local simulator");
+  // Keys are scoped per service: OPENAI_API_KEY only to OpenAI's hosts, and only in live runs; a custom
+  // endpoint gets exactly the key named for it, or none.
+  const liveKey = credentialFor({ ...(cli.endpoint ? { url: cli.endpoint } : {}), ...(cli["endpoint-api-key-env"] ? { namedEnv: cli["endpoint-api-key-env"] } : {}), flag: "--endpoint-api-key-env", env, allowOpenAIKey: live });
+  // The client-delegation backend is OpenAI's Responses API (its own host) in live runs.
+  const responsesKey = credentialFor({ flag: "--endpoint-api-key-env", env, allowOpenAIKey: live });
   // Offline runs default to virtual time (fast, reproducible); live runs to real time.
   const realTime = cli["real-time"] ?? (cli["no-real-time"] ? false : live);
   const target_settings: Partial<TargetSettings> = {
@@ -166,7 +173,9 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     ...(cli.endpoint ? { endpoint: cli.endpoint } : {}),
     ...(cli.model ? { model: cli.model } : {}),
     ...(cli["backend-model"] ? { backend_model: cli["backend-model"] } : {}),
-    ...(live && apiKey ? { api_key: apiKey } : {}),
+    ...(liveKey.key ? { api_key: liveKey.key } : {}),
+    ...(responsesKey.key ? { responses_api_key: responsesKey.key } : {}),
+    credentials: { live: liveKey.source, responses: responsesKey.source },
   };
   const audio: Partial<AudioSettings> = {
     ...(chunkMs !== undefined ? { chunk_ms: chunkMs } : {}),
@@ -208,10 +217,10 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
 const EFFORTS: readonly JudgeReasoningEffort[] = ["none", "minimal", "low", "medium", "high", "xhigh"];
 
 /** Judge settings from the flags: on with --live (unless --no-judge) or with --judge; never invented offline. */
-function resolveJudge(cli: RawRunArgs, live: boolean, apiKey: string | undefined): JudgeSettings | null {
+function resolveJudge(cli: RawRunArgs, live: boolean, env: Record<string, string | undefined>): JudgeSettings | null {
   if (cli.judge && cli["no-judge"]) throw new UsageError("--judge and --no-judge contradict each other; pass one");
   const on = cli["no-judge"] ? false : (cli.judge ?? live);
-  const tuning = cli["judge-model"] ?? cli["judge-reasoning-effort"] ?? cli["judge-repetitions"] ?? cli["judge-endpoint"];
+  const tuning = cli["judge-model"] ?? cli["judge-reasoning-effort"] ?? cli["judge-repetitions"] ?? cli["judge-endpoint"] ?? cli["judge-api-key-env"] ?? cli["judge-timeout-seconds"] ?? cli["judge-retries"];
   if (!on) {
     if (tuning !== undefined) throw new UsageError("judge settings were given but the judge is off: add --judge (offline runs do not call a judge unless asked)");
     return null;
@@ -219,14 +228,23 @@ function resolveJudge(cli: RawRunArgs, live: boolean, apiKey: string | undefined
   const effort = cli["judge-reasoning-effort"];
   if (effort !== undefined && !EFFORTS.includes(effort as JudgeReasoningEffort)) throw new UsageError(`--judge-reasoning-effort takes one of ${EFFORTS.join(", ")} (got "${effort}")`);
   const repetitions = int("judge-repetitions", cli["judge-repetitions"], 1, 15);
+  const retries = int("judge-retries", cli["judge-retries"], 0, 10);
+  const timeout = cli["judge-timeout-seconds"];
+  if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout.trim()) && Number(timeout) > 0 && Number(timeout) <= 3600))
+    throw new UsageError(`--judge-timeout-seconds takes a number of seconds above 0 and at most 3600 (got "${timeout}")`);
   const endpoint = cli["judge-endpoint"];
-  if (endpoint !== undefined && !/^https?:\/\//.test(endpoint)) throw new UsageError(`--judge-endpoint takes the http(s) base URL of a Responses-compatible server, e.g. http://127.0.0.1:8080/v1 (got "${endpoint}")`);
-  if (!apiKey && !endpoint) throw new UsageError("--judge needs OPENAI_API_KEY in the environment, or --judge-endpoint pointing at a Responses-compatible server");
+  if (endpoint !== undefined) checkEndpointUrl("--judge-endpoint", endpoint, ["http", "https"], "http://127.0.0.1:8080/v1", "--judge-api-key-env");
+  // OPENAI_API_KEY goes only to OpenAI's own hosts; any other judge endpoint gets the key named for it, or none.
+  const credential = credentialFor({ ...(endpoint ? { url: endpoint } : {}), ...(cli["judge-api-key-env"] ? { namedEnv: cli["judge-api-key-env"] } : {}), flag: "--judge-api-key-env", env, allowOpenAIKey: true });
+  if (!credential.key && !endpoint) throw new UsageError("--judge needs OPENAI_API_KEY in the environment, or --judge-endpoint pointing at a Responses-compatible server");
   return {
     ...(cli["judge-model"] ? { model: cli["judge-model"] } : {}),
     ...(effort ? { reasoning_effort: effort as JudgeReasoningEffort } : {}),
     ...(repetitions !== undefined ? { repetitions } : {}),
+    ...(retries !== undefined ? { max_retries: retries } : {}),
+    ...(timeout !== undefined ? { timeout_ms: Math.round(Number(timeout) * 1000) } : {}),
     ...(endpoint ? { endpoint } : {}),
-    ...(apiKey ? { api_key: apiKey } : {}),
+    ...(credential.key ? { api_key: credential.key } : {}),
+    credential: credential.source,
   };
 }

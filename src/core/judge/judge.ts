@@ -36,6 +36,8 @@ export interface JudgeSettings {
   endpoint?: string;
   /** Needed for the OpenAI API; a local endpoint may go without. Never recorded. */
   api_key?: string;
+  /** Where `api_key` came from (`OPENAI_API_KEY`, `env:NAME`, `none`): recorded, unlike the key. */
+  credential?: string;
   timeout_ms?: number;
   /** Client retries on outages and timeouts, within one counted request. Default 1. */
   max_retries?: number;
@@ -49,6 +51,7 @@ export interface ResolvedJudgeSettings {
   endpoint: string | null;
   timeout_ms: number;
   max_retries: number;
+  credential: string;
 }
 
 /** A judge configuration the user got wrong; says what to fix. */
@@ -85,7 +88,8 @@ export function resolveJudgeSettings(settings: JudgeSettings): ResolvedJudgeSett
     endpoint = url.toString().replace(/\/$/, "");
   }
   if (!settings.api_key && endpoint === null) throw new JudgeConfigError("the judge needs an OpenAI API key (OPENAI_API_KEY), or --judge-endpoint pointing at a Responses-compatible server");
-  return { model, reasoning_effort: settings.reasoning_effort ?? null, repetitions, endpoint, timeout_ms, max_retries };
+  const credential = settings.credential ?? (settings.api_key ? "api_key" : "none");
+  return { model, reasoning_effort: settings.reasoning_effort ?? null, repetitions, endpoint, timeout_ms, max_retries, credential };
 }
 
 /** The judge's structured reply; `task_completed` only for clauses that decide task completion. */
@@ -330,8 +334,10 @@ export class Judge {
   constructor(settings: JudgeSettings) {
     this.settings = resolveJudgeSettings(settings);
     this.#client = new OpenAI({
-      // A local Responses-compatible server may not check keys; the client still needs a value.
+      // Without a key for this endpoint, no Authorization header is sent at all (the client still wants a
+      // value, which the null header then keeps off the wire).
       apiKey: settings.api_key || "no-key",
+      ...(settings.api_key ? {} : { defaultHeaders: { Authorization: null } }),
       ...(settings.endpoint ? { baseURL: settings.endpoint } : {}),
       timeout: this.settings.timeout_ms,
       maxRetries: this.settings.max_retries,

@@ -160,7 +160,7 @@ function verdictOf(j: ClauseJudgement, clause: BehaviorClause, offered: string[]
   const provenance: JudgeProvenance = {
     model: judge.settings.model,
     observed_models: j.observed_models,
-    settings: { reasoning_effort: judge.settings.reasoning_effort, repetitions: judge.settings.repetitions, endpoint: judge.settings.endpoint, timeout_ms: judge.settings.timeout_ms, max_retries: judge.settings.max_retries },
+    settings: { reasoning_effort: judge.settings.reasoning_effort, repetitions: judge.settings.repetitions, endpoint: judge.settings.endpoint, timeout_ms: judge.settings.timeout_ms, max_retries: judge.settings.max_retries, credential: judge.settings.credential },
     clause: { id: clause.id, version: clause.version },
     offered_evidence_ids: offered,
     latency_ms: j.latency_ms,

@@ -65,7 +65,8 @@ export interface LiveConnectOptions {
   /** `wss://api.openai.com/v1/live/sessions`, or the simulator's `ws://127.0.0.1:PORT/v1/live/sessions`. */
   url: string;
   /** Sent only as `Authorization: Bearer …`; never logged. */
-  apiKey: string;
+  /** The endpoint's key, sent as `Authorization: Bearer`; null sends no Authorization header at all. */
+  apiKey: string | null;
   session: SessionConfig;
   /** The trial clock; every `at_ms` is on it. Default: a RealClock started now. */
   clock?: Clock;
@@ -225,7 +226,7 @@ export class LiveClient {
       const issues = checkSessionConfig(options.session);
       if (issues.length > 0) throw new LiveConfigError(issues);
     }
-    if (!options.apiKey) {
+    if (options.apiKey !== null && !options.apiKey) {
       throw new LiveConnectionError("unauthorized", "no API key given; pass apiKey (for example from OPENAI_API_KEY) to connect");
     }
     this.clock = options.clock ?? new RealClock();
@@ -259,7 +260,7 @@ export class LiveClient {
 
     let socket: WebSocket;
     try {
-      socket = new WebSocket(options.url, { headers: { Authorization: `Bearer ${options.apiKey}` }, handshakeTimeout: startTimeoutMs });
+      socket = new WebSocket(options.url, { headers: options.apiKey === null ? {} : { Authorization: `Bearer ${options.apiKey}` }, handshakeTimeout: startTimeoutMs });
     } catch (cause) {
       const error = new LiveConnectionError("socket_error", `cannot open "${options.url}": ${(cause as Error).message}; use a ws:// or wss:// URL`, { cause });
       this.failStart(error);

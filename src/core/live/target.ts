@@ -55,7 +55,8 @@ const FATAL_STAGE: Record<string, string> = { insufficient_quota: "provider", in
 export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
   const { settings } = options;
   if (settings.mode === "offline" && !options.offline) throw new Error("an offline GPT-Live target needs an offline policy to drive the local simulator");
-  if (settings.mode === "live" && !settings.api_key) throw new Error("a live GPT-Live target needs an API key");
+  // OpenAI's own Live service needs its key; a custom endpoint gets exactly the key named for it, or none.
+  if (settings.mode === "live" && !settings.api_key && !settings.endpoint) throw new Error("a live GPT-Live target needs an API key");
   // The harness prepares a trial's caller audio right before starting its session; each simulator learns
   // only its own trial's words (two trials may send identical audio chunks, e.g. a CRAWL synthesis and
   // the clean WALK recording made from it).
@@ -80,6 +81,7 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
           mode: settings.mode,
           backend_instructions: options.backend_instructions,
           ...(options.offline ? { policy: `${options.offline.policy.name}@${options.offline.policy.version}` } : {}),
+          ...(settings.credentials ? { credentials: { ...settings.credentials } } : {}),
           ...options.describe,
         },
       };
@@ -95,7 +97,8 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
       pending = [];
       let simulator: LiveSimulator | undefined;
       let url = settings.endpoint ?? GPT_LIVE_URL;
-      let apiKey = settings.api_key ?? "";
+      // null: no Authorization header at all (a custom endpoint nobody named a key for).
+      let apiKey: string | null = settings.api_key ?? null;
       if (settings.mode === "offline") {
         simulator = await startLiveSimulator({
           policy: options.offline!.policy,
@@ -106,7 +109,7 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
         });
         for (const r of registrations) simulator.registerCallerAudio(r.pcm, r.text);
         url = settings.endpoint ?? simulator.url;
-        apiKey = "offline-simulator";
+        apiKey = settings.api_key ?? "offline-simulator";
       }
       const session = new LiveTargetSession(options, request, io, simulator);
       try {
@@ -169,7 +172,8 @@ class LiveTargetSession implements TargetSession {
     const { settings } = options;
     if (request.delegation === "client" && settings.mode === "live")
       this.backend = new ResponsesBackend({
-        apiKey: settings.api_key!,
+        // The backend's own key: never the Live endpoint's.
+        apiKey: settings.responses_api_key ?? "",
         ...(settings.responses_base_url ? { baseURL: settings.responses_base_url } : {}),
         model: settings.backend_model,
         instructions: options.backend_instructions,
@@ -177,7 +181,7 @@ class LiveTargetSession implements TargetSession {
       });
   }
 
-  async connect(url: string, apiKey: string): Promise<void> {
+  async connect(url: string, apiKey: string | null): Promise<void> {
     const { io } = this;
     this.client.onRaw((frame) => {
       const event: Json = frame.json !== undefined ? (frame.json as Json) : frame.binary_bytes !== undefined ? { binary_bytes: frame.binary_bytes } : { text: frame.text ?? "" };

@@ -5,18 +5,19 @@ import { pcm16Wav } from "../audio/wav";
 import type { EvidenceCatalog } from "../judge/evidence";
 import type { TrialRecord } from "../run/record";
 import type { TrialMedia } from "../run/trial";
-import { artifactKey, redactSecrets, writeFileAtomic } from "./files";
+import { artifactKey, writeFileAtomic } from "./files";
+import { redactShapes, type Redact } from "./redact";
 
 /**
  * Per-trial artifacts of evaluation-contract §7 that exist at every level: the event log (no audio
  * payloads, secrets redacted) and the transcript file (tool executions, world diff, checks, grades).
  * Returns the artifact paths relative to the run folder.
  */
-export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: TrialMedia | null = null, catalog: EvidenceCatalog | null = null): Record<string, string> {
+export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: TrialMedia | null = null, catalog: EvidenceCatalog | null = null, redact: Redact = redactShapes): Record<string, string> {
   const key = artifactKey(record.trial_id);
   const events = `events/${key}.jsonl`;
   const transcript = `transcripts/${key}.json`;
-  writeFileAtomic(join(runDir, events), record.events.map((e) => JSON.stringify(redactSecrets(e))).join("\n") + (record.events.length ? "\n" : ""));
+  writeFileAtomic(join(runDir, events), redact(record.events.map((e) => JSON.stringify(e)).join("\n") + (record.events.length ? "\n" : "")));
   const detail = {
     trial_id: record.trial_id,
     status: record.status,
@@ -33,10 +34,10 @@ export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: 
     limits: record.limits,
     provenance: record.provenance,
   };
-  writeFileAtomic(join(runDir, transcript), JSON.stringify(redactSecrets(detail), null, 2) + "\n");
+  writeFileAtomic(join(runDir, transcript), redact(JSON.stringify(detail, null, 2) + "\n"));
   const paths: Record<string, string> = { events, transcript };
   const text = `${media ? `audio/${key}` : "transcripts"}/${media ? "conversation.transcript.txt" : `${key}.txt`}`;
-  writeFileAtomic(join(runDir, text), conversationTranscript(record));
+  writeFileAtomic(join(runDir, text), redact(conversationTranscript(record)));
   paths.conversation_transcript = text;
   if (media) Object.assign(paths, writeTrialAudio(runDir, key, media));
   return paths;

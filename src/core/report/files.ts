@@ -19,18 +19,3 @@ export function artifactKey(trialId: string): string {
   const at = trialId.lastIndexOf("#");
   return at < 0 ? trialId : `${trialId.slice(0, at)}.r${trialId.slice(at + 1)}`;
 }
-
-const SECRET_VALUE = /\b(sk-[A-Za-z0-9_-]{8,}|Bearer\s+[A-Za-z0-9._-]{8,})/g;
-const SECRET_KEY = /^(authorization|api[_-]?key|openai[_-]?api[_-]?key|token|secret|password)$/i;
-
-/** Replace credentials in a JSON value: secret-named fields and key-shaped strings. */
-export function redactSecrets<T>(value: T): T {
-  if (typeof value === "string") return value.replace(SECRET_VALUE, "[REDACTED]") as T;
-  if (Array.isArray(value)) return value.map((v) => redactSecrets(v)) as T;
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? "[REDACTED]" : redactSecrets(v)]),
-    ) as T;
-  }
-  return value;
-}

@@ -3,6 +3,7 @@ import type { RunResult } from "../run/run";
 import type { TargetDescriptor } from "../target/types";
 import { CRASHLAB_VERSION } from "../version";
 import { writeFileAtomic } from "./files";
+import { redactShapes, type Redact } from "./redact";
 import { junitXml } from "./junit";
 import { RESULTS_VERSION, ResultsFile } from "./results-schema";
 
@@ -74,10 +75,10 @@ export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFil
 }
 
 /** results.json and junit.xml, each written atomically. Returns their paths. */
-export function writeRunOutputs(runDir: string, doc: ResultsFile, result: RunResult): { results: string; junit: string } {
+export function writeRunOutputs(runDir: string, doc: ResultsFile, result: RunResult, redact: Redact = redactShapes): { results: string; junit: string } {
   const results = join(runDir, "results.json");
   const junit = join(runDir, "junit.xml");
-  writeFileAtomic(results, JSON.stringify(doc, null, 2) + "\n");
-  writeFileAtomic(junit, junitXml(result.run_id, result.records, result.interruption));
+  writeFileAtomic(results, redact(JSON.stringify(doc, null, 2) + "\n"));
+  writeFileAtomic(junit, redact(junitXml(result.run_id, result.records, result.interruption)));
   return { results, junit };
 }

@@ -45,6 +45,8 @@ export const JudgeProvenance = z.strictObject({
     endpoint: z.string().nullable(),
     timeout_ms: z.number(),
     max_retries: z.number().int().min(0),
+    /** Where the key sent to the judge came from (`OPENAI_API_KEY`, `env:NAME`, `none`); never the key. */
+    credential: z.string(),
   }),
   clause: z.strictObject({ id: z.string(), version: z.string() }),
   /** The evidence ids handed to the judge (its whole catalog for this clause). */

@@ -9,6 +9,7 @@ import type { TokenUsage, ToolDeclaration } from "./types";
  * harness's tool door, and returns the speakable result.
  */
 export interface ResponsesBackendOptions {
+  /** The Responses endpoint's own key; empty sends no Authorization header. */
   apiKey: string;
   /** e.g. `http://127.0.0.1:PORT/v1` for a compatible local server; default the OpenAI API. */
   baseURL?: string;
@@ -32,7 +33,13 @@ export class ResponsesBackend {
   readonly #client: OpenAI;
 
   constructor(private readonly options: ResponsesBackendOptions) {
-    this.#client = new OpenAI({ apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: 1, timeout: options.timeoutMs ?? 60_000 });
+    this.#client = new OpenAI({
+      apiKey: options.apiKey || "no-key",
+      ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+      maxRetries: 1,
+      timeout: options.timeoutMs ?? 60_000,
+    });
   }
 
   async run(task: BackendTask, tools: PolicyTools, observe: BackendResponseObserver, signal?: AbortSignal): Promise<BackendResult> {

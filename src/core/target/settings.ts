@@ -19,8 +19,12 @@ export interface TargetSettings {
   endpoint?: string;
   /** HTTP base URL for the Responses API backend (client delegation, live), e.g. a compatible local server. */
   responses_base_url?: string;
-  /** Never recorded, never logged. Required in live mode. */
+  /** The key for the GPT-Live endpoint only. Never recorded, never logged. */
   api_key?: string;
+  /** The key for the client backend's Responses endpoint only (never the Live endpoint's key). */
+  responses_api_key?: string;
+  /** Where each key came from (`OPENAI_API_KEY`, `env:NAME`, `none`), recorded in the target descriptor. */
+  credentials?: { live: string; responses: string };
   real_time: boolean;
 }
 
