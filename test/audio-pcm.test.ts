@@ -116,4 +116,17 @@ describe("concatPcm", () => {
     expect([...samples]).toEqual([-1, 300, -32768]);
     expect(concatPcm([])).toEqual(new Uint8Array(0));
   });
+
+  it("issue 8 item 19: Buffer chunks give a plain Uint8Array, never the deprecated `new Buffer(n)`", async () => {
+    const { concatPcm } = await import("../src/core/audio/pcm");
+    const warnings: string[] = [];
+    const onWarning = (w: Error & { code?: string }) => warnings.push(w.code ?? w.name);
+    process.on("warning", onWarning);
+    const joined = concatPcm([Buffer.from([1, 2]), Buffer.from([3, 4])]);
+    await new Promise((r) => setImmediate(r));
+    process.off("warning", onWarning);
+    expect(Buffer.isBuffer(joined)).toBe(false);
+    expect([...joined]).toEqual([1, 2, 3, 4]);
+    expect(warnings).not.toContain("DEP0005");
+  });
 });

@@ -121,13 +121,15 @@ export function decodePcmBase64(base64: string): Uint8Array {
 }
 
 /** Join PCM chunks (bytes or samples) into one contiguous buffer of the same kind. */
-export function concatPcm<T extends Uint8Array | Int16Array>(chunks: readonly T[]): T {
-  const first = chunks[0];
-  const Kind = (first ? first.constructor : Uint8Array) as new (length: number) => T;
-  const out = new Kind(chunks.reduce((n, c) => n + c.length, 0));
+export function concatPcm(chunks: readonly Int16Array[]): Int16Array;
+export function concatPcm(chunks: readonly Uint8Array[]): Uint8Array;
+export function concatPcm(chunks: readonly (Uint8Array | Int16Array)[]): Uint8Array | Int16Array {
+  // Always a plain typed array: a Buffer chunk must not make us call the deprecated `new Buffer(n)`.
+  const length = chunks.reduce((n, c) => n + c.length, 0);
+  const out = chunks[0] instanceof Int16Array ? new Int16Array(length) : new Uint8Array(length);
   let at = 0;
   for (const c of chunks) {
-    out.set(c as never, at);
+    out.set(c, at);
     at += c.length;
   }
   return out;

@@ -37,7 +37,11 @@ Target and audio:
   --live                      run against the real services (needs OPENAI_API_KEY); default: offline,
                               against the local GPT-Live simulator with espeak-ng caller speech
   --assistant <mode>          GPT-Live delegation: responses (server-managed backend, default) or client
-  --endpoint <ws-url>         GPT-Live WebSocket URL (default: the service's, or the local simulator's)
+  --endpoint <ws-url>         GPT-Live WebSocket URL (default: the service's, or the local simulator's);
+                              no credentials or query string in the URL
+  --endpoint-api-key-env <NAME>
+                              the environment variable holding the key for a custom --endpoint; without
+                              it a custom endpoint gets no key (OPENAI_API_KEY goes only to OpenAI's hosts)
   --model <id>                voice frontend model (default gpt-live-1)
   --backend-model <id>        reasoning backend model (default gpt-5.6-terra)
   --voice <name>              caller voice for synthesized speech (default coral)
@@ -62,6 +66,10 @@ Semantic judge (evaluation-contract §6):
   --judge-reasoning-effort <e>  none, minimal, low, medium, high, xhigh
   --judge-repetitions <n>     judge calls per clause; majority verdict, mean score (default 1)
   --judge-endpoint <url>      base URL of any Responses-compatible server, e.g. http://127.0.0.1:8080/v1
+  --judge-api-key-env <NAME>  the environment variable holding the key for a custom --judge-endpoint;
+                              without it a custom endpoint gets no key
+  --judge-timeout-seconds <s> per judge request (default 60)
+  --judge-retries <n>         retries per judge request on outages and timeouts, 0–10 (default 1)
 
 Trials:
   --repetitions <n>           independent trials per case, each with a fresh world (default 1)
