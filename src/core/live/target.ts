@@ -155,6 +155,8 @@ function sessionConfig(options: GptLiveTargetOptions, request: SessionRequest): 
 class LiveTargetSession implements TargetSession {
   private readonly client = new LiveClient({ onListenerError: (error) => this.fail("harness", `event handling failed: ${(error as Error)?.message ?? String(error)}`) });
   private firstAudioAt: number | null = null;
+  /** When session.started arrived: the zero of the service's output timeline (output transcript times). */
+  private sessionStartedAt: number | null = null;
   private fault: SessionFault | null = null;
   private closing = false;
   /** Function calls of the current managed response per delegation, answered once it completes. */
@@ -190,7 +192,8 @@ class LiveTargetSession implements TargetSession {
     this.client.on((message) => this.handle(message));
     io.countProviderRequest("live_session");
     const started = await this.client.connect({ url, apiKey, session: sessionConfig(this.options, this.request), clock: io.clock, signal: io.signal });
-    io.emit({ type: "session.started", at_ms: io.clock.now(), session_id: started.session.id, ...(started.session.model ? { model: started.session.model } : {}) });
+    this.sessionStartedAt = io.clock.now();
+    io.emit({ type: "session.started", at_ms: this.sessionStartedAt, session_id: started.session.id, ...(started.session.model ? { model: started.session.model } : {}) });
   }
 
   sendAudio(chunk: Uint8Array): void {
@@ -250,9 +253,12 @@ class LiveTargetSession implements TargetSession {
         return;
       }
       case "session.output_transcript.delta": {
-        // Output fragments are placed at their receive time, like the audio they caption (§2).
-        const span = e.start_ms !== undefined && e.end_ms !== undefined ? Math.max(0, e.end_ms - e.start_ms) : 0;
-        io.emit({ type: "transcript.delta", at_ms: at, role: "assistant", text: e.delta, start_ms: at, end_ms: at + span });
+        // A fragment belongs where the audio it captions sits: the service times it on its output timeline,
+        // which starts with the session. (Stamping it on arrival, which comes once its words were spoken,
+        // put it late and stretched it over the gap before the next turn, so wording changed the turns.)
+        const origin = this.sessionStartedAt ?? at;
+        const placed = e.start_ms !== undefined && e.end_ms !== undefined ? { start_ms: origin + e.start_ms, end_ms: origin + Math.max(e.start_ms, e.end_ms) } : { start_ms: at, end_ms: at };
+        io.emit({ type: "transcript.delta", at_ms: at, role: "assistant", text: e.delta, ...placed });
         this.appendTranscript("assistant", e.delta);
         return;
       }
