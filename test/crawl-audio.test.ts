@@ -14,7 +14,7 @@ import { gptLiveTarget } from "../src/core/live/target";
 import type { LiveFaultKind } from "../src/core/live/simulated-session";
 import { writeTrialArtifacts } from "../src/core/report/artifacts";
 import { definePlan } from "../src/core/run/plan";
-import type { TrialRecord } from "../src/core/run/record";
+import type { TrialRecord } from "../src/core/record/trial-record";
 import { run, type RunOptions } from "../src/core/run/run";
 import type { TrialMedia } from "../src/core/run/trial";
 import { CachedSynthesizer, EspeakSynthesizer } from "../src/core/speech/index";

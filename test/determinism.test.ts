@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import { run } from "../src/core/run/run";
-import type { TrialRecord } from "../src/core/run/record";
+import type { TrialRecord } from "../src/core/record/trial-record";
 
 /** Drop what may differ between runs: wall-clock facts only (the run id is not in a trial record). */
 function comparable(r: TrialRecord) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluateGates, type GateConfig } from "../src/core/gate/gates";
-import type { Assessment, TrialRecord, TrialStatus } from "../src/core/run/record";
+import type { TrialRecord, TrialStatus } from "../src/core/record/trial-record";
+import type { Assessment } from "../src/core/record/assessment";
 
 /** Only the fields gates read; the cast keeps the fixture small and the gate function honest about its inputs. */
 function trial(case_id: string, status: TrialStatus, verdicts: Record<string, Assessment["status"]>): TrialRecord {

@@ -23,7 +23,7 @@ import { gptLiveTarget } from "../src/core/live/target";
 import { definePlan } from "../src/core/run/plan";
 import { defineWorld } from "../src/core/world/define";
 import type { EvidenceCatalog } from "../src/core/judge/evidence";
-import type { TrialRecord } from "../src/core/run/record";
+import type { TrialRecord } from "../src/core/record/trial-record";
 import { run, type RunOptions } from "../src/core/run/run";
 import type { TrialMedia } from "../src/core/run/trial";
 import { EspeakSynthesizer } from "../src/core/speech/index";

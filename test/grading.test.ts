@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Scenario } from "../src/core/dataset/schema";
-import type { ToolExecution, Turn } from "../src/core/run/record";
+import type { ToolExecution, Turn } from "../src/core/record/trial-record";
 import { delegationAccuracy, grade, toolAccuracy, type GradingInput } from "../src/core/verify/deterministic";
 import { matchesSubset, maximumMatching, normalizeText } from "../src/core/verify/match";
 

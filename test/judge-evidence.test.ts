@@ -14,7 +14,7 @@ import {
 } from "../src/core/judge/clauses";
 import { buildEvidenceCatalog, catalogIndex, EvidenceCatalog, EvidenceError, evidenceLine, FactsError, MAX_EVIDENCE_VALUE_CHARS, validateFacts } from "../src/core/judge/evidence";
 import type { Scenario } from "../src/core/dataset/schema";
-import type { TrialRecord } from "../src/core/run/record";
+import type { TrialRecord } from "../src/core/record/trial-record";
 import { restaurantRecords, scenarioOf } from "./judge-fixtures";
 
 /** The evidence catalog and the clauses' applicability and selection, over real offline restaurant trials. */

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { PLAN } from "../crashlab/evaluations";
 import type { Scenario } from "../src/core/dataset/schema";
-import type { TrialRecord } from "../src/core/run/record";
+import type { TrialRecord } from "../src/core/record/trial-record";
 import { run } from "../src/core/run/run";
 
 /**

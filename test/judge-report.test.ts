@@ -6,7 +6,8 @@ import { buildEvidenceCatalog } from "../src/core/judge/evidence";
 import { semanticVerifiers } from "../src/core/judge/verifiers";
 import { escapeHtml, htmlReport } from "../src/core/report/html";
 import { buildResults } from "../src/core/report/results";
-import { Assessment, type TrialRecord } from "../src/core/run/record";
+import { type TrialRecord } from "../src/core/record/trial-record";
+import { Assessment } from "../src/core/record/assessment";
 import { run } from "../src/core/run/run";
 import { startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
 

@@ -14,7 +14,8 @@ import {
   type SemanticVerifier,
   type SemanticVerifierOptions,
 } from "../src/core/judge/verifiers";
-import { Assessment, type TrialRecord } from "../src/core/run/record";
+import { type TrialRecord } from "../src/core/record/trial-record";
+import { Assessment } from "../src/core/record/assessment";
 import { clauseOf, refusal, restaurantRecords, scenarioOf, startJudgeServer, textResponse, verdict, type JudgeServer, type Reply } from "./judge-fixtures";
 
 /**

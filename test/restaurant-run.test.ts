@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import { RESTAURANT_FAULTS } from "../examples/restaurant/policy";
 import { run } from "../src/core/run/run";
-import type { TrialRecord } from "../src/core/run/record";
+import type { TrialRecord } from "../src/core/record/trial-record";
 
 /**
  * The bundled package end to end at the text level: the correct policy passes every case; every

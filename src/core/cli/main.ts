@@ -5,7 +5,7 @@ import { DatasetError, loadDataset } from "../dataset/load";
 import { SAFE_ID } from "../dataset/schema";
 import { packageDigest } from "../provenance/digest";
 import { conversationTranscript, writeTrialArtifacts } from "../report/artifacts";
-import type { TrialRecord } from "../run/record";
+import type { TrialRecord } from "../record/trial-record";
 import { CachedSynthesizer, EspeakSynthesizer, OpenAISpeechSynthesizer } from "../speech/index";
 import { progressLine, summaryText } from "../report/console";
 import { ensureDir, writeFileAtomic } from "../report/files";

@@ -4,7 +4,7 @@ import type { JudgeReasoningEffort, JudgeSettings } from "../judge/judge";
 import type { RunDefaults } from "../run/plan";
 import type { AudioSettings } from "../run/trial";
 import type { TargetSettings } from "../target/settings";
-import type { Limits } from "../run/record";
+import type { Limits } from "../record/trial-record";
 import { UsageError } from "./usage-error";
 import { checkEndpointUrl, credentialFor } from "./credentials";
 

@@ -1,4 +1,4 @@
-import type { TrialRecord } from "../run/record";
+import type { TrialRecord } from "../record/trial-record";
 import { wilsonInterval } from "../stats/rates";
 
 /** A gate rule for one verifier. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Scenario } from "../dataset/schema";
-import type { TrialRecord } from "../run/record";
+import type { TrialRecord } from "../record/trial-record";
 
 /**
  * The per-trial evidence catalog (§6, seed 002): small strict-JSON items with stable ids that a semantic

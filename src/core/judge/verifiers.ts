@@ -1,4 +1,4 @@
-import type { Assessment, JudgeProvenance } from "../run/record";
+import type { Assessment, JudgeProvenance } from "../record/assessment";
 import type { Verdict, Verifier, VerifierInput } from "../verify/verifier";
 import { BUILTIN_CLAUSES, ClauseError, type BehaviorClause, type ClauseRecord } from "./clauses";
 import { buildEvidenceCatalog, validateFacts, type EvidenceCatalog, type Facts } from "./evidence";

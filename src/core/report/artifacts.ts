@@ -3,7 +3,7 @@ import { interleaveStereo, pcm16FromBytes } from "../audio/pcm";
 import { conversationTracks } from "../run/conversation";
 import { pcm16Wav } from "../audio/wav";
 import type { EvidenceCatalog } from "../judge/evidence";
-import type { TrialRecord } from "../run/record";
+import type { TrialRecord } from "../record/trial-record";
 import type { TrialMedia } from "../run/trial";
 import { artifactKey, writeFileAtomic } from "./files";
 import { redactShapes, type Redact } from "./redact";

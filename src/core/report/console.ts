@@ -1,5 +1,5 @@
 import type { GateDecision } from "../gate/gates";
-import type { TrialRecord } from "../run/record";
+import type { TrialRecord } from "../record/trial-record";
 import type { RunSummary } from "../run/summary";
 import type { Interruption, RunDecision } from "../run/run";
 

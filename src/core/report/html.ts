@@ -1,6 +1,7 @@
 import { buildEvidenceCatalog, catalogIndex, evidenceLine, type EvidenceCatalog, type EvidenceItem } from "../judge/evidence";
 import { judgeUsageTotals } from "../judge/verifiers";
-import type { Assessment, TrialRecord } from "../run/record";
+import type { TrialRecord } from "../record/trial-record";
+import type { Assessment } from "../record/assessment";
 import { wilsonInterval, type Interval } from "../stats/rates";
 import type { ResultsFile } from "./results-schema";
 

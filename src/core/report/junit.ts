@@ -1,4 +1,4 @@
-import type { TrialRecord } from "../run/record";
+import type { TrialRecord } from "../record/trial-record";
 import type { Interruption } from "../run/run";
 
 function esc(text: string): string {

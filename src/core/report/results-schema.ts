@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Limits, TrialRecord } from "../run/record";
+import { Limits, TrialRecord } from "../record/trial-record";
 
 /** results.json, versioned. Exported as JSON Schema too (`crashlab schema`, docs/results.schema.json). */
 export const RESULTS_VERSION = "1.0";

@@ -7,7 +7,7 @@ import { callerSegments } from "../timeline/segments";
 import type { PlacedAssistantAudio } from "../timeline/turns";
 import type { Json } from "../world/types";
 import { conversationTracks } from "./conversation";
-import type { ToolExecution, Turn } from "./record";
+import type { ToolExecution, Turn } from "../record/trial-record";
 
 const RATE = 24_000;
 

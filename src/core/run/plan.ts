@@ -9,7 +9,7 @@ import type { TargetEntry } from "../target/settings";
 import { BUILTIN_CLAUSES, type BehaviorClause } from "../judge/clauses";
 import type { Verifier } from "../verify/verifier";
 import type { WorldDefinition } from "../world/types";
-import type { Limits } from "./record";
+import type { Limits } from "../record/trial-record";
 
 /** A case binds one scenario to its world, input kind, authorized tools and limits (architecture, "The model"). */
 export interface CaseDefinition {

@@ -10,7 +10,7 @@ import type { JudgeSettings } from "../judge/judge";
 import { outcomeVerifier, type Verifier } from "../verify/verifier";
 import { CRASHLAB_VERSION } from "../version";
 import { buildTrials, DEFAULT_LIMITS, PlanError, selectCases, type CaseSelection, type Plan, type TrialSpec } from "./plan";
-import type { Limits, TrialRecord } from "./record";
+import type { Limits, TrialRecord } from "../record/trial-record";
 import { summarize, type RunSummary } from "./summary";
 import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type TrialMedia } from "./trial";
 

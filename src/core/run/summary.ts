@@ -1,7 +1,7 @@
 import { passHatK, percentile, wilsonInterval, type Interval } from "../stats/rates";
 import { judgeUsageTotals, type JudgeUsageTotals } from "../judge/verifiers";
 import { conditionBreakdown, type ConditionRate } from "../walk/breakdown";
-import type { TrialRecord, TrialStatus } from "./record";
+import type { TrialRecord, TrialStatus } from "../record/trial-record";
 
 export interface CaseSummary {
   case_id: string;

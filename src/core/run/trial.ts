@@ -12,20 +12,8 @@ import { runVerifier, type Verifier } from "../verify/verifier";
 import { createWorld } from "../world/world";
 import type { Json, World } from "../world/types";
 import type { CaseDefinition, TrialSpec } from "./plan";
-import {
-  TRIAL_RECORD_VERSION,
-  type Assessment,
-  type CallerInputRecord,
-  type Delegation,
-  type LimitUsage,
-  type Limits,
-  type LoggedEvent,
-  type ToolExecution,
-  type TrialError,
-  type TrialRecord,
-  type TrialStatus,
-  type Turn,
-} from "./record";
+import { TRIAL_RECORD_VERSION, type CallerInputRecord, type Delegation, type LimitUsage, type Limits, type LoggedEvent, type ToolExecution, type TrialError, type TrialRecord, type TrialStatus, type Turn } from "../record/trial-record";
+import { type Assessment } from "../record/assessment";
 import { groupTranscript } from "../timeline/turns";
 import { loadRecording } from "../walk/recordings";
 import type { PlacedAssistantAudio } from "../timeline/turns";

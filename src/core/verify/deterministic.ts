@@ -1,5 +1,6 @@
 import type { ExpectedCall, Scenario } from "../dataset/schema";
-import type { Delegation, Dimension, OutcomeCheck, ToolExecution, Turn } from "../run/record";
+import type { Delegation, Dimension, ToolExecution, Turn } from "../record/trial-record";
+import type { OutcomeCheck } from "../record/assessment";
 import type { JsonPatch, WorldEvent } from "../world/types";
 import { jsonEqual, matchesSubset, maximumMatching } from "./match";
 

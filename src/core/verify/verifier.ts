@@ -1,5 +1,6 @@
 import type { Scenario } from "../dataset/schema";
-import type { Assessment, JudgeProvenance, OutcomeCheck, TrialRecord } from "../run/record";
+import type { TrialRecord } from "../record/trial-record";
+import type { Assessment, JudgeProvenance, OutcomeCheck } from "../record/assessment";
 
 /** What a verifier reads: the finished trial record (nothing live) and the evaluator-only scenario. */
 export interface VerifierInput {
