@@ -16,7 +16,7 @@ import { writeTrialArtifacts } from "../src/core/report/artifacts";
 import { definePlan } from "../src/core/run/plan";
 import type { TrialRecord } from "../src/core/record/trial-record";
 import { run, type RunOptions } from "../src/core/run/run";
-import type { TrialMedia } from "../src/core/run/trial";
+import type { TrialMedia } from "../src/core/trial/context";
 import { CachedSynthesizer, EspeakSynthesizer } from "../src/core/speech/index";
 import { DEFAULT_TARGET_SETTINGS } from "../src/core/target/settings";
 

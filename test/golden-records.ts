@@ -25,7 +25,7 @@ import { defineWorld } from "../src/core/world/define";
 import type { EvidenceCatalog } from "../src/core/judge/evidence";
 import type { TrialRecord } from "../src/core/record/trial-record";
 import { run, type RunOptions } from "../src/core/run/run";
-import type { TrialMedia } from "../src/core/run/trial";
+import type { TrialMedia } from "../src/core/trial/context";
 import { EspeakSynthesizer } from "../src/core/speech/index";
 import type { SessionIO, TargetAdapter, TargetSession } from "../src/core/target/types";
 

@@ -6,7 +6,7 @@ import { restaurantPolicy } from "../examples/restaurant/policy";
 import { pcm16ToBytes } from "../src/core/audio/pcm";
 import { startLiveSimulator, type LiveSimulator } from "../src/core/live/simulator";
 import { run } from "../src/core/run/run";
-import type { CallerSpeech } from "../src/core/run/trial";
+import type { CallerSpeech } from "../src/core/trial/context";
 import { tone, toneSynthesizer } from "./live-helpers";
 
 /**

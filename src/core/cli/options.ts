@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { GateOverrides } from "../run/run";
 import type { JudgeReasoningEffort, JudgeSettings } from "../judge/judge";
 import type { RunDefaults } from "../run/plan";
-import type { AudioSettings } from "../run/trial";
+import type { AudioSettings } from "../trial/context";
 import type { TargetSettings } from "../target/settings";
 import type { Limits } from "../record/trial-record";
 import { UsageError } from "./usage-error";

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { interleaveStereo, pcm16FromBytes } from "../audio/pcm";
-import { conversationTracks } from "../run/conversation";
+import { conversationTracks } from "../timeline/conversation";
 import { pcm16Wav } from "../audio/wav";
 import type { EvidenceCatalog } from "../judge/evidence";
 import type { TrialRecord } from "../record/trial-record";
-import type { TrialMedia } from "../run/trial";
+import type { TrialMedia } from "../trial/context";
 import { artifactKey, writeFileAtomic } from "./files";
 import { redactShapes, type Redact } from "./redact";
 

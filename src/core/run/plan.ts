@@ -10,22 +10,9 @@ import { BUILTIN_CLAUSES, type BehaviorClause } from "../judge/clauses";
 import type { Verifier } from "../verify/verifier";
 import type { WorldDefinition } from "../world/types";
 import type { Limits } from "../record/trial-record";
+import type { CaseDefinition, TrialSpec } from "../trial/case";
 
-/** A case binds one scenario to its world, input kind, authorized tools and limits (architecture, "The model"). */
-export interface CaseDefinition {
-  id: string;
-  kind: "crawl" | "walk" | "run";
-  scenario: Scenario;
-  /** The dataset file the scenario came from (for error messages and provenance). */
-  dataset_file: string;
-  world: WorldDefinition;
-  /** World operations the target may call as tools; default: all of them. */
-  tools?: string[];
-  /** WALK: the recording replayed as the caller (validated when the case was built). */
-  recording?: CaseRecording;
-  limits?: Partial<Limits>;
-  tags: string[];
-}
+export type { CaseDefinition, CaseRecording, TrialSpec } from "../trial/case";
 
 /** Run settings a PLAN may carry as its own defaults; CLI flags override them. */
 export interface RunDefaults {
@@ -121,14 +108,6 @@ export function crawl(loaded: LoadedDataset, options: CrawlOptions): CaseDefinit
     }));
 }
 
-export interface CaseRecording {
-  id: string;
-  /** Absolute path of the WAV file. */
-  path: string;
-  condition: string;
-  metadata: Record<string, Json>;
-}
-
 /**
  * WALK cases: one per recording of each single-turn scenario (seed 001). Every recording is validated
  * here, before any session can start; all problems are reported together. The case id is the scenario id,
@@ -162,14 +141,6 @@ export function walk(loaded: LoadedDataset, options: CrawlOptions): CaseDefiniti
         tags: scenario.tags,
       })),
     );
-}
-
-/** A trial: one execution of one case. Its id and seed are fixed when the plan is built. */
-export interface TrialSpec {
-  trial_id: string;
-  case: CaseDefinition;
-  repetition: number;
-  seed: number;
 }
 
 /** Trial seed = first 32 bits of sha256(run seed, trial id): independent of order, concurrency and filters. */

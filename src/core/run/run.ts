@@ -4,7 +4,6 @@ import { gitState, type GitState } from "../provenance/digest";
 import { DEFAULT_TARGET_SETTINGS, instantiateTarget, type TargetSettings } from "../target/settings";
 import type { TargetAdapter } from "../target/types";
 import type { EvidenceCatalog } from "../judge/evidence";
-import type { SpeechDetector } from "./audio-metrics";
 import { semanticVerifiers } from "../judge/verifiers";
 import type { JudgeSettings } from "../judge/judge";
 import { outcomeVerifier, type Verifier } from "../verify/verifier";
@@ -12,7 +11,7 @@ import { CRASHLAB_VERSION } from "../version";
 import { buildTrials, DEFAULT_LIMITS, PlanError, selectCases, type CaseSelection, type Plan, type TrialSpec } from "./plan";
 import type { Limits, TrialRecord } from "../record/trial-record";
 import { summarize, type RunSummary } from "./summary";
-import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type TrialMedia } from "./trial";
+import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialMedia } from "../trial/index";
 
 export interface GateOverrides {
   /** Verifier ids made required from the CLI. */

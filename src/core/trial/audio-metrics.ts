@@ -6,7 +6,7 @@ import { computeInteractionMetrics } from "../timeline/metrics";
 import { callerSegments } from "../timeline/segments";
 import type { PlacedAssistantAudio } from "../timeline/turns";
 import type { Json } from "../world/types";
-import { conversationTracks } from "./conversation";
+import { conversationTracks } from "../timeline/conversation";
 import type { ToolExecution, Turn } from "../record/trial-record";
 
 const RATE = 24_000;

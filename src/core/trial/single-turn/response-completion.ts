@@ -1,30 +1,18 @@
-import type { AgentEvent } from "../target/types";
-import { groupTranscript, settleMs, type TranscriptFragment } from "../timeline/turns";
-import type { Interval } from "../timeline/intervals";
-
-/** Harness-side tool activity the completion rule also watches (the target never reports these). */
-export type HarnessToolEvent = { type: "tool.requested" | "tool.finished"; at_ms: number; call_id: string; delegation_id?: string };
-
-/** One transcript event as a timeline fragment (whole-utterance texts get a separating space). */
-function fragmentOf(e: Extract<AgentEvent, { type: "transcript.delta" }>): TranscriptFragment {
-  const start = e.start_ms ?? e.at_ms;
-  return { role: e.role, text: /^\s/.test(e.text) ? e.text : ` ${e.text}`, start_ms: start, end_ms: Math.max(start, e.end_ms ?? e.at_ms), received_ms: e.at_ms };
-}
-
-/** Convert transcript events to timeline fragments. */
-export function transcriptFragments(events: readonly AgentEvent[]): TranscriptFragment[] {
-  return events.filter((e): e is Extract<AgentEvent, { type: "transcript.delta" }> => e.type === "transcript.delta").map(fragmentOf);
-}
+import type { AgentEvent } from "../../target/types";
+import type { Interval } from "../../timeline/intervals";
+import { groupTranscript, settleMs, type TranscriptFragment } from "../../timeline/turns";
+import type { HarnessToolEvent, TrialObserver } from "../state";
+import { fragmentOf } from "../transcript";
 
 /** Event types that do not count as "meaningful" for the quiet rule of §3 (silent audio is handled apart). */
 const NOT_MEANINGFUL = new Set(["usage", "raw"]);
 
 /**
  * Single-turn response completion, evaluation-contract §3. There is no turn-done event, so completion is
- * inferred from everything observed so far; `check(now)` says whether all conditions hold, and if not,
- * what is still awaited (for the log and the timeout message).
+ * inferred from everything observed so far; `waitingFor(now)` lists the conditions that do not hold yet,
+ * empty once the response is complete (and named in the timeout message otherwise).
  */
-export class ResponseCompletion {
+export class ResponseCompletion implements TrialObserver {
   private readonly settle: number;
   private callerEnd: number | null = null;
   private lastMeaningful = 0;

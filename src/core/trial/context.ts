@@ -1,0 +1,71 @@
+import type { GitState } from "../provenance/digest";
+import type { TrialRecord, Limits } from "../record/trial-record";
+import type { EvidenceCatalog } from "../judge/evidence";
+import type { TargetAdapter } from "../target/types";
+import type { PlacedAssistantAudio } from "../timeline/turns";
+import type { Verifier } from "../verify/verifier";
+import type { Json } from "../world/types";
+import type { SpeechDetector } from "./audio-metrics";
+import type { TrialSpec } from "./case";
+
+/** What the runner hands a trial: the spec, the target, the settings, and what grading and provenance need. */
+export interface TrialContext {
+  spec: TrialSpec;
+  target: TargetAdapter;
+  target_name: string;
+  limits: Limits;
+  verifiers: ReadonlyArray<{ verifier: Verifier; required: boolean }>;
+  package_digest: string;
+  crashlab_version: string;
+  git: GitState;
+  real_time: boolean;
+  /** Caller speech for audio targets (CRAWL synthesizes `input.text`). */
+  speech?: CallerSpeech;
+  audio?: AudioSettings;
+  /** Public business facts for the evidence catalog (`fact.<key>`). */
+  facts?: Record<string, Json>;
+  speech_detector?: SpeechDetector;
+}
+
+/** The synthesizer interface the harness needs (src/core/speech implements it). */
+export interface CallerSpeech {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly voice?: string;
+  synthesize(text: string, options?: { signal?: AbortSignal }): Promise<{ samples: Int16Array; sampleRate: number }>;
+}
+
+export interface AudioSettings {
+  chunk_ms: number;
+  /** §3: from the end of caller audio; not extended by delegation. */
+  response_timeout_ms: number;
+  /** §3: how long to wait for session.closed after session.close. */
+  close_timeout_ms: number;
+}
+
+export const DEFAULT_AUDIO: AudioSettings = { chunk_ms: 20, response_timeout_ms: 30_000, close_timeout_ms: 10_000 };
+
+/** The caller's audio as sent: the exact PCM (PCM16, 24 kHz mono) and when its first chunk went out. */
+export interface CallerAudio {
+  pcm: Uint8Array;
+  /** On the trial timeline; set by the delivery as the first chunk is sent. */
+  start_ms: number;
+}
+
+/** Audio a trial produced, for the artifact writer (kept out of the record: records hold data only). */
+export interface TrialMedia {
+  /** The exact caller PCM sent (PCM16, 24 kHz mono), including the zero-padding of the final chunk. */
+  input_pcm: Uint8Array;
+  /** When the first caller chunk was sent, on the trial timeline. */
+  caller_start_ms: number;
+  assistant: PlacedAssistantAudio;
+  sample_rate: number;
+}
+
+/** What a finished trial hands back to the runner. */
+export interface TrialOutcome {
+  record: TrialRecord;
+  media: TrialMedia | null;
+  /** The trial's evidence catalog (§6): observed evidence and public facts, for artifacts and reports. */
+  catalog: EvidenceCatalog;
+}
