@@ -123,7 +123,7 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
   });
 });
 
-describe("simulator faults end trials as infrastructure errors and the run goes on", () => {
+describe("simulator faults: the service's faults are infrastructure errors, the target's silence is its failure; the run goes on", () => {
   const expected: Array<[LiveFaultKind, string | null]> = [
     ["drop_before_started", "session_start"],
     ["no_session_closed", "session_close"],
@@ -132,7 +132,8 @@ describe("simulator faults end trials as infrastructure errors and the run goes 
     ["binary_frame", "protocol"],
     ["malformed_json", "protocol"],
     ["odd_length_pcm", "protocol"],
-    ["stall_mid_response", "response_timeout"],
+    // Issue 8 item 1: a target that stalls mid-answer stays silent: its failure (exit 1), not infrastructure.
+    ["stall_mid_response", "failed"],
     // Unknown event types must be ignored (gpt-live-protocol.md): the trial is unaffected.
     ["unknown_event", null],
   ];
@@ -152,7 +153,15 @@ describe("simulator faults end trials as infrastructure errors and the run goes 
     const result = await run(plan, audio({ selection: { ids: ["restaurant_003", "restaurant_024"] }, onTrialEnd: (_r, _d, _t, m) => void media.push(m) }));
     const [first, second] = result.records;
     if (stage === null) expect(first!.status).toBe("passed");
-    else {
+    else if (stage === "failed") {
+      expect(first!.status).toBe("failed");
+      expect(first!.error).toBeNull();
+      expect(first!.checks.find((c) => c.id === "conversation_completed")).toMatchObject({ status: "failed", required: true });
+      expect(first!.checks.find((c) => c.id === "conversation_completed")!.rationale).toMatch(/^response_timeout: no complete response within 30 s of the end of caller audio \(still waiting for: /);
+      // The stalled service never answers session.close either: recorded beside the failure, not instead.
+      expect(first!.cleanup_errors).toEqual([{ stage: "session_close", message: "the session did not finalize cleanly (no session.closed within 10000 ms)" }]);
+      expect(media[0]!.input_pcm.length).toBeGreaterThan(0);
+    } else {
       expect(first!.status).toBe("infrastructure_error");
       expect(first!.error!.stage).toBe(stage);
       expect(first!.error!.message.length).toBeGreaterThan(0);
@@ -164,7 +173,7 @@ describe("simulator faults end trials as infrastructure errors and the run goes 
       }
     }
     expect(second!.status).toBe("passed");
-    expect(result.summary.errors_by_stage).toEqual(stage ? { [stage]: 1 } : {});
+    expect(result.summary.errors_by_stage).toEqual(stage && stage !== "failed" ? { [stage]: 1 } : {});
   });
 });
 

@@ -191,7 +191,19 @@ class LiveTargetSession implements TargetSession {
     });
     this.client.on((message) => this.handle(message));
     io.countProviderRequest("live_session");
-    const started = await this.client.connect({ url, apiKey, session: sessionConfig(this.options, this.request), clock: io.clock, signal: io.signal });
+    // The trial's stop signal may abort connecting, but not a session that started: a trial stopped at a
+    // limit still closes its session politely (session.close, then session.closed), so it is recorded
+    // as the target's failure rather than lost to a dropped connection.
+    const connecting = new AbortController();
+    const stop = () => connecting.abort(io.signal.reason);
+    if (io.signal.aborted) stop();
+    else io.signal.addEventListener("abort", stop, { once: true });
+    let started;
+    try {
+      started = await this.client.connect({ url, apiKey, session: sessionConfig(this.options, this.request), clock: io.clock, signal: connecting.signal });
+    } finally {
+      io.signal.removeEventListener("abort", stop);
+    }
     this.sessionStartedAt = io.clock.now();
     io.emit({ type: "session.started", at_ms: this.sessionStartedAt, session_id: started.session.id, ...(started.session.model ? { model: started.session.model } : {}) });
   }

@@ -161,6 +161,11 @@ export const TrialRecord = z.strictObject({
   seed: z.number(),
   status: TrialStatus,
   error: TrialError.nullable(),
+  /**
+   * Failures after the target had already failed on its own (a limit hit, a response timeout): e.g. the
+   * session could not be closed cleanly. Recorded beside the outcome, never instead of it; absent when none.
+   */
+  cleanup_errors: z.array(TrialError).optional(),
   /** Wall-clock facts: excluded from determinism comparisons. */
   wall: z.strictObject({ started_at: z.string(), duration_ms: z.number() }),
   duration_ms: z.number(),

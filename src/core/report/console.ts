@@ -19,6 +19,7 @@ export function progressLine(record: TrialRecord, done: number, total: number): 
   const mark = { passed: "PASS", failed: "FAIL", inconclusive: "INCONCLUSIVE", infrastructure_error: "ERROR" }[record.status];
   const width = String(total).length;
   let why = "";
+  const beside = record.cleanup_errors?.length ? ` (also: ${record.cleanup_errors.map((e) => `${e.stage}: ${e.message}`).join("; ")})` : "";
   if (record.status === "infrastructure_error") why = ` — ${record.error?.stage}: ${record.error?.message}`;
   else if (record.status !== "passed") {
     const failing = record.assessments.filter((a) => a.required && a.status !== "passed" && a.status !== "not_applicable");
@@ -26,8 +27,11 @@ export function progressLine(record: TrialRecord, done: number, total: number): 
     // Inconclusive and errored verifiers say why (e.g. the judge's reason), failures name their checks.
     const reasons = failing.filter((a) => a.status !== "failed").map((a) => `${a.verifier} ${a.status}: ${a.judge?.reason ? `${a.judge.reason} — ` : ""}${a.rationale.slice(0, 160)}`);
     why = ` — ${failing.filter((a) => a.status === "failed").map((a) => a.verifier).join(", ")}${checks.length ? ` (${checks.join(", ")})` : ""}${reasons.length ? `${failing.some((a) => a.status === "failed") ? "; " : ""}${reasons.join("; ")}` : ""}`;
+    // A conversation that never completed says why: the limit it hit, or the response timeout.
+    const unfinished = record.checks.find((c) => c.id === "conversation_completed" && c.status === "failed");
+    if (unfinished) why += ` — ${unfinished.rationale.slice(0, 200)}`;
   }
-  return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(5)} ${record.trial_id}${why}`;
+  return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(5)} ${record.trial_id}${why}${beside}`;
 }
 
 /** The end-of-run table: per case trials, passes, pass rate with its Wilson interval, pass^k; then the gates. */

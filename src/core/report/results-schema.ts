@@ -20,6 +20,7 @@ export const ResultsTrial = TrialRecord.pick({
   seed: true,
   status: true,
   error: true,
+  cleanup_errors: true,
   duration_ms: true,
   input: true,
   metrics: true,

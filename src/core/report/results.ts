@@ -58,6 +58,7 @@ export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFil
       seed: r.seed,
       status: r.status,
       error: r.error,
+      ...(r.cleanup_errors ? { cleanup_errors: r.cleanup_errors } : {}),
       started_at: r.wall.started_at,
       wall_ms: r.wall.duration_ms,
       duration_ms: r.duration_ms,

@@ -108,6 +108,9 @@ class PolicySession implements TargetSession {
     const target = this.request.delegation;
     io.emit({ type: "delegation.created", at_ms: io.clock.now(), delegation_id: delegationId, target });
     const acknowledgement = decision.acknowledgement ? this.speak(decision.acknowledgement) : Promise.resolve();
+    // If the backend fails (or the trial stops) first, nobody awaits the acknowledgement: it must not
+    // become an unhandled rejection. Its own failure still surfaces where it is awaited below.
+    acknowledgement.catch(() => undefined);
 
     const responseId = this.openResponse(delegationId);
     let currentResponse = responseId;

@@ -51,6 +51,10 @@ export class TrialState {
   /** Why the trial is an infrastructure error, if it is. */
   error: TrialError | null = null;
   limitHit: LimitExceeded | null = null;
+  /** The target never completed its response in time (§3 response timeout): the target's failure, not infrastructure. */
+  timedOut: { message: string } | null = null;
+  /** Failures after the outcome was already decided by the target's own failure (a close that failed after a limit hit): recorded beside it, never instead. */
+  readonly cleanupErrors: TrialError[] = [];
   worldFault: StageError | null = null;
   /** Aborted for real stops only (a limit, a world fault): the target and the audio pacing watch it. */
   private readonly abort = new AbortController();
@@ -73,6 +77,17 @@ export class TrialState {
   /** A limit was hit or the world failed: the session was told to stop. */
   get stopped(): boolean {
     return Boolean(this.limitHit || this.worldFault);
+  }
+
+  /** The target failed on its own (it hit a limit, or stayed silent past the response timeout): the trial is `failed` whatever happens after. */
+  get targetFailed(): boolean {
+    return Boolean(this.limitHit || this.timedOut);
+  }
+
+  /** The target did not complete its response in time: its failure, recorded with what was still awaited. */
+  timeOut(message: string): void {
+    this.timedOut ??= { message };
+    this.log("harness", "response.timeout_failure", { message });
   }
 
   log(source: LoggedEvent["source"], type: string, data: Json): void {

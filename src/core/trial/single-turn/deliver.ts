@@ -59,7 +59,7 @@ export async function deliverAudio(trial: TrialState, session: TargetSession, ca
 }
 
 /** No complete response in time: the error names what the completion rule was still waiting for. */
-export function responseTimeout(trial: TrialState, completion: ResponseCompletion): StageError {
+export function responseTimeout(trial: TrialState, completion: ResponseCompletion): string {
   const waiting = completion.waitingFor(trial.clock.now());
-  return new StageError("response_timeout", new Error(`no complete response within ${trial.audio.response_timeout_ms / 1000} s of the end of caller audio (still waiting for: ${waiting.join(", ") || "nothing"})`));
+  return `response_timeout: no complete response within ${trial.audio.response_timeout_ms / 1000} s of the end of caller audio (still waiting for: ${waiting.join(", ") || "nothing"})`;
 }

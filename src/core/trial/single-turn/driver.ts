@@ -30,7 +30,8 @@ export async function runSingleTurnTrial(ctx: TrialContext): Promise<TrialOutcom
     const session = await startSession(trial, caller ? { pcm: caller.pcm, text: trial.scenario.input.text } : undefined);
     const end = await untilComplete(trial, () => (caller ? deliverAudio(trial, session, caller, completion) : deliverText(trial, session)));
     if (end.ended === "target_fault") throw end.error;
-    if (end.ended === "response_timeout") throw responseTimeout(trial, completion);
+    // The target's silence or stall is the target's failure (exit 1), not infrastructure.
+    if (end.ended === "response_timeout") trial.timeOut(responseTimeout(trial, completion));
     trial.completed = end.ended === "complete";
     if (trial.worldFault) throw trial.worldFault;
     await closeSession(trial, session);

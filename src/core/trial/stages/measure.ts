@@ -46,7 +46,7 @@ export async function measure(trial: TrialState, caller: CallerAudio | null): Pr
     view: (world ? world.view() : {}) as Record<string, Json>,
   };
   const error = trial.error;
-  const completion_note = trial.limitHit ? `stopped: ${trial.limitHit.message}` : error ? `${error.stage}: ${error.message}` : "completed";
+  const completion_note = trial.limitHit ? `stopped: ${trial.limitHit.message}` : trial.timedOut ? trial.timedOut.message : error ? `${error.stage}: ${error.message}` : "completed";
   const completed = trial.completed && !trial.limitHit && !error;
 
   const placed = caller ? trial.assistant.place() : null;

@@ -47,6 +47,7 @@ export function draftRecord(trial: TrialState, input: DeliveredInput, observed: 
     target: ctx.target_name,
     seed: spec.seed,
     error,
+    ...(trial.cleanupErrors.length ? { cleanup_errors: [...trial.cleanupErrors] } : {}),
     wall: { started_at: trial.wall.started_at, duration_ms: Date.now() - trial.wall.start_ms },
     duration_ms: trial.clock.now(),
     turns,
