@@ -19,7 +19,7 @@ export const PLAN = definePlan({
   cases: [...crawl(crawlData, { world: restaurantWorld }), ...walk(walkData, { world: restaurantWorld })],
   verifiers: [noDoubleBooking],
   // Public facts the semantic judge may cite (`fact.<key>`); evaluator-only data never goes here.
-  facts: { ...RESTAURANT_FACTS, seating: [...RESTAURANT_FACTS.seating], hours: { ...RESTAURANT_FACTS.hours } },
+  facts: RESTAURANT_FACTS,
   // Two trials at once: each has its own world, session and virtual clock, so results do not depend on it.
   defaults: { concurrency: 2 },
   gates: {

@@ -76,6 +76,8 @@ describe("findDoubleBookings", () => {
 
   it("tolerates records without a restaurant state or events", () => {
     expect(findDoubleBookings(null, [])).toEqual([]);
-    expect(findDoubleBookings({ reservations: [] }, [null, 3, { operation: "create_reservation", outcome: "ok" }])).toEqual([]);
+    // A successful create_reservation whose result is not a booking is ignored.
+    const odd = { seq: 1, at_ms: 0, operation: "create_reservation", kind: "write" as const, args: {}, outcome: "ok" as const, result: null, patches: [], cause: { trial: "t#1" } };
+    expect(findDoubleBookings({ reservations: [] }, [odd, odd])).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { defineVerifier } from "crashlab/alpha";
+import { defineVerifier, type WorldEventRecord } from "crashlab/alpha";
 
 /*
  * No double booking: one guest must not end up holding two reservations for the same date and time.
@@ -34,7 +34,7 @@ interface Booking {
  * where this trial's successful `create_reservation` events made two reservations for one slot and guest.
  * Guest names match case- and whitespace-insensitively ("maya  " and "Maya" are one guest).
  */
-export function findDoubleBookings(finalState: unknown, events: readonly unknown[]): DoubleBooking[] {
+export function findDoubleBookings(finalState: unknown, events: readonly WorldEventRecord[]): DoubleBooking[] {
   const found = new Map<string, DoubleBooking>();
   const report = (group: Booking[], source: "final_state" | "events") => {
     const first = group[0]!;
@@ -84,15 +84,14 @@ function confirmedBookings(finalState: unknown): Booking[] {
   return out;
 }
 
-function createdBookings(events: readonly unknown[]): Booking[] {
+function createdBookings(events: readonly WorldEventRecord[]): Booking[] {
   const out: Booking[] = [];
-  for (const value of events) {
-    const event = asRecord(value);
-    if (!event || event.operation !== "create_reservation" || event.outcome !== "ok") continue;
+  for (const event of events) {
+    if (event.operation !== "create_reservation" || event.outcome !== "ok") continue;
     const result = asRecord(event.result);
     if (!result || typeof result.reservation_id !== "string") continue;
     const booking = bookingOf(result.reservation_id, result);
-    if (booking) out.push({ ...booking, seq: typeof event.seq === "number" ? event.seq : undefined });
+    if (booking) out.push({ ...booking, seq: event.seq });
   }
   return out;
 }

@@ -23,7 +23,7 @@ export type {
 // Plans, cases and runs.
 export { definePlan, crawl, walk, PlanError, DEFAULT_LIMITS, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions, type RunDefaults, type CaseRecording } from "../core/run/plan";
 export { run, resolveRun, type RunOptions, type RunResult, type GateOverrides } from "../core/run/run";
-export type { TrialRecord, TrialStatus, Assessment, OutcomeCheck, Dimension, ToolExecution, Turn, Limits } from "../core/record/index";
+export type { TrialRecord, TrialStatus, Assessment, OutcomeCheck, Dimension, ToolExecution, Turn, Limits, WorldEventRecord, JsonPatchOperation } from "../core/record/index";
 // Datasets (evaluation-contract §1).
 export { loadDataset, parseDataset, DatasetError, type LoadedDataset } from "../core/dataset/load";
 export type { Scenario, Dataset, ExpectedCall } from "../core/dataset/schema";

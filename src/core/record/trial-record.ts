@@ -150,6 +150,33 @@ export const CallerInputRecord = z.strictObject({
 });
 export type CallerInputRecord = z.infer<typeof CallerInputRecord>;
 
+/** One RFC 6902 operation, as world patches and diffs are written. */
+export const JsonPatchOperation = z.strictObject({
+  op: z.enum(["add", "remove", "replace", "move", "copy", "test"]),
+  path: z.string(),
+  value: json.optional(),
+  from: z.string().optional(),
+});
+export type JsonPatchOperation = z.infer<typeof JsonPatchOperation>;
+
+/**
+ * A causal world event as the record keeps it (architecture, contract 2): one per operation the world
+ * performed, typed so a package verifier reads `operation`, `outcome` or `cause.call_id` without a cast.
+ */
+export const WorldEventRecord = z.strictObject({
+  seq: z.number().int(),
+  at_ms: z.number(),
+  operation: z.string(),
+  kind: z.enum(["read", "write"]),
+  args: json,
+  outcome: z.enum(["ok", "error"]),
+  result: json.optional(),
+  error: z.strictObject({ code: z.string(), message: z.string(), details: json.optional() }).optional(),
+  patches: z.array(JsonPatchOperation),
+  cause: z.strictObject({ trial: z.string(), delegation_id: z.string().optional(), call_id: z.string().optional() }),
+});
+export type WorldEventRecord = z.infer<typeof WorldEventRecord>;
+
 export const TrialRecord = z.strictObject({
   record_version: z.literal(TRIAL_RECORD_VERSION),
   trial_id: z.string(),
@@ -178,8 +205,8 @@ export const TrialRecord = z.strictObject({
     version: z.string(),
     initial: json,
     final: json,
-    diff: z.array(json),
-    events: z.array(json),
+    diff: z.array(JsonPatchOperation),
+    events: z.array(WorldEventRecord),
     view: z.record(z.string(), json),
   }),
   events: z.array(LoggedEvent),

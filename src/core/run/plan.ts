@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { DatasetError, type LoadedDataset } from "../dataset/load";
 import { matchesWhere, parseWhere } from "../walk/breakdown";
 import { resolveRecording, validateRecordings } from "../walk/recordings";
-import type { Json } from "../world/types";
+import type { Json, ReadonlyJson } from "../world/types";
 import { SAFE_ID, type Scenario } from "../dataset/schema";
 import type { GateRule } from "../gate/gates";
 import type { TargetEntry } from "../target/settings";
@@ -34,7 +34,7 @@ export interface PlanDefinition {
   /** Extra behavior clauses for the semantic judge (`defineClause`); the five of §6 are built in. */
   clauses?: BehaviorClause[];
   /** Public business facts, offered to the judge as `fact.<key>` evidence (never evaluator-only data). */
-  facts?: Record<string, Json>;
+  facts?: Readonly<Record<string, ReadonlyJson>>;
   /** Gate rules per verifier id; anything unspecified takes the verifier's default (required → min pass rate 1). */
   gates?: Record<string, Partial<GateRule>>;
   limits?: Partial<Limits>;

@@ -4,7 +4,7 @@ import type { EvidenceCatalog } from "../judge/evidence";
 import type { TargetAdapter } from "../target/types";
 import type { PlacedAssistantAudio } from "../timeline/turns";
 import type { Verifier } from "../verify/verifier";
-import type { Json } from "../world/types";
+import type { Json, ReadonlyJson } from "../world/types";
 import type { SpeechDetector } from "./audio-metrics";
 import type { TrialSpec } from "./case";
 
@@ -23,7 +23,7 @@ export interface TrialContext {
   speech?: CallerSpeech;
   audio?: AudioSettings;
   /** Public business facts for the evidence catalog (`fact.<key>`). */
-  facts?: Record<string, Json>;
+  facts?: Readonly<Record<string, ReadonlyJson>>;
   speech_detector?: SpeechDetector;
 }
 

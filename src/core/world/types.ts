@@ -1,12 +1,19 @@
-import type { Operation as JsonPatchOperation } from "fast-json-patch";
 import type { Draft } from "immer";
 import type { z } from "zod";
 
 /** A JSON-compatible value: what crosses every boundary of a world (args, results, state). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** JSON that may be read-only all the way down: what `as const` objects are. */
+export type ReadonlyJson = null | boolean | number | string | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
 
-/** RFC 6902 operation, as produced by immer patches converted to JSON-Pointer paths. */
-export type JsonPatch = JsonPatchOperation;
+/**
+ * RFC 6902 operation, as produced by immer patches converted to JSON-Pointer paths, and by
+ * fast-json-patch `compare` (which never emits its private `_get`): exactly what the record stores.
+ */
+export type JsonPatch =
+  | { op: "add" | "replace" | "test"; path: string; value: Json }
+  | { op: "remove"; path: string }
+  | { op: "move" | "copy"; path: string; from: string };
 
 /** Why a world operation ran: set by the harness, never by the target. */
 export interface Cause {

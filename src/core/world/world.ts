@@ -83,7 +83,8 @@ class LiveWorld<S> implements World<S> {
   }
 
   diff(): JsonPatch[] {
-    return jsonpatch.compare(this.initial as object, this.current as object);
+    // compare() emits add, remove and replace only, with JSON values: the narrower JsonPatch type holds.
+    return jsonpatch.compare(this.initial as object, this.current as object) as JsonPatch[];
   }
 
   view(): Record<string, Json> {

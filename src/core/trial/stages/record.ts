@@ -54,7 +54,7 @@ export function draftRecord(trial: TrialState, input: DeliveredInput, observed: 
     delegations,
     tool_executions: tools,
     input: input.record,
-    world: { name: c.world.name, version: c.world.version, initial: observed.world.initial, final: observed.world.final, diff: observed.world.diff as unknown as Json[], events: observed.world.events as unknown as Json[], view: observed.world.view },
+    world: { name: c.world.name, version: c.world.version, initial: observed.world.initial, final: observed.world.final, diff: observed.world.diff, events: [...observed.world.events], view: observed.world.view },
     events: trial.events,
     dimensions: verification.dimensions,
     checks: verification.checks,
