@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { roundMs } from "../src/core/timeline/metrics";
 import { describe, expect, it } from "vitest";
 import { restaurantLiveTarget } from "../crashlab/adapters/restaurant-targets";
 import { PLAN } from "../crashlab/evaluations";
@@ -90,7 +91,7 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
     const assistant = speechIntervals(right, 24000);
     const callerEnd = caller[caller.length - 1]!.end_ms;
     const firstAnswer = assistant.find((a) => a.start_ms >= callerEnd)!;
-    expect(record.metrics.audio!.response_latency_ms).toBe(firstAnswer.start_ms - callerEnd);
+    expect(record.metrics.audio!.response_latency_ms).toBe(roundMs(firstAnswer.start_ms - callerEnd));
     // input.wav holds exactly the bytes sent.
     const input = readWav(readFileSync(join(dir, paths.input_wav!)));
     expect(Buffer.from(input.data).equals(Buffer.from(media[0]!.input_pcm))).toBe(true);

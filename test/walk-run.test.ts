@@ -64,7 +64,7 @@ describe("WALK through the GPT-Live simulator", () => {
     expect(wire.subarray(0, file.pcm.length).equals(Buffer.from(file.pcm))).toBe(true);
     // Only the final chunk is zero-padded, then the microphone stays open with silence (§2).
     expect(wire.subarray(file.pcm.length).every((b) => b === 0)).toBe(true);
-    expect(result.records[0]!.input.recording!.path).toBe(c.recording!.path);
+    expect(result.records[0]!.input.recording!.path).toBe(c.recording!.declared_path);
   });
 
   it("keeps each trial's words to its own session when a CRAWL synthesis and a WALK recording share audio", async () => {

@@ -91,9 +91,12 @@ export function zeroFillTo(samples: Int16Array, length: number): Int16Array {
   return out;
 }
 
-/** Playback duration in milliseconds of `byteLength` bytes of PCM16. */
+/**
+ * Playback duration in milliseconds of `byteLength` bytes of PCM16. Multiplying before dividing keeps
+ * whole 20 ms chunks exact (`(bytes / 2 / 24000) * 1000` gave `4019.9999999999995` for 4020 ms).
+ */
 export function pcm16DurationMs(byteLength: number, sampleRate = 24_000, channels = 1): number {
-  return (byteLength / (2 * channels) / sampleRate) * 1000;
+  return ((byteLength / (2 * channels)) * 1000) / sampleRate;
 }
 
 /** Bytes of PCM16 that last `ms` milliseconds (whole samples): 20 ms at 24 kHz mono is 960. */

@@ -145,7 +145,15 @@ export const CallerInputRecord = z.strictObject({
   duration_ms: z.number().nullable(),
   speech: z.strictObject({ provider: z.string(), model: z.string(), voice: z.string() }).optional(),
   recording: z
-    .strictObject({ id: z.string(), path: z.string(), condition: z.string(), metadata: z.record(z.string(), z.json()) })
+    .strictObject({
+      id: z.string(),
+      /** As the dataset declares it: relative to the dataset file. */
+      path: z.string(),
+      /** The dataset file, relative to the evaluation package's folder (its file name when the package is unknown). */
+      dataset: z.string(),
+      condition: z.string(),
+      metadata: z.record(z.string(), z.json()),
+    })
     .optional(),
 });
 export type CallerInputRecord = z.infer<typeof CallerInputRecord>;

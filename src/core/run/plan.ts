@@ -135,7 +135,7 @@ export function walk(loaded: LoadedDataset, options: CrawlOptions): CaseDefiniti
         scenario,
         dataset_file: loaded.file,
         world: options.world,
-        recording: { id: recording.id, path: resolveRecording(loaded.file, scenario, recording), condition: recording.condition, metadata: recording.metadata as Record<string, Json> },
+        recording: { id: recording.id, path: resolveRecording(loaded.file, scenario, recording), declared_path: recording.path, condition: recording.condition, metadata: recording.metadata as Record<string, Json> },
         ...(options.tools ? { tools: options.tools } : {}),
         ...(options.limits ? { limits: options.limits } : {}),
         tags: scenario.tags,

@@ -230,6 +230,7 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
         limits: caseLimits,
         verifiers: resolved.verifiers,
         package_digest: options.package?.digest ?? "unknown",
+        ...(options.package?.dir ? { package_dir: options.package.dir } : {}),
         crashlab_version: CRASHLAB_VERSION,
         git,
         real_time: options.real_time ?? false,

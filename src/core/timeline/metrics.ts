@@ -148,15 +148,15 @@ function responseOpportunities(
     const latency = answer ? answer.start_ms - u.end_ms : null;
 
     if (answer && latency! <= deadlineMs) {
-      return { ...base, outcome: "answered", response_start_ms: answer.start_ms, latency_ms: latency! };
+      return { ...base, outcome: "answered", response_start_ms: answer.start_ms, latency_ms: roundMs(latency!) };
     }
     // "The next caller segment" read as the next non-excluded one: that is the request the reason
     // is named after, and the same segment that closed the response window above.
     if (next && next.start_ms < u.end_ms + deadlineMs) {
-      return { ...base, outcome: "missed", reason: "next_eligible_request", late_latency_ms: latency };
+      return { ...base, outcome: "missed", reason: "next_eligible_request", late_latency_ms: latency === null ? null : roundMs(latency) };
     }
     if (observationEndMs >= u.end_ms + deadlineMs) {
-      return { ...base, outcome: "missed", reason: "deadline_expired", late_latency_ms: latency };
+      return { ...base, outcome: "missed", reason: "deadline_expired", late_latency_ms: latency === null ? null : roundMs(latency) };
     }
     return { ...base, outcome: "censored", reason: "observation_ended_before_deadline" };
   });
@@ -197,7 +197,7 @@ function yieldOpportunities(caller: readonly CallerSegment[], assistant: readonl
       opportunities.push({ ...base, kind: "backchannel", outcome: continued ? "continued" : "false_yield" });
     } else {
       const delay = a.end_ms - u.start_ms;
-      opportunities.push({ ...base, kind: "yield", delay_ms: delay, yielded: delay <= YIELD_WINDOW_MS });
+      opportunities.push({ ...base, kind: "yield", delay_ms: roundMs(delay), yielded: delay <= YIELD_WINDOW_MS });
     }
   }
   return opportunities;
@@ -218,6 +218,15 @@ function delegationIntervals(delegations: readonly DelegationWindow[], observati
 }
 
 const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+
+/**
+ * Reported timings are rounded once, here where they are made, to a thousandth of a millisecond: sample
+ * positions at 24 kHz are 1/24 ms apart, so this keeps every sample distinct and drops float noise
+ * (`2104.666666666666` → `2104.667`, `4019.9999999999995` → `4020`).
+ */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
 
 /**
  * §4 interaction metrics (metrics_version "2.0") over one timeline. Pure: the result is plain JSON.
@@ -275,7 +284,7 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
       delegation: input.delegationTiming ?? "receive_clock",
     },
     response_rate: ratio(answered.length, responseTotal),
-    response_latency_ms: answered.length === 0 ? null : answered.reduce((s, l) => s + l, 0) / answered.length,
+    response_latency_ms: answered.length === 0 ? null : roundMs(answered.reduce((s, l) => s + l, 0) / answered.length),
     caller_turn_count: caller.length,
     response_eligible_count: count((o) => o.outcome !== "excluded"),
     response_censored_count: count((o) => o.outcome === "censored"),
@@ -304,7 +313,7 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
     backchannel_continue_count: continued,
     false_yield_count: falseYields,
     yield_opportunities: yields,
-    speaking_duration_ms: { cumulative: totalLength(assistant), maximum: speakingMaximum },
-    floor_hold_silence_ms: { cumulative: totalLength(silence), maximum: maxEpisode(silence) },
+    speaking_duration_ms: { cumulative: roundMs(totalLength(assistant)), maximum: roundMs(speakingMaximum) },
+    floor_hold_silence_ms: { cumulative: roundMs(totalLength(silence)), maximum: roundMs(maxEpisode(silence)) },
   };
 }

@@ -22,8 +22,10 @@ export interface CaseDefinition {
 
 export interface CaseRecording {
   id: string;
-  /** Absolute path of the WAV file. */
+  /** Absolute path of the WAV file (where it is read from on this machine). */
   path: string;
+  /** The path as the dataset declares it, relative to the dataset file: what records say, so results move between machines. */
+  declared_path: string;
   condition: string;
   metadata: Record<string, Json>;
 }

@@ -16,6 +16,8 @@ export interface TrialContext {
   limits: Limits;
   verifiers: ReadonlyArray<{ verifier: Verifier; required: boolean }>;
   package_digest: string;
+  /** The evaluation package's folder: recorded paths are relative to it, so results move between machines. */
+  package_dir?: string;
   crashlab_version: string;
   git: GitState;
   real_time: boolean;

@@ -1,5 +1,6 @@
+import { basename, isAbsolute, relative, sep } from "node:path";
 import { chunkPcm } from "../../audio/chunker";
-import { concatPcm, pcm16ToBytes } from "../../audio/pcm";
+import { concatPcm, pcm16DurationMs, pcm16ToBytes } from "../../audio/pcm";
 import type { Scenario } from "../../dataset/schema";
 import { sha256 } from "../../provenance/digest";
 import { loadRecording } from "../../walk/recordings";
@@ -48,10 +49,16 @@ export async function prepareCallerInput(trial: TrialState): Promise<CallerInput
     if (speech.sampleRate !== 24_000) throw new StageError("speech", new Error(`synthesizer returned ${speech.sampleRate} Hz; the transport needs 24,000 Hz`));
     pcm = concatPcm(chunkPcm(pcm16ToBytes(speech.samples), { chunkMs }));
   }
-  const duration_ms = (pcm.length / 2 / 24_000) * 1000;
+  const duration_ms = pcm16DurationMs(pcm.length);
   const speech = ctx.speech;
   const record: CallerInput["record"] = c.recording
-    ? { kind: "recording", sha256: sha256(pcm), duration_ms, recording: { id: c.recording.id, path: c.recording.path, condition: c.recording.condition, metadata: c.recording.metadata } }
+    ? { kind: "recording", sha256: sha256(pcm), duration_ms, recording: { id: c.recording.id, path: c.recording.declared_path, dataset: portablePath(ctx.package_dir, c.dataset_file), condition: c.recording.condition, metadata: c.recording.metadata } }
     : { kind: "synthetic", sha256: sha256(pcm), duration_ms, ...(speech?.provider ? { speech: { provider: speech.provider, model: speech.model ?? "", voice: speech.voice ?? "" } } : {}) };
   return { record, digest_input: pcm, audio: { pcm, start_ms: 0 } };
+}
+
+/** `file` relative to the package folder, with '/' separators; its name alone when there is no package folder or it lies outside. */
+function portablePath(packageDir: string | undefined, file: string): string {
+  const rel = packageDir ? relative(packageDir, file) : "";
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel.split(sep).join("/") : basename(file);
 }

@@ -1,5 +1,6 @@
 import { chunkPcm } from "../../audio/chunker";
 import { AudioPacer } from "../../audio/pacer";
+import { pcm16DurationMs } from "../../audio/pcm";
 import type { TargetSession } from "../../target/types";
 import type { CallerAudio } from "../context";
 import { StageError } from "../errors";
@@ -39,7 +40,7 @@ export async function deliverAudio(trial: TrialState, session: TargetSession, ca
     first = false;
     send(chunk);
   });
-  const callerEnd = caller.start_ms + (pcm.length / 2 / 24_000) * 1000;
+  const callerEnd = caller.start_ms + pcm16DurationMs(pcm.length);
   await clock.sleepUntil(callerEnd, trial.signal);
   completion.callerFinished(callerEnd);
   trial.log("harness", "caller_audio.finished", { start_ms: caller.start_ms, end_ms: callerEnd });
