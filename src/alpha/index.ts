@@ -21,7 +21,7 @@ export type {
 } from "../core/world/types";
 
 // Plans, cases and runs.
-export { definePlan, crawl, walk, PlanError, DEFAULT_LIMITS, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions, type RunDefaults, type CaseRecording } from "../core/run/plan";
+export { definePlan, crawl, walk, converse, PlanError, DEFAULT_LIMITS, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions, type RunDefaults, type CaseRecording } from "../core/run/plan";
 export { run, resolveRun, type RunOptions, type RunResult, type GateOverrides } from "../core/run/run";
 export type { TrialRecord, TrialStatus, Assessment, OutcomeCheck, Dimension, ToolExecution, Turn, Limits, WorldEventRecord, JsonPatchOperation } from "../core/record/index";
 // Datasets (evaluation-contract §1).

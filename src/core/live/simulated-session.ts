@@ -170,6 +170,10 @@ class SessionEnded extends Error {
 
 export class SimulatedSession {
   private phase: "awaiting_start" | "active" | "closed" = "awaiting_start";
+  /** Registered utterances recognized as backchannels (said over the assistant's speech): not turns. */
+  private readonly backchannels = new Set<number>();
+  /** The assistant opened the call (asked to by general instructions before anyone spoke). */
+  private opened = false;
   /** A stall fault fired: nothing more is sent, nothing received is acted on. */
   private stalled = false;
   private readonly wire: WireEnd;
@@ -430,10 +434,14 @@ export class SimulatedSession {
     }
     if (hearing.recognized) {
       this.env.stats.recognized.push(hearing.recognized.text);
-      // The caller took the floor: stop talking over them.
-      this.voice.interrupt();
+      // The caller took the floor: stop talking over them — unless it is only a backchannel ("mm-hmm"
+      // while the assistant talks), which a listener makes without asking for the floor.
+      if (this.voice.speaking && isBackchannel(hearing.recognized.text)) this.backchannels.add(hearing.recognized.id);
+      else this.voice.interrupt();
     }
-    if (hearing.completed) {
+    if (hearing.completed && this.backchannels.delete(hearing.completed.utterance.id)) {
+      // Heard, logged, and not a turn: the assistant carries on.
+    } else if (hearing.completed) {
       this.heard.push(hearing.completed.utterance.text);
       const { utterance } = hearing.completed;
       this.silenceMs = utterance.duration_ms - utterance.voiced_end_ms;
@@ -483,9 +491,16 @@ export class SimulatedSession {
         .catch((error) => this.internalError(error));
       return;
     }
-    // Thinking is silent progress; instructions and general-context commentary only inform the model.
+    // Thinking is silent progress; instructions and general-context commentary only inform the model —
+    // except general instructions before anyone has spoken, which ask the assistant to open the call.
     const now = this.env.clock.now() - this.originMs;
     ack(now, now);
+    if (kind === "instructions" && delegationId === null && this.turns.length === 0 && this.heardChunks === 0 && !this.opened) {
+      this.opened = true;
+      const greeting = this.env.policy.greeting?.() ?? DEFAULT_GREETING;
+      this.turns.push({ role: "assistant", text: greeting });
+      this.speak(greeting, false);
+    }
   }
 
   private onFunctionOutput(callId: string, output: string, clientEventId: string | undefined): void {
@@ -918,4 +933,13 @@ function parseJsonOr(text: string): unknown {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What the simulated assistant says when asked to open a call and its policy has no greeting of its own. */
+export const DEFAULT_GREETING = "Hello, thanks for calling. How can I help you today?";
+
+/** Short listener words that do not ask for the floor (a backchannel), as a listener on a call would treat them. */
+const BACKCHANNELS = new Set(["mm-hmm", "mhm", "mm", "uh-huh", "right", "okay", "ok", "yeah", "yes", "sure", "i see", "got it", "alright", "all right"]);
+export function isBackchannel(text: string): boolean {
+  return BACKCHANNELS.has(text.toLowerCase().replace(/[^a-z' -]/g, "").trim());
 }

@@ -208,6 +208,15 @@ class LiveTargetSession implements TargetSession {
     io.emit({ type: "session.started", at_ms: this.sessionStartedAt, session_id: started.session.id, ...(started.session.model ? { model: started.session.model } : {}) });
   }
 
+  announceCallerAudio(audio: { pcm: Uint8Array; text: string }): void {
+    this.simulator?.registerCallerAudio(audio.pcm, audio.text);
+  }
+
+  open(prompt: string): void {
+    // General context before anyone spoke: the Live service (and the simulator) take it as the cue to open.
+    this.client.appendInstructions(null, prompt);
+  }
+
   sendAudio(chunk: Uint8Array): void {
     if (this.fault) throw this.fault;
     this.firstAudioAt ??= this.io.clock.now();

@@ -139,11 +139,14 @@ export type Provenance = z.infer<typeof Provenance>;
 
 /** What reached the target as the caller: text, synthesized speech (with its synthesizer), or a recording. */
 export const CallerInputRecord = z.strictObject({
-  kind: z.enum(["text", "synthetic", "recording"]),
+  /** text (text-level), synthetic (CRAWL speech), recording (WALK), simulated (RUN: a simulated caller's whole side of the call). */
+  kind: z.enum(["text", "synthetic", "recording", "simulated"]),
   /** sha256 of the exact bytes (or text) delivered. */
   sha256: z.string(),
   duration_ms: z.number().nullable(),
   speech: z.strictObject({ provider: z.string(), model: z.string(), voice: z.string() }).optional(),
+  /** RUN: who the simulated caller was (offline or live, voice, models); never a secret. */
+  caller: z.record(z.string(), json).optional(),
   recording: z
     .strictObject({
       id: z.string(),
@@ -157,6 +160,36 @@ export const CallerInputRecord = z.strictObject({
     .optional(),
 });
 export type CallerInputRecord = z.infer<typeof CallerInputRecord>;
+
+/**
+ * RUN: how the conversation went, as the harness saw it — who opened, the caller, the relay's media
+ * statistics, what ended it, and the caller's agenda as it progressed.
+ */
+export const ConversationRecord = z.strictObject({
+  opens: z.enum(["caller", "assistant"]),
+  relay: z.strictObject({
+    frames: z.number().int(),
+    caller_frames: z.number().int(),
+    underflow_frames: z.number().int(),
+    dry_spells: z.number().int(),
+    max_buffered_ms: z.number(),
+    reserve_wait_ms: z.number(),
+    lag_events: z.number().int(),
+    max_lag_ms: z.number(),
+    total_lag_ms: z.number(),
+    queue_max: z.number().int(),
+  }),
+  completion: z.strictObject({
+    by: z.enum(["rule", "observer"]),
+    ended: z.enum(["complete", "duration_limit", "no_opening", "stopped", "failed"]),
+    outcome: z.enum(["resolved", "refused", "unresolved"]).nullable(),
+    reason: z.string(),
+    fired_ms: z.number().nullable(),
+  }),
+  agenda: z.array(z.strictObject({ id: z.string(), status: z.enum(["done", "pending"]), at_ms: z.number().nullable() })),
+  utterances: z.array(z.strictObject({ text: z.string(), intent: z.string(), agenda_item: z.string().nullable(), start_ms: z.number(), end_ms: z.number().nullable() })),
+});
+export type ConversationRecord = z.infer<typeof ConversationRecord>;
 
 /** One RFC 6902 operation, as world patches and diffs are written. */
 export const JsonPatchOperation = z.strictObject({
@@ -218,6 +251,8 @@ export const TrialRecord = z.strictObject({
     view: z.record(z.string(), json),
   }),
   events: z.array(LoggedEvent),
+  /** RUN only: the conversation as the harness saw it. */
+  conversation: ConversationRecord.optional(),
   dimensions: z.record(z.string(), Dimension),
   /** §5 outcome checks. */
   checks: z.array(OutcomeCheck),

@@ -109,6 +109,25 @@ export function crawl(loaded: LoadedDataset, options: CrawlOptions): CaseDefinit
 }
 
 /**
+ * RUN cases: one per multi-turn scenario of the dataset (seed 003, "Run"): a simulated caller holds one
+ * continuous full-duplex conversation with the target, pursuing the scenario's private goal.
+ */
+export function converse(loaded: LoadedDataset, options: CrawlOptions): CaseDefinition[] {
+  return loaded.dataset.scenarios
+    .filter((s) => s.interaction === "multi_turn")
+    .map((scenario) => ({
+      id: scenario.id,
+      kind: "run" as const,
+      scenario,
+      dataset_file: loaded.file,
+      world: options.world,
+      ...(options.tools ? { tools: options.tools } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      tags: scenario.tags,
+    }));
+}
+
+/**
  * WALK cases: one per recording of each single-turn scenario (seed 001). Every recording is validated
  * here, before any session can start; all problems are reported together. The case id is the scenario id,
  * or `<scenario>.<recording>` when a scenario has several recordings.

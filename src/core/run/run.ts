@@ -12,6 +12,7 @@ import { buildTrials, DEFAULT_LIMITS, PlanError, selectCases, type CaseSelection
 import type { Limits, TrialRecord } from "../record/trial-record";
 import { summarize, type RunSummary } from "./summary";
 import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialMedia } from "../trial/index";
+import type { ConversationSettings } from "../trial/context";
 
 export interface GateOverrides {
   /** Verifier ids made required from the CLI. */
@@ -48,6 +49,10 @@ export interface RunOptions {
   audio?: Partial<AudioSettings>;
   /** Voiced-interval detector for the §4 timeline: "rms" (default, §2) or "webrtc". */
   speech_detector?: SpeechDetector;
+  /** §4 response deadline in ms (default 5000). */
+  response_deadline_ms?: number;
+  /** RUN: the simulated caller and how conversations are held. */
+  conversation?: ConversationSettings;
   /**
    * Interrupt: no new trial starts; trials in progress finish and are kept. Its `reason` names the signal
    * (`"SIGINT"`, `"SIGTERM"`, `"SIGHUP"`), which sets the exit code (any other reason: 130).
@@ -238,6 +243,8 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
         audio: { ...DEFAULT_AUDIO, ...options.audio },
         ...(plan.facts ? { facts: plan.facts } : {}),
         ...(options.speech_detector ? { speech_detector: options.speech_detector } : {}),
+        ...(options.response_deadline_ms !== undefined ? { response_deadline_ms: options.response_deadline_ms } : {}),
+        ...(options.conversation ? { conversation: options.conversation } : {}),
       });
       // A trial that ends after the run was abandoned is not reported: the outputs are already written.
       if (options.abandon?.aborted) return;

@@ -45,5 +45,7 @@ export interface AssistantPolicy {
   name: string;
   version: string;
   frontend(turn: PolicyTurn): FrontendDecision;
+  /** What the assistant says when asked to open a call (RUN, assistant-first); a generic greeting when absent. */
+  greeting?(): string;
   backend(task: BackendTask, tools: PolicyTools): Promise<BackendResult>;
 }

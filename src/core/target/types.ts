@@ -116,6 +116,14 @@ export interface TargetSession {
    * the stream on its clock and infers completion from the events (evaluation-contract §2, §3).
    */
   sendAudio?(chunk: Uint8Array): void;
+  /**
+   * Offline simulator-backed sessions only (RUN): the words of caller audio about to be sent in this
+   * session, because no speech recognizer ships offline. The harness passes what the simulated caller
+   * says (never anything evaluator-only); nothing crosses the wire, live sessions ignore it.
+   */
+  announceCallerAudio?(audio: { pcm: Uint8Array; text: string }): void;
+  /** RUN, assistant-first: ask the assistant to open the call (the prompt is the target's own configuration). */
+  open?(prompt: string): void;
   close(): Promise<SessionReport>;
 }
 

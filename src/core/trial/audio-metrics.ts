@@ -3,7 +3,7 @@ import { loadWebrtcVad, webrtcDetectorName } from "../walk/webrtc-vad";
 import type { AgentEvent, TokenUsage } from "../target/types";
 import { delegationActivity, type DelegationLifecycleEvent } from "../timeline/delegation";
 import { computeInteractionMetrics } from "../timeline/metrics";
-import { callerSegments } from "../timeline/segments";
+import { callerSegments, type CallerUtterance } from "../timeline/segments";
 import type { PlacedAssistantAudio } from "../timeline/turns";
 import type { Json } from "../world/types";
 import { conversationTracks } from "../timeline/conversation";
@@ -23,6 +23,10 @@ export interface AudioMetricsInput {
   tools: readonly ToolExecution[];
   turns: readonly Turn[];
   observationEndMs: number;
+  /** The caller's utterances with their actions and windows (RUN); default one SPEAK utterance owning all caller audio. */
+  callerUtterances?: readonly CallerUtterance[];
+  /** §4 response deadline; default 5000 ms. */
+  deadlineMs?: number;
 }
 
 /** The delegation lifecycle of §4, from the normalized events and the harness's own tool records. */
@@ -55,7 +59,7 @@ export async function audioMetrics(input: AudioMetricsInput): Promise<Record<str
   const detect = (samples: Int16Array) => (webrtc ? webrtc.speechIntervals(samples, RATE) : speechIntervals(samples, RATE));
   const callerVoiced = detect(tracks.caller);
   const assistantVoiced = detect(tracks.assistant);
-  const caller = callerSegments([{ action: "SPEAK" }], callerVoiced);
+  const caller = callerSegments(input.callerUtterances ?? [{ action: "SPEAK" }], callerVoiced);
   const delegations = delegationActivity(delegationLifecycle(input.agentEvents, input.tools), input.observationEndMs);
   const metrics = computeInteractionMetrics({
     caller,
@@ -63,6 +67,7 @@ export async function audioMetrics(input: AudioMetricsInput): Promise<Record<str
     assistantTurns: input.turns.filter((t) => t.role === "assistant").map((t) => ({ start_ms: t.start_ms, end_ms: t.end_ms })),
     delegations,
     observationEndMs: input.observationEndMs,
+    ...(input.deadlineMs !== undefined ? { deadlineMs: input.deadlineMs } : {}),
   });
   // Results say which detector produced the timeline, so figures from different detectors are never mixed up.
   const speech_detector = webrtc ? webrtcDetectorName() : "rms>=220/20ms";

@@ -7,6 +7,7 @@ import type { Verifier } from "../verify/verifier";
 import type { Json, ReadonlyJson } from "../world/types";
 import type { SpeechDetector } from "./audio-metrics";
 import type { TrialSpec } from "./case";
+import type { SimulatedCaller } from "../caller/types";
 
 /** What the runner hands a trial: the spec, the target, the settings, and what grading and provenance need. */
 export interface TrialContext {
@@ -27,6 +28,21 @@ export interface TrialContext {
   /** Public business facts for the evidence catalog (`fact.<key>`). */
   facts?: Readonly<Record<string, ReadonlyJson>>;
   speech_detector?: SpeechDetector;
+  /** §4 response deadline (`--response-deadline-ms`); default 5000 ms. */
+  response_deadline_ms?: number;
+  /** RUN: the simulated caller and the conversation's settings. */
+  conversation?: ConversationSettings;
+}
+
+/** How RUN conversations are held (CLI: --max-duration-seconds, --assistant-opening-prompt, --caller-voice, …). */
+export interface ConversationSettings {
+  /** Builds the caller for one conversation, in the persona's voice unless overridden. */
+  caller: (persona: { voice: string }) => SimulatedCaller;
+  max_duration_ms?: number;
+  /** Who opens the call: the caller with its request (default), or the assistant, asked with this prompt. */
+  assistant_opening_prompt?: string;
+  /** Caller-side acoustic condition (§8) applied to every caller utterance. */
+  condition?: { preset: string; overrides?: Record<string, Json> };
 }
 
 /** The synthesizer interface the harness needs (src/core/speech implements it). */

@@ -1,14 +1,15 @@
 import type { CaseDefinition } from "./case";
 import type { TrialContext, TrialOutcome } from "./context";
+import { runConversationTrial } from "./conversation/driver";
 import { runSingleTurnTrial } from "./single-turn/driver";
 
 type Driver = (ctx: TrialContext) => Promise<TrialOutcome>;
 
-/** Each kind of case and the driver that runs it. RUN cases have no driver of their own yet: they run as one turn. */
+/** Each kind of case and the driver that runs it: one caller turn (CRAWL, WALK), or a whole conversation (RUN). */
 const DRIVERS: Record<CaseDefinition["kind"], Driver> = {
   crawl: runSingleTurnTrial,
   walk: runSingleTurnTrial,
-  run: runSingleTurnTrial,
+  run: runConversationTrial,
 };
 
 /**

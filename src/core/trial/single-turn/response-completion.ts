@@ -2,6 +2,7 @@ import type { AgentEvent } from "../../target/types";
 import type { Interval } from "../../timeline/intervals";
 import { groupTranscript, settleMs, type TranscriptFragment } from "../../timeline/turns";
 import type { HarnessToolEvent, TrialObserver } from "../state";
+import { PendingWork } from "../pending-work";
 import { fragmentOf } from "../transcript";
 
 /** Event types that do not count as "meaningful" for the quiet rule of §3 (silent audio is handled apart). */
@@ -16,15 +17,10 @@ export class ResponseCompletion implements TrialObserver {
   private readonly settle: number;
   private callerEnd: number | null = null;
   private lastMeaningful = 0;
-  private readonly openResponses = new Set<string>();
-  private readonly openClientDelegations = new Set<string>();
-  private readonly openToolCalls = new Set<string>();
-  /** Responses delegations whose tool completion awaits a follow-up response (§4: still active). */
-  private readonly awaitingFollowUp = new Map<string, number>();
+  private readonly pending = new PendingWork();
   /** When content from a delegation or backend response became available. */
   private readonly contentAt: number[] = [];
   private firstToolCompleted: number | null = null;
-  private readonly delegationTarget = new Map<string, "client" | "responses">();
   /** Transcript fragments so far, kept as they arrive: the rule is evaluated on every 20 ms chunk. */
   private readonly fragments: TranscriptFragment[] = [];
   private lastAssistantFragmentAt = Number.NEGATIVE_INFINITY;
@@ -43,39 +39,25 @@ export class ResponseCompletion implements TrialObserver {
   /** Feed every agent event as it is emitted. */
   observe(e: AgentEvent): void {
     if (!NOT_MEANINGFUL.has(e.type) && !(e.type === "audio.delta" && isSilent(e.pcm))) this.lastMeaningful = Math.max(this.lastMeaningful, e.at_ms);
+    this.pending.observe(e);
     switch (e.type) {
       case "transcript.delta":
         this.fragments.push(fragmentOf(e));
         if (e.role === "assistant") this.lastAssistantFragmentAt = Math.max(this.lastAssistantFragmentAt, e.at_ms);
         break;
-      case "delegation.created":
-        this.delegationTarget.set(e.delegation_id, e.target);
-        if (e.target === "client") this.openClientDelegations.add(e.delegation_id);
-        break;
       case "delegation.content":
-        this.openClientDelegations.delete(e.delegation_id);
         this.contentAt.push(e.at_ms);
         break;
       case "backend.response":
-        if (e.status === "created") this.openResponses.add(e.response_id);
-        else {
-          this.openResponses.delete(e.response_id);
-          const waiting = this.awaitingFollowUp.get(e.delegation_id);
-          if (waiting !== undefined && e.at_ms >= waiting) this.awaitingFollowUp.delete(e.delegation_id);
-          if (e.status === "completed") this.contentAt.push(e.at_ms);
-        }
+        if (e.status === "completed") this.contentAt.push(e.at_ms);
         break;
     }
   }
 
   observeTool(e: HarnessToolEvent): void {
     this.lastMeaningful = Math.max(this.lastMeaningful, e.at_ms);
-    if (e.type === "tool.requested") this.openToolCalls.add(e.call_id);
-    else {
-      this.openToolCalls.delete(e.call_id);
-      this.firstToolCompleted ??= e.at_ms;
-      if (e.delegation_id && this.delegationTarget.get(e.delegation_id) === "responses") this.awaitingFollowUp.set(e.delegation_id, e.at_ms);
-    }
+    this.pending.observeTool(e);
+    if (e.type === "tool.finished") this.firstToolCompleted ??= e.at_ms;
   }
 
   /** What still blocks completion at `now` (empty when complete). */
@@ -87,10 +69,7 @@ export class ResponseCompletion implements TrialObserver {
     const assistantTurns = grouping.turns.filter((t) => t.role === "assistant");
     if (assistantTurns.length === 0) waiting.push("an assistant turn");
     if (grouping.growing.some((t) => t.role === "assistant")) waiting.push("the assistant's transcript to settle");
-    if (this.openResponses.size) waiting.push(`${this.openResponses.size} backend response(s)`);
-    if (this.openClientDelegations.size) waiting.push(`${this.openClientDelegations.size} client delegation(s)`);
-    if (this.openToolCalls.size) waiting.push(`${this.openToolCalls.size} tool call(s)`);
-    if (this.awaitingFollowUp.size) waiting.push("a follow-up response after tool output");
+    waiting.push(...this.pending.waitingFor());
     const latest = assistantTurns[assistantTurns.length - 1];
     const lastContent = this.contentAt.length ? Math.max(...this.contentAt) : null;
     if (lastContent !== null && (!latest || latest.start_ms <= lastContent)) waiting.push("an assistant turn that starts after the returned content");

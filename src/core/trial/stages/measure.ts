@@ -7,6 +7,7 @@ import type { CallerAudio } from "../context";
 import { errorMessage } from "../errors";
 import type { TrialState } from "../state";
 import { transcriptFragments } from "../transcript";
+import type { CallerUtterance as CallerUtteranceWindow } from "../../timeline/segments";
 
 /** What happened in a trial, measured once the session is over: what grading and the record read. */
 export interface Observation {
@@ -30,7 +31,14 @@ export interface Observation {
  * ended early; a failure to compute them is the harness's, recorded at stage "metrics" rather than lost.
  * Whether the conversation completed is settled before that, from the live part alone.
  */
-export async function measure(trial: TrialState, caller: CallerAudio | null): Promise<Observation> {
+export interface MeasureOptions {
+  /** The assistant channel as the caller heard it (RUN's playback), instead of the §2 placement of what arrived. */
+  assistant?: PlacedAssistantAudio;
+  /** The caller's utterances with their actions (RUN), instead of one SPEAK utterance owning all caller audio. */
+  callerUtterances?: readonly CallerUtteranceWindow[];
+}
+
+export async function measure(trial: TrialState, caller: CallerAudio | null, options: MeasureOptions = {}): Promise<Observation> {
   const { clock, usage, limits, world } = trial;
   const end_ms = clock.now();
   usage.time_ms = end_ms;
@@ -49,11 +57,22 @@ export async function measure(trial: TrialState, caller: CallerAudio | null): Pr
   const completion_note = trial.limitHit ? `stopped: ${trial.limitHit.message}` : trial.timedOut ? trial.timedOut.message : error ? `${error.stage}: ${error.message}` : "completed";
   const completed = trial.completed && !trial.limitHit && !error;
 
-  const placed = caller ? trial.assistant.place() : null;
+  const placed = caller ? (options.assistant ?? trial.assistant.place()) : null;
   let audio: Record<string, Json> | null = null;
   if (caller && placed) {
     try {
-      audio = await audioMetrics({ detector: trial.ctx.speech_detector ?? "rms", callerPcm: caller.pcm, callerStartMs: caller.start_ms, assistant: placed, agentEvents: trial.agentEvents, tools: trial.tools, turns, observationEndMs: end_ms });
+      audio = await audioMetrics({
+        detector: trial.ctx.speech_detector ?? "rms",
+        callerPcm: caller.pcm,
+        callerStartMs: caller.start_ms,
+        assistant: placed,
+        agentEvents: trial.agentEvents,
+        tools: trial.tools,
+        turns,
+        observationEndMs: end_ms,
+        ...(options.callerUtterances ? { callerUtterances: options.callerUtterances } : {}),
+        ...(trial.ctx.response_deadline_ms !== undefined ? { deadlineMs: trial.ctx.response_deadline_ms } : {}),
+      });
     } catch (e) {
       trial.error ??= { stage: "metrics", message: errorMessage(e) };
       trial.log("harness", "metrics.error", { message: errorMessage(e) });

@@ -1,0 +1,141 @@
+import { sha256 } from "../../provenance/digest";
+import { callerScript } from "../../caller/script";
+import type { CallerSession, CallerUtterance } from "../../caller/types";
+import type { ConversationRecord } from "../../record/trial-record";
+import type { CallerUtterance as TimelineUtterance } from "../../timeline/segments";
+import { applyCondition, presetUsesBackground, presetUsesNonDirected, requirePreset, type ConditionOverrides } from "../../walk/conditions";
+import { synthesizeBackgroundSpeaker, synthesizeNonDirectedUtterances } from "../../walk/condition-assets";
+import { pcm16DurationMs, pcm16FromBytes, pcm16ToBytes } from "../../audio/pcm";
+import type { ConversationSettings, TrialContext, TrialOutcome } from "../context";
+import { StageError } from "../errors";
+import { PendingWork } from "../pending-work";
+import { closeSession } from "../stages/close";
+import { untilComplete } from "../stages/completion";
+import { judge } from "../stages/judge";
+import { measure } from "../stages/measure";
+import { draftRecord, finishRecord, type DeliveredInput } from "../stages/record";
+import { startSession } from "../stages/session-start";
+import { verify } from "../stages/verify";
+import { setUpWorld } from "../stages/world-setup";
+import { TrialState } from "../state";
+import { ConversationRelay, DEFAULT_RELAY_SETTINGS, type RelayEnd } from "./relay";
+
+/**
+ * The RUN driver: one continuous full-duplex conversation between the target and a simulated caller
+ * (seed 003, "Run"). World setup → session start → caller start → the relay until the conversation is
+ * over → close both → measure → verify → judge → record: the same stages as every driver, with the
+ * relay as its input delivery and the conversation's own completion rule.
+ */
+export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutcome> {
+  const trial = new TrialState(ctx);
+  const settings = ctx.conversation;
+  const pending = new PendingWork();
+  trial.observe(pending);
+  const relay = new ConversationRelay(trial, { ...DEFAULT_RELAY_SETTINGS, opens: settings?.assistant_opening_prompt ? "assistant" : "caller", ...(settings?.max_duration_ms ? { max_duration_ms: settings.max_duration_ms } : {}) }, pending);
+  trial.observe(relay);
+  let caller: CallerSession | null = null;
+  let callerDescription: Record<string, unknown> = {};
+  let end: RelayEnd | null = null;
+
+  await trial.live(async () => {
+    if (!settings) throw new StageError("caller_simulation", new Error("RUN cases need a simulated caller: run them through `crashlab run` or pass `conversation` in the run options"));
+    if (!ctx.target.accepts.includes("audio")) throw new StageError("respond", new Error(`target "${ctx.target_name}" takes text; RUN holds a spoken conversation`));
+    setUpWorld(trial);
+    const script = callerScript(trial.scenario, relay.opens);
+    const simulated = settings.caller({ voice: script.persona.voice });
+    callerDescription = simulated.describe();
+    const assistantVoice = ctx.target.session().voice;
+    if (simulated.voice.toLowerCase() === assistantVoice.toLowerCase())
+      throw new StageError("caller_simulation", new Error(`the simulated caller's voice "${simulated.voice}" is the assistant's: give the persona (or --caller-voice) another voice, so the two sides can be told apart`));
+    const session = await startSession(trial);
+    let condition: (pcm: Uint8Array, index: number) => Uint8Array;
+    try {
+      condition = await callerCondition(settings.condition, trial.spec.seed);
+    } catch (e) {
+      throw new StageError("caller_simulation", e);
+    }
+    let spoken = 0;
+    try {
+      caller = await simulated.start(script, {
+        clock: trial.clock,
+        seed: trial.spec.seed,
+        signal: trial.signal,
+        log: (kind, data) => trial.log("harness", `caller.${kind}`, data),
+        utteranceAudio: (utterance, pcm) => {
+          const audio = condition(pcm, spoken++);
+          // Offline only: the simulator has no recognizer, so it is told the words of these exact bytes.
+          session.announceCallerAudio?.({ pcm: audio, text: utterance.text });
+          return audio;
+        },
+      });
+    } catch (e) {
+      throw new StageError("caller_simulation", e);
+    }
+    if (settings.assistant_opening_prompt) session.open?.(settings.assistant_opening_prompt);
+    const delivered = await untilComplete(trial, async () => {
+      end = await relay.run(session, caller!);
+      return end.ended === "complete" ? "complete" : "response_timeout";
+    });
+    if (delivered.ended === "target_fault") throw delivered.error;
+    const finished = end as RelayEnd | null;
+    // A conversation that never finished (time ran out, the assistant never opened) is the target's failure.
+    if (finished && finished.ended !== "complete") trial.timeOut(finished.reason);
+    trial.completed = delivered.ended === "complete";
+    if (trial.worldFault) throw trial.worldFault;
+    await caller.close();
+    await closeSession(trial, session);
+  });
+  if (caller) await (caller as CallerSession).close().catch(() => undefined);
+
+  const said = caller ? (caller as CallerSession).utterances() : [];
+  const callerPcm = relay.callerPcm();
+  const callerAudio = { pcm: callerPcm, start_ms: relay.start_ms };
+  const observed = await measure(trial, callerAudio, { assistant: relay.playback.placed(), callerUtterances: utteranceWindows(said) });
+  const verification = verify(trial, observed);
+  const input: DeliveredInput = { record: { kind: "simulated", sha256: sha256(callerPcm), duration_ms: pcm16DurationMs(callerPcm.length), caller: JSON.parse(JSON.stringify(callerDescription)) }, digest_input: callerPcm };
+  const draft = draftRecord(trial, input, observed, verification);
+  draft.conversation = conversationRecord(relay, end, caller, said, trial.error !== null);
+  const assessments = await judge(trial, draft, verification);
+  return finishRecord(trial, draft, assessments, observed, callerAudio);
+}
+
+/** The caller's utterances as §4 segments: each owns the audio from its start to the next one's start. */
+function utteranceWindows(said: readonly CallerUtterance[]): TimelineUtterance[] {
+  return said.map((u, i) => ({
+    action: u.intent === "opening" ? "OPENING" : u.intent === "backchannel" ? "BACKCHANNEL" : u.intent === "interrupt" ? "INTERRUPT" : u.intent === "finish" || u.intent === "closing" ? "STOP" : "SPEAK",
+    start_ms: u.start_ms,
+    ...(said[i + 1] ? { end_ms: said[i + 1]!.start_ms } : {}),
+    text: u.text,
+  }));
+}
+
+function conversationRecord(relay: ConversationRelay, end: RelayEnd | null, caller: CallerSession | null, said: readonly CallerUtterance[], failed: boolean): ConversationRecord {
+  const stats = relay.stats();
+  const progress = caller?.progress();
+  return {
+    opens: relay.opens,
+    relay: stats,
+    completion: {
+      by: "rule",
+      ended: end ? end.ended : failed ? "failed" : "stopped",
+      outcome: end?.ended === "complete" ? end.outcome : null,
+      reason: end ? end.reason : failed ? "the conversation ended on an error" : "the conversation was stopped (a limit or a fault)",
+      fired_ms: end?.ended === "complete" ? end.fired_ms : null,
+    },
+    agenda: progress?.agenda ?? [],
+    utterances: said.map((u) => ({ text: u.text, intent: u.intent, agenda_item: u.agenda_item, start_ms: u.start_ms, end_ms: u.end_ms })),
+  };
+}
+
+/** The caller-side acoustic condition (§8), applied to each utterance with its own seed; none or clean → unchanged. */
+async function callerCondition(condition: ConversationSettings["condition"], seed: number): Promise<(pcm: Uint8Array, index: number) => Uint8Array> {
+  if (!condition || condition.preset === "clean") return (pcm) => pcm;
+  const preset = requirePreset(condition.preset);
+  const overrides = (condition.overrides ?? {}) as ConditionOverrides;
+  const background = presetUsesBackground(preset) ? await synthesizeBackgroundSpeaker() : undefined;
+  const nonDirected = presetUsesNonDirected(preset, overrides) ? await synthesizeNonDirectedUtterances() : undefined;
+  return (pcm, index) =>
+    pcm16ToBytes(
+      applyCondition(pcm16FromBytes(pcm), { preset, seed: (seed + index * 7919) >>> 0, overrides, ...(background ? { background } : {}), ...(nonDirected ? { nonDirected } : {}) }).samples,
+    );
+}

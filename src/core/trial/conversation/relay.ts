@@ -1,0 +1,209 @@
+/**
+ * The full-duplex relay of RUN: one media clock, 20 ms frames both ways at once, no floor controller.
+ * Each tick the assistant's next playback frame goes to the caller and the caller's next frame goes to
+ * the assistant; the caller hears the assistant's words as the protocol delivers them. Nobody waits for
+ * anybody: both may talk at once, pause, interrupt or backchannel, and the timeline records it all.
+ */
+import { AudioPacer } from "../../audio/pacer";
+import { pcm16FromBytes, pcm16ToBytes } from "../../audio/pcm";
+import type { CallerSession } from "../../caller/types";
+import type { AgentEvent, TargetSession } from "../../target/types";
+import { StageError } from "../errors";
+import type { PendingWork } from "../pending-work";
+import type { HarnessToolEvent, TrialObserver, TrialState } from "../state";
+import { AssistantPlayback, type PlaybackStats } from "./playback";
+
+export interface RelaySettings {
+  /** The conversation may last this long; past it the trial fails with `duration_limit`. */
+  max_duration_ms: number;
+  /** Who speaks first, and how long each side has to start. */
+  opens: "caller" | "assistant";
+  first_speech_deadline_ms: number;
+  /** Quiet after the caller's closing (both sides silent, nothing pending) before the conversation counts as over. */
+  quiet_tail_ms: number;
+  /** At most this many target events wait for the next tick; more is an overflow (an infrastructure error). */
+  queue_limit: number;
+  /** Playback reserve for untimestamped assistant audio. */
+  reserve_ms: number;
+}
+
+export const DEFAULT_RELAY_SETTINGS: RelaySettings = {
+  max_duration_ms: 90_000,
+  opens: "caller",
+  first_speech_deadline_ms: 10_000,
+  quiet_tail_ms: 1_500,
+  queue_limit: 10_000,
+  reserve_ms: 400,
+};
+
+export interface RelayStats extends PlaybackStats {
+  /** Caller frames sent. */
+  caller_frames: number;
+  lag_events: number;
+  max_lag_ms: number;
+  total_lag_ms: number;
+  /** Most target events waiting for one tick. */
+  queue_max: number;
+}
+
+/** How the conversation ended, as the relay saw it. */
+export type RelayEnd =
+  | { ended: "complete"; outcome: "resolved" | "refused" | "unresolved"; reason: string; fired_ms: number }
+  | { ended: "duration_limit"; reason: string }
+  | { ended: "no_opening"; reason: string };
+
+/** RMS of a 20 ms frame at or above this is voiced (§2). */
+const VOICED_RMS = 220;
+/** The assistant counts as still speaking through pauses shorter than this. */
+const SPEAKING_HANGOVER_MS = 300;
+
+function rms(frame: Int16Array): number {
+  let sum = 0;
+  for (const s of frame) sum += s * s;
+  return Math.sqrt(sum / Math.max(1, frame.length));
+}
+
+export class ConversationRelay implements TrialObserver {
+  readonly playback: AssistantPlayback;
+  private readonly queue: AgentEvent[] = [];
+  private queueMax = 0;
+  private overflow = false;
+  private readonly callerFrames: Uint8Array[] = [];
+  private assistantSpeaking = false;
+  private lastAssistantVoiced = Number.NEGATIVE_INFINITY;
+  private lastCallerVoiced = Number.NEGATIVE_INFINITY;
+  private assistantEverSpoke = false;
+  private stats_: Omit<RelayStats, keyof PlaybackStats> = { caller_frames: 0, lag_events: 0, max_lag_ms: 0, total_lag_ms: 0, queue_max: 0 };
+  readonly start_ms: number;
+
+  constructor(
+    private readonly trial: TrialState,
+    private readonly settings: RelaySettings,
+    private readonly pending: PendingWork,
+  ) {
+    this.start_ms = trial.clock.now();
+    this.playback = new AssistantPlayback(this.start_ms, 480, settings.reserve_ms);
+  }
+
+  get opens(): "caller" | "assistant" {
+    return this.settings.opens;
+  }
+
+  observe(e: AgentEvent): void {
+    if (e.type !== "audio.delta" && !(e.type === "transcript.delta" && e.role === "assistant")) return;
+    if (this.queue.length >= this.settings.queue_limit) {
+      this.overflow = true;
+      return;
+    }
+    this.queue.push(e);
+    this.queueMax = Math.max(this.queueMax, this.queue.length);
+  }
+
+  observeTool(_e: HarnessToolEvent): void {}
+
+  /** Run the conversation until it is over (the completion rule fired), time runs out, or a side fails. */
+  async run(session: TargetSession, caller: CallerSession): Promise<RelayEnd> {
+    const { trial, settings } = this;
+    if (!session.sendAudio) throw new StageError("respond", new Error(`target "${trial.ctx.target_name}" takes audio but its session has no sendAudio()`));
+    const send = session.sendAudio.bind(session);
+    const pacer = new AudioPacer({
+      clock: trial.clock,
+      chunkMs: 20,
+      stream: "relay",
+      signal: trial.signal,
+      onLag: (lag) => trial.log("harness", "audio.pacing_lag", { lag_ms: lag.lag_ms, chunk_ms: lag.chunk_ms, stream: lag.stream }),
+    });
+    const stop = new AbortController();
+    let end: RelayEnd | null = null;
+    const finish = (e: RelayEnd) => {
+      end ??= e;
+      stop.abort();
+    };
+    let failure: StageError | null = null;
+    trial.log("harness", "relay.started", { opens: settings.opens, max_duration_ms: settings.max_duration_ms });
+    await pacer.streamSilenceUntil(stop.signal, (_silence, timing) => {
+      const t = this.start_ms + this.callerFrames.length * 20;
+      try {
+        this.tick(t, send, caller);
+      } catch (e) {
+        failure = e instanceof StageError ? e : new StageError("relay", e);
+        stop.abort();
+        return;
+      }
+      const problem = caller.failure();
+      if (problem) {
+        failure = new StageError("caller_simulation", new Error(problem));
+        stop.abort();
+        return;
+      }
+      const elapsed = t + 20 - this.start_ms;
+      const opened = settings.opens === "caller" ? caller.utterances().length > 0 : this.assistantEverSpoke;
+      if (!opened && elapsed >= settings.first_speech_deadline_ms) {
+        if (settings.opens === "caller") failure = new StageError("caller_simulation", new Error(`the simulated caller did not start speaking within ${settings.first_speech_deadline_ms / 1000} s`));
+        else finish({ ended: "no_opening", reason: `the assistant did not open the call within ${settings.first_speech_deadline_ms / 1000} s (assistant-first opening)` });
+        if (failure) stop.abort();
+        return;
+      }
+      const over = this.completed(t + 20, caller);
+      if (over) return finish(over);
+      if (elapsed >= settings.max_duration_ms) finish({ ended: "duration_limit", reason: `duration_limit: the conversation did not finish within ${settings.max_duration_ms / 1000} s` });
+      void timing;
+    });
+    const pacing = pacer.stats();
+    this.stats_ = { caller_frames: this.callerFrames.length, lag_events: pacing.lag_events, max_lag_ms: pacing.max_lag_ms, total_lag_ms: pacing.total_lag_ms, queue_max: this.queueMax };
+    trial.log("harness", "relay.finished", { ...this.stats(), ended: end ? (end as RelayEnd).ended : "failed" });
+    if (failure) throw failure;
+    return end!;
+  }
+
+  /** One 20 ms tick at timeline time `t`. */
+  private tick(t: number, send: (chunk: Uint8Array) => void, caller: CallerSession): void {
+    if (this.overflow) throw new StageError("relay", new Error(`more than ${this.settings.queue_limit} target events waited for one relay tick: the relay cannot keep up`));
+    for (const e of this.queue.splice(0)) {
+      if (e.type === "audio.delta") this.playback.add(e.at_ms, e.pcm);
+      else if (e.type === "transcript.delta") caller.hearAssistantText(e.text, e.at_ms);
+    }
+    const heard = this.playback.frame(t);
+    caller.hear(pcm16ToBytes(heard), t);
+    const voiced = rms(heard) >= VOICED_RMS;
+    if (voiced) {
+      this.lastAssistantVoiced = t + 20;
+      this.assistantEverSpoke = true;
+    }
+    const speaking = voiced || t - this.lastAssistantVoiced < SPEAKING_HANGOVER_MS;
+    if (speaking !== this.assistantSpeaking) {
+      this.assistantSpeaking = speaking;
+      caller.hearAssistantSpeaking(speaking, t);
+    }
+    const frame = caller.speak(t);
+    if (rms(pcm16FromBytes(frame)) >= VOICED_RMS) this.lastCallerVoiced = t + 20;
+    this.callerFrames.push(frame);
+    send(frame);
+  }
+
+  /**
+   * The offline completion rule: the caller said its closing words (its goal met, or finally refused),
+   * no delegated work is open, nothing waits to play, and both sides have been quiet for the tail. It
+   * never decides who speaks; it only says the conversation is over.
+   */
+  private completed(now: number, caller: CallerSession): RelayEnd | null {
+    const progress = caller.progress();
+    if (!progress.closing_said || progress.speaking) return null;
+    if (this.pending.waitingFor().length > 0 || this.playback.pendingMs > 0) return null;
+    if (now - Math.max(this.lastAssistantVoiced, this.lastCallerVoiced) < this.settings.quiet_tail_ms) return null;
+    const outcome = progress.finally_refused ? "refused" : progress.goal_met ? "resolved" : "unresolved";
+    return { ended: "complete", outcome, reason: `the caller closed the call (${outcome}) and both sides were quiet for ${this.settings.quiet_tail_ms / 1000} s with no work pending`, fired_ms: now };
+  }
+
+  stats(): RelayStats {
+    return { ...this.playback.stats(), ...this.stats_ };
+  }
+
+  /** Every caller frame sent, in order from the relay's start: the caller channel. */
+  callerPcm(): Uint8Array {
+    const out = new Uint8Array(this.callerFrames.length * 960);
+    this.callerFrames.forEach((f, i) => out.set(f, i * 960));
+    return out;
+  }
+}
+
