@@ -1,4 +1,5 @@
 import type { Scenario } from "../dataset/schema";
+import { CORRECTION_WORDS } from "../timeline/cues";
 import type { VerifierInput } from "../verify/verifier";
 import type { EvidenceCatalog, EvidenceKind } from "./evidence";
 
@@ -53,8 +54,8 @@ export function idsOfKind(catalog: EvidenceCatalog, ...kinds: EvidenceKind[]): s
   return catalog.items.filter((item) => kinds.includes(item.kind)).map((item) => item.id);
 }
 
-/** §6: words by which a caller corrects themselves ("no, wait" matches "no wait"). */
-export const CORRECTION_WORDS = ["sorry", "actually", "instead", "no wait", "wait no", "i mean", "scratch that", "make that", "correction", "on second thought", "change that"] as const;
+/** §6 correction words; the list lives with the other transcript rules (timeline/cues.ts). */
+export { CORRECTION_WORDS };
 
 function words(text: string): string {
   return ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `;
