@@ -10,6 +10,13 @@ export {
 } from "./intervals";
 export { type CallerAction, type CallerSegment, type CallerUtterance, callerSegments } from "./segments";
 export {
+  callerAnnotations,
+  type CallerActionInput,
+  labelCallerActions,
+  type LabelledCallerUtterance,
+  type RecordedCallerUtterance,
+} from "./caller-actions";
+export {
   BACKCHANNEL_CONTINUE_MS,
   type CensorReason,
   computeInteractionMetrics,

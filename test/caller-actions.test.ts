@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import {
+  callerAnnotations,
+  callerSegments,
+  computeInteractionMetrics,
+  type Interval,
+  labelCallerActions,
+  type RecordedCallerUtterance,
+  TimelineInputError,
+} from "../src/core/timeline";
+
+const iv = (start_ms: number, end_ms: number): Interval => ({ start_ms, end_ms });
+const say = (text: string, start_ms: number, end_ms: number): RecordedCallerUtterance => ({ text, start_ms, end_ms });
+const actions = (labelled: ReturnType<typeof labelCallerActions>) => labelled.map((u) => u.action);
+
+describe("caller actions labelled after the fact", () => {
+  it("labels a conversation the assistant opened", () => {
+    // Assistant voice: greeting [0,2000), question [5600,8000), long explanation [16000,19000), wrap-up [21800,25000).
+    const assistantVoiced = [iv(0, 2000), iv(5600, 8000), iv(16000, 19000), iv(21800, 25000)];
+    const labelled = labelCallerActions({
+      callerSpokeFirst: false,
+      assistantVoiced,
+      backchannels: ["Mm-hmm.", "Right."],
+      utterances: [
+        say("I'd like to book a table on August 7th.", 2500, 5000), //   after the greeting ended: SPEAK
+        say("Seven p.m., for two.", 8600, 10000), //                     after the question: SPEAK
+        say("Mm-hmm.", 17000, 17400), //                                 persona phrase inside [16000,19000): BACKCHANNEL
+        say("Sorry, could we do the 9th instead?", 18000, 20000), //    onset 18000 inside [16000,19000): INTERRUPT
+        say("Yes.", 20400, 20800), //                                    into silence (after 19000, before 21800): SPEAK
+        say("Great, thank you. Bye!", 25600, 27000), //                  goodbye at the end: STOP
+      ],
+    });
+    expect(actions(labelled)).toEqual(["SPEAK", "SPEAK", "BACKCHANNEL", "INTERRUPT", "SPEAK", "STOP"]);
+    expect(labelled[3]!.reason).toBe("began at 18000 ms while the assistant spoke [16000, 19000) ms");
+    expect(labelled[5]!.reason).toBe('a goodbye ("bye") closing the call');
+  });
+
+  it("labels the caller's first utterance OPENING when the caller spoke first", () => {
+    const labelled = labelCallerActions({ callerSpokeFirst: true, assistantVoiced: [iv(3000, 5000)], utterances: [say("Hi, I need a table.", 0, 2000), say("Four people.", 5500, 6500)] });
+    expect(actions(labelled)).toEqual(["OPENING", "SPEAK"]);
+  });
+
+  it("an acknowledgement in silence is an answer; over the assistant's voice it is a backchannel", () => {
+    const base = { callerSpokeFirst: false, assistantVoiced: [iv(0, 2000), iv(4000, 9000)] };
+    expect(actions(labelCallerActions({ ...base, utterances: [say("Yes.", 2500, 3000)] }))).toEqual(["SPEAK"]);
+    expect(actions(labelCallerActions({ ...base, utterances: [say("Yes.", 5000, 5400)] }))).toEqual(["BACKCHANNEL"]);
+    // A longer sentence over the assistant's voice is an interruption, not a backchannel.
+    expect(actions(labelCallerActions({ ...base, utterances: [say("Yes, but for five people.", 5000, 6400)] }))).toEqual(["INTERRUPT"]);
+  });
+
+  it("an onset exactly at the assistant's start or end is not an interruption", () => {
+    // Simultaneous onset (5000 = a.start) and an onset exactly when the assistant stopped (9000 = a.end).
+    const base = { callerSpokeFirst: false, assistantVoiced: [iv(5000, 9000)] };
+    expect(actions(labelCallerActions({ ...base, utterances: [say("Can I ask something?", 5000, 6000)] }))).toEqual(["SPEAK"]);
+    expect(actions(labelCallerActions({ ...base, utterances: [say("Can I ask something?", 9000, 10000)] }))).toEqual(["SPEAK"]);
+  });
+
+  it("measures an utterance by its voiced audio when the caller's voiced intervals are given", () => {
+    // The utterance's window opens at 1000 ms, inside the assistant's [0,1100), but its voice starts at 1200.
+    const input = { callerSpokeFirst: false, assistantVoiced: [iv(0, 1100)], utterances: [say("Two people.", 1000, 3000)] };
+    expect(actions(labelCallerActions(input))).toEqual(["INTERRUPT"]);
+    expect(actions(labelCallerActions({ ...input, callerVoiced: [iv(1200, 2800)] }))).toEqual(["SPEAK"]);
+  });
+
+  it("goodbyes followed only by backchannels or more goodbyes all close the call; an earlier thanks does not", () => {
+    const labelled = labelCallerActions({
+      callerSpokeFirst: false,
+      assistantVoiced: [iv(0, 1000), iv(6000, 8000)],
+      utterances: [say("Thanks.", 1500, 2000), say("And is there parking?", 2500, 4000), say("Perfect, thanks, bye.", 4500, 5500), say("Right.", 6500, 6800)],
+    });
+    expect(actions(labelled)).toEqual(["SPEAK", "SPEAK", "STOP", "BACKCHANNEL"]);
+  });
+
+  it("refuses utterances out of time order", () => {
+    expect(() => labelCallerActions({ callerSpokeFirst: false, assistantVoiced: [], utterances: [say("a b", 1000, 2000), say("c d", 1500, 2500)] })).toThrow(TimelineInputError);
+  });
+});
+
+describe("labelled caller segments drive the §4 yield metrics", () => {
+  // Assistant: greeting [0,2000); the unavailable-slot explanation starts at 3000.
+  // Caller: answer [2200,2800); "Mm-hmm." [4000,4400) over the explanation; an interruption at 6000–7500.
+  const utterances = [say("For two, at seven.", 2200, 2800), say("Mm-hmm.", 4000, 4400), say("Sorry, what about the ninth instead?", 6000, 7500)];
+  const callerVoiced = [iv(2200, 2800), iv(4000, 4400), iv(6000, 7500)];
+
+  function metricsWith(assistantVoiced: Interval[]) {
+    const labelled = labelCallerActions({ callerSpokeFirst: false, assistantVoiced, callerVoiced, utterances, backchannels: ["Mm-hmm."] });
+    const caller = callerSegments(callerAnnotations(labelled), callerVoiced);
+    return { labels: actions(labelled), m: computeInteractionMetrics({ caller, assistantVoiced, observationEndMs: 15000 }) };
+  }
+
+  it("an assistant that stops within 2000 ms of the interruption yields, and keeps talking over the backchannel", () => {
+    // Explanation [3000,6800): the interruption at 6000 → delay 6800 − 6000 = 800 <= 2000 → yielded.
+    // The backchannel at 4000–4400: 6800 > 4400 → continued. Answer to the interruption at [8200,10000).
+    const { labels, m } = metricsWith([iv(0, 2000), iv(3000, 6800), iv(8200, 10000)]);
+    expect(labels).toEqual(["SPEAK", "BACKCHANNEL", "INTERRUPT"]);
+    expect([m.yield_count, m.no_yield_count, m.yield_rate]).toEqual([1, 0, 1]);
+    expect([m.backchannel_continue_count, m.false_yield_count, m.selectivity_backchannel]).toEqual([1, 0, 1]);
+    // Responses: the answer at 2800 → 3000 (200 ms); the interruption ending 7500 → 8200 (700 ms); the backchannel excluded.
+    expect(m.opportunities.map((o) => o.outcome)).toEqual(["answered", "excluded", "answered"]);
+    expect(m.response_latency_ms).toBe((200 + 700) / 2);
+  });
+
+  it("talks_through_interruption: the assistant keeps talking 3000 ms past the caller's onset", () => {
+    // Explanation [3000,9000): delay 9000 − 6000 = 3000 > 2000 → not yielded; yield_rate 0 / 1 = 0.
+    // The interruption ends at 7500, inside [3000,9000): excluded (assistant_active_at_request_end).
+    const { labels, m } = metricsWith([iv(0, 2000), iv(3000, 9000), iv(9500, 11000)]);
+    expect(labels).toEqual(["SPEAK", "BACKCHANNEL", "INTERRUPT"]);
+    expect([m.yield_count, m.no_yield_count, m.yield_rate]).toEqual([0, 1, 0]);
+    expect(m.yield_opportunities.find((y) => y.kind === "yield")).toMatchObject({ delay_ms: 3000, yielded: false });
+    expect(m.exclusion_reasons.assistant_active_at_request_end).toBe(1);
+  });
+
+  it("an assistant that stops at a backchannel makes a false yield", () => {
+    // Explanation cut at 4300, inside the backchannel [4000,4400): 4300 > 4400? no; 4300 >= 4000 + 1000? no.
+    const { labels, m } = metricsWith([iv(0, 2000), iv(3000, 4300), iv(8200, 10000)]);
+    expect(labels).toEqual(["SPEAK", "BACKCHANNEL", "SPEAK"]); // the assistant was silent at 6000: a plain answer
+    expect([m.backchannel_continue_count, m.false_yield_count, m.selectivity_backchannel]).toEqual([0, 1, 0]);
+  });
+});
