@@ -93,6 +93,22 @@ describe("dataset loader (§1)", () => {
     expect(errorOf({ schema_version: "1.0", scenarios: [scenario({ input: { text: "x", context: {} } })] }).message).toContain("context needs a summary, a history, or both");
   });
 
+  it("checks each procedure step's arguments for its kind (what the RUN grader needs)", () => {
+    const steps = [
+      { id: "ask", kind: "clarification", arguments: {} },
+      { id: "fix", kind: "correction", arguments: { field: "date" } },
+      { id: "end", kind: "state" },
+      { id: "ok_ask", kind: "clarification", arguments: { field: "time" } },
+      { id: "ok_fix", kind: "correction", arguments: { field: "date", value: "2026-08-08" } },
+    ];
+    const e = errorOf({ schema_version: "1.0", scenarios: [scenario({ interaction: "multi_turn", expected: { answer: "x", procedure: { id: "p", steps } } })] });
+    expect(e.message).toContain('field scenarios[0].expected.procedure.steps[0].arguments.field: a clarification step names the detail the assistant must ask for, e.g. "arguments": {"field": "party_size"}');
+    expect(e.message).toContain("steps[1].arguments: a correction step names the corrected field and its new value");
+    expect(e.message).toContain("steps[2].arguments: a state step lists the fields the final state must hold");
+    expect(e.message).not.toContain("steps[3]");
+    expect(e.message).not.toContain("steps[4]");
+  });
+
   it("rejects a wrong schema version and an empty list", () => {
     expect(errorOf({ schema_version: "2.0", scenarios: [scenario()] }).message).toContain("schema_version");
     expect(errorOf({ schema_version: "1.0", scenarios: [] }).message).toContain("at least one scenario");

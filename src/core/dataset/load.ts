@@ -111,6 +111,14 @@ function crossFieldProblems(dataset: Dataset): DatasetProblem[] {
         if (!earlier.has(dep)) add(`.expected.procedure.steps[${j}].after[${k}]`, `"${dep}" is not an earlier step`);
       });
       if (step.kind === "tool" && !step.tool) add(`.expected.procedure.steps[${j}].tool`, "a tool step names its tool");
+      const args = step.arguments ?? {};
+      const named = (key: string) => typeof args[key] === "string" && (args[key] as string).trim() !== "";
+      if (step.kind === "clarification" && !named("field"))
+        add(`.expected.procedure.steps[${j}].arguments.field`, 'a clarification step names the detail the assistant must ask for, e.g. "arguments": {"field": "party_size"}');
+      if (step.kind === "correction" && (!named("field") || !("value" in args)))
+        add(`.expected.procedure.steps[${j}].arguments`, 'a correction step names the corrected field and its new value, e.g. "arguments": {"field": "date", "value": "2026-08-08"}');
+      if (step.kind === "state" && Object.keys(args).length === 0)
+        add(`.expected.procedure.steps[${j}].arguments`, 'a state step lists the fields the final state must hold, e.g. "arguments": {"reservation_count": 1}');
     });
   });
   return problems;

@@ -18,8 +18,19 @@ const ms = z.number();
 const id = z.string().min(1);
 
 export const EvidenceItem = z.discriminatedUnion("kind", [
-  /** `utt.user.<n>` / `utt.assistant.<n>`: n is 1-based per role, as the deterministic checks number them. */
-  z.strictObject({ id, kind: z.literal("utterance"), role: z.enum(["user", "assistant"]), text: z.string(), start_ms: ms, end_ms: ms }),
+  /**
+   * `utt.user.<n>` / `utt.assistant.<n>`: n is 1-based per role, as the deterministic checks number them.
+   * Every utterance of both sides, however many turns; a RUN caller utterance carries its §4 action.
+   */
+  z.strictObject({
+    id,
+    kind: z.literal("utterance"),
+    role: z.enum(["user", "assistant"]),
+    text: z.string(),
+    start_ms: ms,
+    end_ms: ms,
+    action: z.enum(["OPENING", "SPEAK", "BACKCHANNEL", "INTERRUPT", "STOP"]).optional(),
+  }),
   /** `delegation.<delegation_id>` */
   z.strictObject({
     id,
@@ -152,7 +163,15 @@ export function buildEvidenceCatalog(record: EvidenceSource, options: EvidenceOp
   const perRole = { user: 0, assistant: 0 };
   for (const turn of record.turns) {
     const n = ++perRole[turn.role];
-    items.push({ id: `utt.${turn.role}.${n}`, kind: "utterance", role: turn.role, text: turn.text, start_ms: turn.start_ms, end_ms: turn.end_ms });
+    items.push({
+      id: `utt.${turn.role}.${n}`,
+      kind: "utterance",
+      role: turn.role,
+      text: turn.text,
+      start_ms: turn.start_ms,
+      end_ms: turn.end_ms,
+      ...(turn.action ? { action: turn.action } : {}),
+    });
   }
   for (const d of record.delegations) {
     items.push({

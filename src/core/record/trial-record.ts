@@ -55,11 +55,15 @@ export const Delegation = z.strictObject({
 });
 export type Delegation = z.infer<typeof Delegation>;
 
+/** §4 what a caller utterance did; RUN labels its user turns after the fact (CRAWL and WALK leave it out). */
+export const CallerActionLabel = z.enum(["OPENING", "SPEAK", "BACKCHANNEL", "INTERRUPT", "STOP"]);
+
 export const Turn = z.strictObject({
   role: z.enum(["user", "assistant"]),
   text: z.string(),
   start_ms: z.number(),
   end_ms: z.number(),
+  action: CallerActionLabel.optional(),
 });
 export type Turn = z.infer<typeof Turn>;
 
@@ -86,6 +90,8 @@ export const TaskMetrics = z.strictObject({
   delegation_accuracy: z.number(),
   delegations: z.strictObject({ actual: z.number(), expected: z.string() }),
   turns: z.strictObject({ actual: z.number(), expected: z.number().nullable() }),
+  /** RUN: passed required procedure steps ÷ required steps; null without a procedure. Absent in CRAWL and WALK. */
+  procedure_adherence: z.number().nullable().optional(),
 });
 export type TaskMetrics = z.infer<typeof TaskMetrics>;
 
@@ -218,6 +224,28 @@ export const WorldEventRecord = z.strictObject({
 });
 export type WorldEventRecord = z.infer<typeof WorldEventRecord>;
 
+/** One procedure step as graded (§5, RUN): its verdict, why, and the evidence ids it rests on. */
+export const ProcedureStepResult = z.strictObject({
+  id: z.string(),
+  kind: z.string(),
+  required: z.boolean(),
+  critical: z.boolean(),
+  status: z.enum(["passed", "failed"]),
+  rationale: z.string(),
+  evidence_ids: z.array(z.string()),
+  /** When the step was done (the moment later steps are ordered after); null when it has no moment. */
+  at_ms: z.number().nullable(),
+});
+export type ProcedureStepResult = z.infer<typeof ProcedureStepResult>;
+
+export const ProcedureResult = z.strictObject({
+  id: z.string(),
+  /** Passed required steps ÷ required steps; null when no step is required. */
+  adherence: z.number().nullable(),
+  steps: z.array(ProcedureStepResult),
+});
+export type ProcedureResult = z.infer<typeof ProcedureResult>;
+
 export const TrialRecord = z.strictObject({
   record_version: z.literal(TRIAL_RECORD_VERSION),
   trial_id: z.string(),
@@ -256,6 +284,8 @@ export const TrialRecord = z.strictObject({
   dimensions: z.record(z.string(), Dimension),
   /** §5 outcome checks. */
   checks: z.array(OutcomeCheck),
+  /** The scenario's procedure, step by step (RUN); absent when the scenario has none. */
+  procedure: ProcedureResult.optional(),
   metrics: Metrics,
   assessments: z.array(Assessment),
   limits: z.strictObject({ config: Limits, usage: LimitUsage }),

@@ -28,6 +28,7 @@ export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: 
     world: record.world,
     dimensions: record.dimensions,
     checks: record.checks,
+    ...(record.procedure ? { procedure: record.procedure } : {}),
     assessments: record.assessments,
     semantic_grades: record.assessments.filter((a) => a.kind === "semantic"),
     evidence_catalog: catalog,

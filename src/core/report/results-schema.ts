@@ -26,6 +26,7 @@ export const ResultsTrial = TrialRecord.pick({
   metrics: true,
   dimensions: true,
   checks: true,
+  procedure: true,
   assessments: true,
   limits: true,
   provenance: true,

@@ -66,6 +66,7 @@ export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFil
       metrics: r.metrics,
       dimensions: r.dimensions,
       checks: r.checks,
+      ...(r.procedure ? { procedure: r.procedure } : {}),
       assessments: r.assessments,
       limits: r.limits,
       provenance: r.provenance,

@@ -1,8 +1,12 @@
 import type { ExpectedCall, Scenario } from "../dataset/schema";
-import type { Delegation, Dimension, ToolExecution, Turn } from "../record/trial-record";
+import type { Delegation, Dimension, ProcedureResult, ToolExecution, Turn } from "../record/trial-record";
 import type { OutcomeCheck } from "../record/assessment";
 import type { JsonPatch, WorldEvent } from "../world/types";
-import { jsonEqual, matchesSubset, maximumMatching } from "./match";
+import { callMatches, jsonEqual, matchesSubset, maximumAssignment, maximumMatching } from "./match";
+import { gradeProcedure } from "./procedure";
+import { matchState } from "./state";
+
+export { callMatches };
 
 /** What deterministic grading reads: observed evidence plus the evaluator-only scenario. */
 export interface GradingInput {
@@ -26,6 +30,8 @@ export interface Grading {
   checks: OutcomeCheck[];
   tool_accuracy: number;
   delegation_accuracy: number;
+  /** Every procedure step, graded (procedure.ts); null when the scenario has no procedure. */
+  procedure: ProcedureResult | null;
 }
 
 const toolEvidence = (t: ToolExecution) => `tool.${t.call_id}`;
@@ -33,13 +39,6 @@ const toolEvidence = (t: ToolExecution) => `tool.${t.call_id}`;
 /** Evidence ids of assistant turns (`utt.assistant.<n>`, 1-based among assistant turns). */
 function assistantTurns(turns: Turn[]): Array<Turn & { evidence_id: string }> {
   return turns.filter((t) => t.role === "assistant").map((t, i) => ({ ...t, evidence_id: `utt.assistant.${i + 1}` }));
-}
-
-/** §5: an observed call satisfies an expected one when names match, arguments are a subset, status fits. */
-export function callMatches(expected: ExpectedCall, observed: ToolExecution): boolean {
-  if (expected.name !== observed.name) return false;
-  if (expected.status === "completed" && observed.status !== "completed") return false;
-  return matchesSubset(expected.arguments, observed.arguments ?? {});
 }
 
 /** §5 tool_accuracy. */
@@ -67,26 +66,14 @@ function isClarification(s: Scenario): boolean {
   return s.type === "clarification" || s.tags.includes("clarification");
 }
 
-/** Match expected.state (§1) against the final world: subset of `{...state, ...view}`, or exact for unchanged. */
+/** Match expected.state (§1) against the final world (state.ts). */
 function finalState(input: GradingInput): Dimension {
   const expected = input.scenario.expected.state;
   if (Object.keys(expected).length === 0) return dim("not_applicable", "no expected state");
   const diffIds = input.world.diff.map((_, i) => `state.diff.${i + 1}`);
-  if (expected.unchanged === true) {
-    const { unchanged: _ignored, ...rest } = expected;
-    const same = jsonEqual(input.world.initial, input.world.final);
-    const restOk = matchesSubset(rest, { ...(input.world.final as object), ...input.world.view });
-    return same && restOk
-      ? dim("passed", "final state equals the initial state")
-      : dim("failed", same ? "final state does not match the expected fields" : `state changed (${input.world.diff.length} patch operations) but was expected unchanged`, diffIds);
-  }
-  const observed = { ...(input.world.final as object), ...input.world.view };
-  const mismatched = Object.entries(expected)
-    .filter(([key, value]) => !(key in observed) || !matchesSubset(value, (observed as Record<string, unknown>)[key]))
-    .map(([key, value]) => `${key}: expected ${JSON.stringify(value)}, observed ${JSON.stringify((observed as Record<string, unknown>)[key] ?? null)}`);
-  return mismatched.length === 0
-    ? dim("passed", "final state matches the expected fields", diffIds)
-    : dim("failed", `final state differs: ${mismatched.join("; ")}`, diffIds);
+  const { ok, rationale } = matchState(expected, input.world, input.world.diff.length);
+  // An unchanged world that matches has no diff to cite.
+  return dim(ok ? "passed" : "failed", rationale, ok && expected.unchanged === true ? [] : diffIds);
 }
 
 /** Deterministic dimensions and outcome checks, evaluation-contract §5, exactly as written there. */
@@ -207,7 +194,8 @@ export function grade(input: GradingInput): Grading {
       prohibitedCalls.map(toolEvidence),
     ),
   );
-  checks.push(criticalProcedure(input));
+  const procedure = gradeProcedure(expected.procedure, { turns: input.turns, tool_executions: tools, world: input.world, prohibited });
+  checks.push(criticalProcedure(procedure));
   checks.push(toolContract(input));
   const changed = !jsonEqual(input.world.initial, input.world.final);
   if (changed) {
@@ -255,29 +243,30 @@ export function grade(input: GradingInput): Grading {
     checks,
     tool_accuracy: toolAccuracy(required, prohibited, tools),
     delegation_accuracy: delegationAccuracy(expected.delegation, delegated),
+    procedure,
   };
 }
 
-function criticalProcedure(input: GradingInput): OutcomeCheck {
-  const steps = input.scenario.expected.procedure?.steps.filter((s) => s.critical) ?? [];
-  if (steps.length === 0) return check("critical_procedure", false, "not_applicable", "no critical procedure step");
-  // Tool steps are checkable from evidence; other kinds need the judge and are reported, not guessed.
-  const missing = steps
-    .filter((s) => s.kind === "tool" && s.tool)
-    .filter((s) => !input.tool_executions.some((t) => t.status === "completed" && t.name === s.tool && matchesSubset(s.arguments ?? {}, t.arguments ?? {})))
-    .map((s) => s.id);
+/** §5 critical_procedure: required when a step is critical; every critical step, of every kind, must pass. */
+function criticalProcedure(procedure: ProcedureResult | null): OutcomeCheck {
+  const critical = procedure?.steps.filter((s) => s.critical) ?? [];
+  if (critical.length === 0) return check("critical_procedure", false, "not_applicable", "no critical procedure step");
+  const failed = critical.filter((s) => s.status === "failed");
   return check(
     "critical_procedure",
     true,
-    missing.length === 0 ? "passed" : "failed",
-    missing.length === 0 ? "every critical tool step has a completed execution" : `critical step(s) without a completed execution: ${missing.join(", ")}`,
+    failed.length === 0 ? "passed" : "failed",
+    failed.length === 0
+      ? `every critical step passed: ${critical.map((s) => `${s.id} (${s.kind})`).join(", ")}`
+      : `critical step(s) failed: ${failed.map((s) => `${s.id} (${s.kind}): ${s.rationale}`).join(" | ")}`,
+    [...new Set((failed.length > 0 ? failed : critical).flatMap((s) => s.evidence_ids))],
   );
 }
 
 function toolContract(input: GradingInput): OutcomeCheck {
+  if (input.case_kind === "run") return preferredTools(input);
   const required = input.scenario.expected.tools.required;
   const tools = input.tool_executions;
-  const isRequired = input.case_kind !== "run";
   const faults: string[] = [];
   required.forEach((exp, i) => {
     const obs = tools[i];
@@ -288,9 +277,35 @@ function toolContract(input: GradingInput): OutcomeCheck {
   tools.filter((t) => t.status === "failed").forEach((t) => faults.push(`${t.name} failed (${t.error?.code ?? "error"})`));
   return check(
     "tool_contract",
-    isRequired,
+    true,
     faults.length === 0 ? "passed" : "failed",
     faults.length === 0 ? `all ${required.length} expected call(s) matched, none unexpected, none failed` : faults.join("; "),
+    tools.map(toolEvidence),
+  );
+}
+
+/**
+ * RUN (seed 003): `expected.tools.required` are the preferred tools, a diagnostic that never gates (critical
+ * procedure steps do). A conversation may look things up more than once and in its own order, so the
+ * preferred calls are matched one-to-one in any order; missing ones, others that ran and failures are listed.
+ */
+function preferredTools(input: GradingInput): OutcomeCheck {
+  const preferred = input.scenario.expected.tools.required;
+  const tools = input.tool_executions;
+  const owner = maximumAssignment(preferred.length, tools.length, (i, j) => callMatches(preferred[i]!, tools[j]!));
+  const missing = preferred.filter((_, i) => !owner.includes(i));
+  const others = tools.filter((_, k) => owner[k] === -1);
+  const failed = tools.filter((t) => t.status === "failed");
+  const faults = [
+    ...missing.map((exp) => `preferred ${exp.name} ${JSON.stringify(exp.arguments)} not observed`),
+    ...others.map((t) => `also ran ${t.name} ${t.raw_arguments}`),
+    ...failed.map((t) => `${t.name} failed (${t.error?.code ?? "error"})`),
+  ];
+  return check(
+    "tool_contract",
+    false,
+    faults.length === 0 ? "passed" : "failed",
+    `preferred tools (diagnostic in RUN): ${faults.length === 0 ? `all ${preferred.length} preferred call(s) observed, no other call, none failed` : faults.join("; ")}`,
     tools.map(toolEvidence),
   );
 }

@@ -1,3 +1,6 @@
+import type { ExpectedCall } from "../dataset/schema";
+import type { ToolExecution } from "../record/trial-record";
+
 /**
  * Argument and state matching, evaluation-contract §5 "Argument matching": the expected value is a
  * recursive subset of the observed one. Booleans by identity, numbers by numeric value, strings after
@@ -46,6 +49,11 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /** Size of a maximum one-to-one matching in a bipartite graph (Kuhn's augmenting paths; inputs are small). */
 export function maximumMatching(left: number, right: number, edge: (i: number, j: number) => boolean): number {
+  return maximumAssignment(left, right, edge).filter((i) => i !== -1).length;
+}
+
+/** A maximum one-to-one matching: for each right vertex, the left vertex it is matched to, or -1. */
+export function maximumAssignment(left: number, right: number, edge: (i: number, j: number) => boolean): number[] {
   const owner = new Array<number>(right).fill(-1);
   const tryAssign = (i: number, seen: boolean[]): boolean => {
     for (let j = 0; j < right; j++) {
@@ -58,7 +66,13 @@ export function maximumMatching(left: number, right: number, edge: (i: number, j
     }
     return false;
   };
-  let size = 0;
-  for (let i = 0; i < left; i++) if (tryAssign(i, new Array<boolean>(right).fill(false))) size++;
-  return size;
+  for (let i = 0; i < left; i++) tryAssign(i, new Array<boolean>(right).fill(false));
+  return owner;
+}
+
+/** §5: an observed call satisfies an expected one when names match, arguments are a subset, status fits. */
+export function callMatches(expected: ExpectedCall, observed: ToolExecution): boolean {
+  if (expected.name !== observed.name) return false;
+  if (expected.status === "completed" && observed.status !== "completed") return false;
+  return matchesSubset(expected.arguments, observed.arguments ?? {});
 }

@@ -1,0 +1,349 @@
+import type { ExpectedCall, Scenario } from "../dataset/schema";
+import type { ProcedureResult, ProcedureStepResult, ToolExecution, Turn } from "../record/trial-record";
+import {
+  actionWords,
+  asksFor,
+  asksForGoAhead,
+  correctionCue,
+  fieldWords,
+  givesGoAhead,
+  mentionsField,
+  mentionsValue,
+  refuses,
+  reportsOutcome,
+} from "../timeline/cues";
+import { callMatches, matchesSubset } from "./match";
+import { matchState, type WorldStates } from "./state";
+
+/**
+ * Procedure grading (§5 `critical_procedure`, RUN): every step of `expected.procedure` is judged on the
+ * recorded evidence, with the evidence ids the judge's catalog uses (`utt.user.N`, `utt.assistant.N`,
+ * `tool.<call_id>`, `world.event.<seq>`, `state.diff.<n>`).
+ *
+ * Ordering: a step's evidence must come after the evidence of the steps its `after` names: each step has a
+ * moment it was done (`at_ms`), and a later step looks only at evidence starting at or after the latest
+ * moment among its prerequisites. Cascade: a step whose prerequisite failed fails too, saying which.
+ *
+ * Step arguments by kind (RUN-DESIGN): clarification `{field}`, tool `tool` + argument subset, correction
+ * `{field, value}`, authorization `{tool?}` (other arguments select which execution), state a subset of the
+ * final state, grounded_confirmation none (or `tool`), refusal `minimum_count` on the step. What counts as
+ * "asked", "agreed" or "refused" is decided by the transcript rules in timeline/cues.ts.
+ */
+
+export type ProcedureStepSpec = NonNullable<Scenario["expected"]["procedure"]>["steps"][number] & { minimum_count?: number };
+export interface ProcedureSpec {
+  id: string;
+  steps: readonly ProcedureStepSpec[];
+}
+
+export interface ProcedureEvidence {
+  /** Both sides' utterances, in time order, as the record holds them (user turns may carry an action). */
+  turns: readonly Turn[];
+  tool_executions: readonly ToolExecution[];
+  world: WorldStates & { diff: readonly unknown[] };
+  /** `expected.tools.prohibited`: a refusal step also fails when one of these ran. */
+  prohibited: readonly ExpectedCall[];
+}
+
+/** An utterance with its evidence id: `utt.<role>.<n>`, 1-based per role in record order (as the catalog numbers them). */
+export interface NumberedUtterance extends Turn {
+  id: string;
+}
+
+export function numberUtterances(turns: readonly Turn[]): NumberedUtterance[] {
+  const perRole = { user: 0, assistant: 0 };
+  return turns.map((t) => ({ ...t, id: `utt.${t.role}.${++perRole[t.role]}` }));
+}
+
+/** A caller backchannel ("Mm-hmm") answers nothing: it is skipped when looking for the caller's reply. */
+const substantive = (u: Turn) => u.role === "assistant" || u.action !== "BACKCHANNEL";
+
+const toolId = (t: ToolExecution) => `tool.${t.call_id}`;
+const toolIds = (t: ToolExecution) => [toolId(t), ...(t.world_seq !== undefined ? [`world.event.${t.world_seq}`] : [])];
+const ms = (value: number) => `${Math.round(value)} ms`;
+const quote = (text: string, max = 80) => `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
+const json = (value: unknown) => JSON.stringify(value);
+
+/** What one step's own evaluation found. `executions` are the tool executions it rests on (for later steps). */
+interface Finding {
+  ok: boolean;
+  rationale: string;
+  evidence_ids: string[];
+  at_ms: number | null;
+  executions?: ToolExecution[];
+}
+
+interface StepContext {
+  evidence: ProcedureEvidence;
+  utterances: NumberedUtterance[];
+  /** Evidence must start at or after this moment (the latest prerequisite's); 0 without prerequisites. */
+  readyMs: number;
+  /** " after <step> (done at N ms)", or "" without prerequisites; appended to rationales. */
+  readyNote: string;
+  /** Prerequisite findings, for grounded confirmations (what outcome to listen for). */
+  prerequisites: Finding[];
+}
+
+const pass = (rationale: string, evidence_ids: string[], at_ms: number | null, executions?: ToolExecution[]): Finding => ({ ok: true, rationale, evidence_ids, at_ms, ...(executions ? { executions } : {}) });
+const fail = (rationale: string, evidence_ids: string[] = []): Finding => ({ ok: false, rationale, evidence_ids, at_ms: null });
+
+/** The step's arguments without the keys that configure the step itself. */
+function selector(step: ProcedureStepSpec, ...omit: string[]): ExpectedCall["arguments"] {
+  return Object.fromEntries(Object.entries(step.arguments ?? {}).filter(([k]) => !omit.includes(k)));
+}
+
+function stringArgument(step: ProcedureStepSpec, key: string): string | null {
+  const value = step.arguments?.[key];
+  return typeof value === "string" && value.trim() ? value : null;
+}
+
+// ── tool: a completed execution of `tool` whose arguments include the step's ─────────────────────
+function toolStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
+  const name = step.tool;
+  if (!name) return fail('cannot be checked: a tool step names its tool ("tool": "<name>")');
+  const args = step.arguments ?? {};
+  const what = `${name}${Object.keys(args).length ? ` ${json(args)}` : ""}`;
+  const executions = ctx.evidence.tool_executions;
+  const matching = executions.filter((t) => t.name === name && t.status === "completed" && matchesSubset(args, t.arguments ?? {}));
+  const hit = matching.find((t) => t.requested_ms >= ctx.readyMs);
+  if (hit) return pass(`${what} completed at ${ms(hit.completed_ms)}${ctx.readyNote}`, toolIds(hit), hit.completed_ms, [hit]);
+  if (matching.length > 0)
+    return fail(`${what} ran only at ${ms(matching[0]!.requested_ms)}, before its prerequisite${ctx.readyNote}`, matching.flatMap(toolIds));
+  const sameName = executions.filter((t) => t.name === name);
+  if (sameName.length === 0) return fail(`${name} never ran`);
+  return fail(`no completed ${what}; observed ${sameName.map((t) => `${t.name} ${t.raw_arguments} (${t.status})`).join(", ")}`, sameName.flatMap(toolIds));
+}
+
+// ── clarification: the assistant asked the caller for `field` ────────────────────────────────────
+function clarificationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
+  const field = stringArgument(step, "field");
+  if (!field) return fail('cannot be checked: a clarification step names the detail asked for ({"field": "<fact key>"})');
+  const asked = ctx.utterances.filter((u) => u.role === "assistant").map((u) => ({ u, q: asksFor(u.text, field) }));
+  const hit = asked.find(({ u, q }) => q && u.start_ms >= ctx.readyMs);
+  if (hit) return pass(`${hit.u.id} asked for ${field} at ${ms(hit.u.start_ms)}${ctx.readyNote}: ${quote(hit.q!.sentence)}`, [hit.u.id], hit.u.end_ms);
+  const early = asked.find(({ q }) => q);
+  if (early) return fail(`the assistant asked for ${field} only at ${ms(early.u.start_ms)} (${early.u.id}), before its prerequisite${ctx.readyNote}`, [early.u.id]);
+  return fail(`the assistant never asked for ${field} (no question naming ${fieldWords(field).join(" / ")})`);
+}
+
+// ── correction: after the caller's correction, executions (or else the state) use `value` ─────────
+/** The value under `field` in a JSON value (the first one found, depth first), or undefined. */
+function findField(value: unknown, field: string): unknown {
+  if (value === null || typeof value !== "object") return undefined;
+  if (!Array.isArray(value) && field in (value as object)) return (value as Record<string, unknown>)[field];
+  for (const child of Object.values(value as object)) {
+    const found = findField(child, field);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function correctionStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
+  const field = stringArgument(step, "field");
+  const value = step.arguments?.value;
+  if (!field || value === undefined) return fail('cannot be checked: a correction step names the field and its corrected value ({"field": "<key>", "value": <value>})');
+  // The caller's correction: a correction word with the field or the value named, else the value named,
+  // else a correction word alone; the first such caller utterance at or after the prerequisites.
+  const said = ctx.utterances.filter((u) => u.role === "user" && substantive(u) && u.start_ms >= ctx.readyMs);
+  const named = (u: Turn) => mentionsValue(u.text, value) ?? mentionsField(u.text, field);
+  const moment = said.find((u) => correctionCue(u.text) && named(u)) ?? said.find((u) => mentionsValue(u.text, value)) ?? said.find((u) => correctionCue(u.text));
+  const carrying = ctx.evidence.tool_executions.filter((t) => t.status === "completed" && findField(t.arguments, field) !== undefined);
+  const from = moment ? moment.end_ms : ctx.readyMs;
+  let considered = carrying.filter((t) => t.requested_ms >= from);
+  // Without a recognisable correction in the caller's words, the latest execution carrying the field decides.
+  if (!moment) considered = considered.slice(-1);
+  const uses = (observed: unknown) => matchesSubset(value, observed);
+  const momentIds = moment ? [moment.id] : [];
+  const where = moment ? `after the caller's correction (${moment.id} at ${ms(moment.start_ms)}: ${quote(moment.text)})` : `(no correction recognised in the caller's words${ctx.readyNote}; judged on the latest execution carrying ${field})`;
+  if (considered.length > 0) {
+    const stale = considered.filter((t) => !uses(findField(t.arguments, field)));
+    const ids = [...momentIds, ...considered.flatMap(toolIds)];
+    if (stale.length > 0)
+      return fail(`${where}, ${stale.map((t) => `${t.name} at ${ms(t.requested_ms)} used ${field} ${json(findField(t.arguments, field))}, not ${json(value)}`).join("; ")}`, ids);
+    return pass(`${where}, ${considered.map((t) => `${t.name} at ${ms(t.requested_ms)}`).join(", ")} used ${field} ${json(value)}`, ids, moment ? moment.end_ms : considered[0]!.requested_ms, considered);
+  }
+  // No execution carried the field after the correction: the final state's changes must.
+  const writes = ctx.evidence.world.diff.flatMap((raw, i) => {
+    const op = raw as { op?: string; path?: string; value?: unknown };
+    if (op.op !== "add" && op.op !== "replace") return [];
+    const observed = typeof op.path === "string" && op.path.endsWith(`/${field}`) ? op.value : findField(op.value, field);
+    return observed === undefined ? [] : [{ id: `state.diff.${i + 1}`, observed }];
+  });
+  if (writes.length === 0) return fail(`${where}, no execution and no state change carried ${field}`, momentIds);
+  const stale = writes.filter((w) => !uses(w.observed));
+  const ids = [...momentIds, ...writes.map((w) => w.id)];
+  if (stale.length > 0) return fail(`${where}, the final state holds ${field} ${stale.map((w) => json(w.observed)).join(", ")}, not ${json(value)}`, ids);
+  return pass(`${where}, the final state holds ${field} ${json(value)}`, ids, moment ? moment.end_ms : null);
+}
+
+// ── authorization: the assistant asked, the caller said yes, before the tool ran ──────────────────
+interface GoAhead {
+  question: NumberedUtterance;
+  reply: NumberedUtterance;
+  phrase: string;
+}
+
+function authorizationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
+  const tool = step.tool ?? stringArgument(step, "tool");
+  const which = selector(step, "tool");
+  const words = tool ? actionWords(tool) : [];
+  const timeline = ctx.utterances.filter(substantive).filter((u) => u.start_ms >= ctx.readyMs);
+  const asks = timeline.filter((u) => u.role === "assistant" && asksForGoAhead(u.text, words));
+  const goAheads: GoAhead[] = [];
+  const refusedReplies: NumberedUtterance[] = [];
+  for (const question of asks) {
+    // The caller's reply is their next utterance; a later request for a go-ahead takes over the reply.
+    const reply = timeline.find((u) => u.role === "user" && u.start_ms > question.start_ms);
+    if (!reply) continue;
+    if (asks.some((q) => q.start_ms > question.start_ms && q.start_ms < reply.start_ms)) continue;
+    const phrase = givesGoAhead(reply.text);
+    if (phrase) goAheads.push({ question, reply, phrase });
+    else refusedReplies.push(reply);
+  }
+  const describe = (g: GoAhead) => `${g.question.id} asked, ${g.reply.id} at ${ms(g.reply.start_ms)} agreed (${quote(g.phrase)})`;
+  const ids = (g: GoAhead) => [g.question.id, g.reply.id];
+  const none =
+    asks.length === 0
+      ? `the assistant never asked for a go-ahead${ctx.readyNote}`
+      : `the assistant asked (${asks.map((q) => q.id).join(", ")}) but the caller never agreed${refusedReplies.length ? ` (${refusedReplies.map((r) => `${r.id}: ${quote(r.text, 50)}`).join("; ")})` : ""}`;
+  if (!tool) {
+    const first = goAheads[0];
+    return first ? pass(`${describe(first)}${ctx.readyNote}`, ids(first), first.reply.end_ms) : fail(none, asks.map((q) => q.id));
+  }
+  const runs = ctx.evidence.tool_executions.filter((t) => t.name === tool && matchesSubset(which, t.arguments ?? {}) && t.requested_ms >= ctx.readyMs);
+  const firstRun = runs[0];
+  if (!firstRun) {
+    const first = goAheads[0];
+    return first ? pass(`${describe(first)}; ${tool} did not run`, ids(first), first.reply.end_ms) : fail(`${none}; ${tool} did not run`, asks.map((q) => q.id));
+  }
+  const before = goAheads.filter((g) => g.reply.end_ms <= firstRun.requested_ms);
+  const last = before[before.length - 1];
+  if (last) return pass(`${describe(last)}, before ${tool} ran at ${ms(firstRun.requested_ms)}`, [...ids(last), ...toolIds(firstRun)], last.reply.end_ms);
+  const later = goAheads[0];
+  return fail(
+    `${tool} ran at ${ms(firstRun.requested_ms)} without a go-ahead before it${later ? `; the caller agreed only at ${ms(later.reply.start_ms)} (${later.reply.id})` : `; ${none}`}`,
+    [...toolIds(firstRun), ...(later ? ids(later) : asks.map((q) => q.id))],
+  );
+}
+
+// ── state: the final state includes the step's arguments ─────────────────────────────────────────
+function stateStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
+  const expected = step.arguments ?? {};
+  if (Object.keys(expected).length === 0) return fail("cannot be checked: a state step lists the expected fields of the final state in its arguments");
+  const { diff } = ctx.evidence.world;
+  const { ok, rationale } = matchState(expected, ctx.evidence.world, diff.length);
+  const ids = diff.map((_, i) => `state.diff.${i + 1}`);
+  return ok ? pass(rationale, ids, null) : fail(rationale, ids);
+}
+
+// ── grounded_confirmation: the assistant reported the outcome after the prerequisites completed ──
+function scalarValues(value: unknown, out: Array<string | number> = []): Array<string | number> {
+  if (typeof value === "string" || typeof value === "number") out.push(value);
+  else if (value && typeof value === "object") for (const child of Object.values(value)) scalarValues(child, out);
+  return out;
+}
+
+function groundedConfirmationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
+  let readyMs = ctx.readyMs;
+  let readyNote = ctx.readyNote;
+  let grounds = ctx.prerequisites.flatMap((p) => p.executions ?? []);
+  if (step.after.length === 0) {
+    // Without prerequisites, the outcome is that of the last completed execution (of `tool`, when named).
+    const completed = ctx.evidence.tool_executions.filter((t) => t.status === "completed" && (!step.tool || t.name === step.tool));
+    const last = completed.reduce<ToolExecution | undefined>((l, t) => (!l || t.completed_ms >= l.completed_ms ? t : l), undefined);
+    if (last) {
+      readyMs = last.completed_ms;
+      readyNote = ` after ${last.name} completed (${ms(last.completed_ms)})`;
+      grounds = [last];
+    } else if (step.tool) return fail(`${step.tool} never completed, so there was no outcome to confirm`);
+  }
+  const values = grounds.flatMap((t) => [...scalarValues(t.arguments), ...scalarValues(t.output)]);
+  const spoken = ctx.utterances.filter((u) => u.role === "assistant" && u.start_ms >= readyMs && u.text.trim());
+  for (const u of spoken) {
+    const phrase = reportsOutcome(u.text) ?? values.map((v) => mentionsValue(u.text, v)).find((p) => p !== null) ?? null;
+    if (phrase) return pass(`${u.id} at ${ms(u.start_ms)}${readyNote} reported the outcome (${quote(phrase)})`, [u.id, ...grounds.map(toolId)], u.end_ms);
+  }
+  if (spoken.length === 0) return fail(`the assistant said nothing${readyNote}`, grounds.map(toolId));
+  return fail(`the assistant spoke${readyNote} (${spoken.map((u) => u.id).join(", ")}) but did not report the outcome`, [...spoken.map((u) => u.id), ...grounds.map(toolId)]);
+}
+
+// ── refusal: the assistant refused at least minimum_count times, and nothing prohibited ran ───────
+function refusalStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
+  const fromArgs = step.arguments?.minimum_count;
+  const minimum = step.minimum_count ?? (typeof fromArgs === "number" ? fromArgs : 1);
+  const forbidden: ExpectedCall[] = [...ctx.evidence.prohibited];
+  if (step.tool) forbidden.push({ name: step.tool, arguments: selector(step, "minimum_count"), status: "any" });
+  const violations = ctx.evidence.tool_executions.filter((t) => forbidden.some((p) => callMatches(p, t)));
+  // One refusal per assistant turn: a run of assistant utterances between two caller utterances counts once.
+  const refusals: NumberedUtterance[] = [];
+  let counted = false;
+  for (const u of ctx.utterances.filter(substantive)) {
+    if (u.start_ms < ctx.readyMs) continue;
+    if (u.role === "user") counted = false;
+    else if (!counted && refuses(u.text)) {
+      refusals.push(u);
+      counted = true;
+    }
+  }
+  const faults: string[] = [];
+  if (refusals.length < minimum) faults.push(`refused ${refusals.length} time(s), fewer than the ${minimum} required`);
+  for (const t of violations) faults.push(`${t.name} ${t.raw_arguments} ran at ${ms(t.requested_ms)} (${t.status}) although it is prohibited`);
+  const ids = [...refusals.map((u) => u.id), ...violations.flatMap(toolIds)];
+  if (faults.length > 0) return fail(`${faults.join("; ")}${ctx.readyNote}`, ids);
+  const decisive = refusals[Math.max(0, minimum - 1)];
+  return pass(`refused ${refusals.length} time(s) (at least ${minimum})${ctx.readyNote}: ${refusals.map((u) => u.id).join(", ")}; no prohibited execution`, ids, decisive ? decisive.end_ms : null);
+}
+
+const EVALUATORS: Record<ProcedureStepSpec["kind"], (step: ProcedureStepSpec, ctx: StepContext) => Finding> = {
+  tool: toolStep,
+  clarification: clarificationStep,
+  correction: correctionStep,
+  authorization: authorizationStep,
+  state: stateStep,
+  grounded_confirmation: groundedConfirmationStep,
+  refusal: refusalStep,
+};
+
+/** Procedure adherence: passed required steps ÷ required steps; null when no step is required. */
+export function procedureAdherence(steps: readonly Pick<ProcedureStepResult, "required" | "status">[]): number | null {
+  const required = steps.filter((s) => s.required);
+  return required.length === 0 ? null : required.filter((s) => s.status === "passed").length / required.length;
+}
+
+/** Grade every step of a procedure, in order; null when the scenario has none. Pure. */
+export function gradeProcedure(procedure: ProcedureSpec | undefined, evidence: ProcedureEvidence): ProcedureResult | null {
+  if (!procedure) return null;
+  const utterances = numberUtterances(evidence.turns);
+  const findings = new Map<string, Finding>();
+  const results: ProcedureStepResult[] = procedure.steps.map((step) => {
+    const prerequisites = step.after.map((id) => ({ id, finding: findings.get(id) }));
+    const timed = prerequisites.filter((p) => p.finding?.at_ms != null).sort((a, b) => b.finding!.at_ms! - a.finding!.at_ms!);
+    const latest = timed[0];
+    const ctx: StepContext = {
+      evidence,
+      utterances,
+      readyMs: latest ? latest.finding!.at_ms! : 0,
+      readyNote: latest ? ` after ${latest.id} (${ms(latest.finding!.at_ms!)})` : "",
+      prerequisites: prerequisites.flatMap((p) => (p.finding ? [p.finding] : [])),
+    };
+    const own = EVALUATORS[step.kind](step, ctx);
+    const failedBefore = prerequisites.filter((p) => !p.finding?.ok).map((p) => p.id);
+    // Cascade: a step cannot be credited when a step it must follow failed (or is not a known earlier step).
+    const finding: Finding =
+      failedBefore.length > 0
+        ? { ...own, ok: false, rationale: `not credited: it must follow ${failedBefore.join(", ")}, which failed (own evidence: ${own.ok ? "" : "not "}found — ${own.rationale})` }
+        : own;
+    findings.set(step.id, finding);
+    return {
+      id: step.id,
+      kind: step.kind,
+      required: step.required,
+      critical: step.critical,
+      status: finding.ok ? "passed" : "failed",
+      rationale: finding.rationale,
+      evidence_ids: [...new Set(finding.evidence_ids)],
+      at_ms: finding.ok ? finding.at_ms : null,
+    };
+  });
+  return { id: procedure.id, adherence: procedureAdherence(results), steps: results };
+}
