@@ -3,6 +3,7 @@ import { provenanceDigest } from "../../provenance/digest";
 import type { Assessment } from "../../record/assessment";
 import { TRIAL_RECORD_VERSION, type CallerInputRecord, type TrialError, type TrialRecord, type TrialStatus } from "../../record/trial-record";
 import type { AgentEvent } from "../../target/types";
+import { actualTurns } from "../../verify/turns";
 import type { Json } from "../../world/types";
 import { backendUsage } from "../audio-metrics";
 import type { CallerAudio, TrialMedia, TrialOutcome } from "../context";
@@ -58,6 +59,7 @@ export function draftRecord(trial: TrialState, input: DeliveredInput, observed: 
     events: trial.events,
     dimensions: verification.dimensions,
     checks: verification.checks,
+    ...(verification.procedure ? { procedure: verification.procedure } : {}),
     metrics: {
       task: {
         task_completed: !error && verification.checks.every((ch) => !ch.required || ch.status !== "failed"),
@@ -66,7 +68,8 @@ export function draftRecord(trial: TrialState, input: DeliveredInput, observed: 
         tool_calls: { actual: tools.length, expected: scenario.expected.tools.required.length },
         delegation_accuracy: verification.delegation_accuracy,
         delegations: { actual: delegations.length, expected: scenario.expected.delegation },
-        turns: { actual: turns.filter((t) => t.role === "user").length, expected: scenario.expected.golden_path?.turns ?? null },
+        turns: { actual: actualTurns(c.kind, turns), expected: scenario.expected.golden_path?.turns ?? null },
+        ...(c.kind === "run" ? { procedure_adherence: verification.procedure?.adherence ?? null } : {}),
       },
       audio: observed.audio,
       consumption: { frontend: { audio_duration_ms: frontendSeconds === undefined ? null : frontendSeconds * 1000 }, backend: backendUsage(trial.agentEvents) },
