@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   callerAnnotations,
   callerSegments,
+  callerTurns,
   computeInteractionMetrics,
   type Interval,
   labelCallerActions,
@@ -33,6 +34,8 @@ describe("caller actions labelled after the fact", () => {
     expect(actions(labelled)).toEqual(["SPEAK", "SPEAK", "BACKCHANNEL", "INTERRUPT", "SPEAK", "STOP"]);
     expect(labelled[3]!.reason).toBe("began at 18000 ms while the assistant spoke [16000, 19000) ms");
     expect(labelled[5]!.reason).toBe('a goodbye ("bye") closing the call');
+    // As the record's user turns, each with its action.
+    expect(callerTurns(labelled)[2]).toEqual({ role: "user", text: "Mm-hmm.", start_ms: 17000, end_ms: 17400, action: "BACKCHANNEL" });
   });
 
   it("labels the caller's first utterance OPENING when the caller spoke first", () => {

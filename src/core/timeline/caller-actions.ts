@@ -99,3 +99,8 @@ export function labelCallerActions(input: CallerActionInput): LabelledCallerUtte
 export function callerAnnotations(labelled: readonly LabelledCallerUtterance[]): CallerUtterance[] {
   return labelled.map((u) => ({ action: u.action, start_ms: u.start_ms, end_ms: u.end_ms, text: u.text }));
 }
+
+/** The labelled utterances as the record's user turns (`Turn` with its `action`); merge them with the assistant's turns by start. */
+export function callerTurns(labelled: readonly LabelledCallerUtterance[]): Array<{ role: "user"; text: string; start_ms: number; end_ms: number; action: CallerAction }> {
+  return labelled.map((u) => ({ role: "user", text: u.text, start_ms: u.start_ms, end_ms: u.end_ms, action: u.action }));
+}

@@ -12,6 +12,7 @@ export { type CallerAction, type CallerSegment, type CallerUtterance, callerSegm
 export {
   callerAnnotations,
   type CallerActionInput,
+  callerTurns,
   labelCallerActions,
   type LabelledCallerUtterance,
   type RecordedCallerUtterance,

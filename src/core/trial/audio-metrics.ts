@@ -3,7 +3,9 @@ import { loadWebrtcVad, webrtcDetectorName } from "../walk/webrtc-vad";
 import type { AgentEvent, TokenUsage } from "../target/types";
 import { delegationActivity, type DelegationLifecycleEvent } from "../timeline/delegation";
 import { computeInteractionMetrics } from "../timeline/metrics";
-import { callerSegments, type CallerUtterance } from "../timeline/segments";
+import { callerAnnotations, labelCallerActions, type LabelledCallerUtterance, type RecordedCallerUtterance } from "../timeline/caller-actions";
+import type { Interval } from "../timeline/intervals";
+import { type CallerSegment, callerSegments, type CallerUtterance } from "../timeline/segments";
 import type { PlacedAssistantAudio } from "../timeline/turns";
 import type { Json } from "../world/types";
 import { conversationTracks } from "../timeline/conversation";
@@ -52,14 +54,16 @@ export function delegationLifecycle(events: readonly AgentEvent[], tools: readon
     .map(({ order: _o, ...e }) => e as DelegationLifecycleEvent);
 }
 
-/** §4 interaction metrics for a single-turn audio trial, computed from the audio and events alone. */
-export async function audioMetrics(input: AudioMetricsInput): Promise<Record<string, Json>> {
+/** The two tracks' voiced intervals, by the chosen detector, and the detector's name for the results. */
+async function voicedTracks(input: AudioMetricsInput) {
   const tracks = conversationTracks({ input_pcm: input.callerPcm, caller_start_ms: input.callerStartMs, sample_rate: RATE, assistant: input.assistant });
   const webrtc = input.detector === "webrtc" ? await loadWebrtcVad() : null;
   const detect = (samples: Int16Array) => (webrtc ? webrtc.speechIntervals(samples, RATE) : speechIntervals(samples, RATE));
-  const callerVoiced = detect(tracks.caller);
-  const assistantVoiced = detect(tracks.assistant);
-  const caller = callerSegments(input.callerUtterances ?? [{ action: "SPEAK" }], callerVoiced);
+  // Results say which detector produced the timeline, so figures from different detectors are never mixed up.
+  return { callerVoiced: detect(tracks.caller), assistantVoiced: detect(tracks.assistant), speech_detector: webrtc ? webrtcDetectorName() : "rms>=220/20ms" };
+}
+
+function interactionMetrics(input: AudioMetricsInput, caller: CallerSegment[], assistantVoiced: Interval[], speech_detector: string): Record<string, Json> {
   const delegations = delegationActivity(delegationLifecycle(input.agentEvents, input.tools), input.observationEndMs);
   const metrics = computeInteractionMetrics({
     caller,
@@ -69,9 +73,35 @@ export async function audioMetrics(input: AudioMetricsInput): Promise<Record<str
     observationEndMs: input.observationEndMs,
     ...(input.deadlineMs !== undefined ? { deadlineMs: input.deadlineMs } : {}),
   });
-  // Results say which detector produced the timeline, so figures from different detectors are never mixed up.
-  const speech_detector = webrtc ? webrtcDetectorName() : "rms>=220/20ms";
   return JSON.parse(JSON.stringify({ ...metrics, speech_detector })) as Record<string, Json>;
+}
+
+/** §4 interaction metrics computed from the audio and events alone (single turn: one SPEAK utterance owning all caller audio). */
+export async function audioMetrics(input: AudioMetricsInput): Promise<Record<string, Json>> {
+  const { callerVoiced, assistantVoiced, speech_detector } = await voicedTracks(input);
+  return interactionMetrics(input, callerSegments(input.callerUtterances ?? [{ action: "SPEAK" }], callerVoiced), assistantVoiced, speech_detector);
+}
+
+/** What the RUN caller said, for labelling its utterances after the fact (timeline/caller-actions.ts). */
+export interface ConversationCaller {
+  /** The caller's utterances in time order, each with the window of its audio on the caller track. */
+  utterances: readonly RecordedCallerUtterance[];
+  callerSpokeFirst: boolean;
+  /** `persona.backchannels`. */
+  backchannels: readonly string[];
+}
+
+/**
+ * §4 interaction metrics for a RUN conversation, with the caller's actions inferred from the recording
+ * (seed 003): each caller utterance is labelled OPENING/SPEAK/BACKCHANNEL/INTERRUPT/STOP on the detected
+ * voiced audio of both tracks, and the labelled segments drive response, yield and backchannel metrics.
+ * Returns the labels too, for the record's user turns (`callerTurns`).
+ */
+export async function conversationAudioMetrics(input: AudioMetricsInput & { caller: ConversationCaller }): Promise<{ audio: Record<string, Json>; labelled: LabelledCallerUtterance[] }> {
+  const { callerVoiced, assistantVoiced, speech_detector } = await voicedTracks(input);
+  const labelled = labelCallerActions({ ...input.caller, assistantVoiced, callerVoiced });
+  const audio = interactionMetrics(input, callerSegments(callerAnnotations(labelled), callerVoiced), assistantVoiced, speech_detector);
+  return { audio, labelled };
 }
 
 /** Backend token usage summed over completed backend responses, per model when more than one. */
