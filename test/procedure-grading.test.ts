@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Scenario } from "../src/core/dataset/schema";
 import { buildEvidenceCatalog } from "../src/core/judge/evidence";
-import type { ToolExecution, Turn } from "../src/core/record/trial-record";
+import { ProcedureResult, TaskMetrics, type ToolExecution, Turn } from "../src/core/record/trial-record";
+import { ResultsTrial } from "../src/core/report/results-schema";
 import { grade, type GradingInput } from "../src/core/verify/deterministic";
 import { gradeProcedure, procedureAdherence, type ProcedureEvidence, type ProcedureSpec } from "../src/core/verify/procedure";
 
@@ -410,5 +411,19 @@ describe("grade() in RUN", () => {
       expected: { ...RUN_SCENARIO.expected, procedure: { id: "p", steps: BOOKING_PROCEDURE.steps.map((s) => ({ ...s, critical: false })) } },
     });
     expect(checkOf(grade(runInput({ scenario: lenient })), "critical_procedure")).toMatchObject({ required: false, status: "not_applicable" });
+  });
+});
+
+describe("the record's procedure section", () => {
+  it("is valid record data, and results.json rows carry it", () => {
+    const procedure = grade(runInput()).procedure!;
+    expect(ProcedureResult.parse(procedure)).toEqual(procedure);
+    expect(ResultsTrial.shape.procedure.parse(procedure)).toEqual(procedure);
+    // User turns carry their §4 action; CRAWL and WALK turns and task metrics stay as they were (both optional).
+    expect(Turn.parse(BOOKING_TURNS[7])).toEqual({ role: "user", text: "Mm-hmm.", start_ms: 17000, end_ms: 17400, action: "BACKCHANNEL" });
+    expect(() => Turn.parse({ ...BOOKING_TURNS[7], action: "NOD" })).toThrow();
+    const task = { task_completed: true, semantic_quality: { score: null, dimensions: {} }, tool_accuracy: 1, tool_calls: { actual: 1, expected: 1 }, delegation_accuracy: 1, delegations: { actual: 0, expected: "optional" }, turns: { actual: 1, expected: 1 } };
+    expect(TaskMetrics.parse(task)).toEqual(task);
+    expect(TaskMetrics.parse({ ...task, procedure_adherence: null }).procedure_adherence).toBeNull();
   });
 });
