@@ -2,7 +2,6 @@ import { sha256 } from "../../provenance/digest";
 import { callerScript } from "../../caller/script";
 import type { CallerSession, CallerUtterance } from "../../caller/types";
 import type { ConversationRecord } from "../../record/trial-record";
-import type { CallerUtterance as TimelineUtterance } from "../../timeline/segments";
 import { applyCondition, presetUsesBackground, presetUsesNonDirected, requirePreset, type ConditionOverrides } from "../../walk/conditions";
 import { synthesizeBackgroundSpeaker, synthesizeNonDirectedUtterances } from "../../walk/condition-assets";
 import { pcm16DurationMs, pcm16FromBytes, pcm16ToBytes } from "../../audio/pcm";
@@ -90,23 +89,20 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
   const said = caller ? (caller as CallerSession).utterances() : [];
   const callerPcm = relay.callerPcm();
   const callerAudio = { pcm: callerPcm, start_ms: relay.start_ms };
-  const observed = await measure(trial, callerAudio, { assistant: relay.playback.placed(), callerUtterances: utteranceWindows(said) });
+  const observed = await measure(trial, callerAudio, {
+    assistant: relay.playback.placed(),
+    conversation: {
+      utterances: said.map((u) => ({ text: u.text, start_ms: u.start_ms, end_ms: u.end_ms ?? trial.clock.now() })),
+      callerSpokeFirst: relay.opens === "caller",
+      backchannels: trial.scenario.simulation_parameters?.persona.backchannels ?? [],
+    },
+  });
   const verification = verify(trial, observed);
   const input: DeliveredInput = { record: { kind: "simulated", sha256: sha256(callerPcm), duration_ms: pcm16DurationMs(callerPcm.length), caller: JSON.parse(JSON.stringify(callerDescription)) }, digest_input: callerPcm };
   const draft = draftRecord(trial, input, observed, verification);
   draft.conversation = conversationRecord(relay, end, caller, said, trial.error !== null);
   const assessments = await judge(trial, draft, verification);
   return finishRecord(trial, draft, assessments, observed, callerAudio);
-}
-
-/** The caller's utterances as §4 segments: each owns the audio from its start to the next one's start. */
-function utteranceWindows(said: readonly CallerUtterance[]): TimelineUtterance[] {
-  return said.map((u, i) => ({
-    action: u.intent === "opening" ? "OPENING" : u.intent === "backchannel" ? "BACKCHANNEL" : u.intent === "interrupt" ? "INTERRUPT" : u.intent === "finish" || u.intent === "closing" ? "STOP" : "SPEAK",
-    start_ms: u.start_ms,
-    ...(said[i + 1] ? { end_ms: said[i + 1]!.start_ms } : {}),
-    text: u.text,
-  }));
 }
 
 function conversationRecord(relay: ConversationRelay, end: RelayEnd | null, caller: CallerSession | null, said: readonly CallerUtterance[], failed: boolean): ConversationRecord {

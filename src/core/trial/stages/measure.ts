@@ -2,12 +2,12 @@ import type { Delegation, Turn } from "../../record/trial-record";
 import type { AgentEvent } from "../../target/types";
 import { groupTranscript, type PlacedAssistantAudio } from "../../timeline/turns";
 import type { Json, JsonPatch, WorldEvent } from "../../world/types";
-import { audioMetrics } from "../audio-metrics";
+import { audioMetrics, conversationAudioMetrics, type ConversationCaller } from "../audio-metrics";
 import type { CallerAudio } from "../context";
 import { errorMessage } from "../errors";
 import type { TrialState } from "../state";
 import { transcriptFragments } from "../transcript";
-import type { CallerUtterance as CallerUtteranceWindow } from "../../timeline/segments";
+import { callerTurns } from "../../timeline/caller-actions";
 
 /** What happened in a trial, measured once the session is over: what grading and the record read. */
 export interface Observation {
@@ -34,15 +34,19 @@ export interface Observation {
 export interface MeasureOptions {
   /** The assistant channel as the caller heard it (RUN's playback), instead of the §2 placement of what arrived. */
   assistant?: PlacedAssistantAudio;
-  /** The caller's utterances with their actions (RUN), instead of one SPEAK utterance owning all caller audio. */
-  callerUtterances?: readonly CallerUtteranceWindow[];
+  /**
+   * RUN: what the simulated caller said. Its utterances are labelled after the fact from the recording
+   * (OPENING, SPEAK, BACKCHANNEL, INTERRUPT, STOP), drive the §4 metrics, and are the record's user turns
+   * (the caller's own words, not the target's recognition of them).
+   */
+  conversation?: ConversationCaller;
 }
 
 export async function measure(trial: TrialState, caller: CallerAudio | null, options: MeasureOptions = {}): Promise<Observation> {
   const { clock, usage, limits, world } = trial;
   const end_ms = clock.now();
   usage.time_ms = end_ms;
-  const turns: Turn[] = groupTranscript(transcriptFragments(trial.agentEvents)).turns;
+  let turns: Turn[] = groupTranscript(transcriptFragments(trial.agentEvents)).turns;
   usage.turns = turns.filter((t) => t.role === "assistant").length;
   if (!trial.limitHit && usage.turns > limits.turns) trial.exceed("turns", usage.turns);
   const delegations = collectDelegations(trial.agentEvents);
@@ -60,19 +64,25 @@ export async function measure(trial: TrialState, caller: CallerAudio | null, opt
   const placed = caller ? (options.assistant ?? trial.assistant.place()) : null;
   let audio: Record<string, Json> | null = null;
   if (caller && placed) {
+    const input = {
+      detector: trial.ctx.speech_detector ?? "rms",
+      callerPcm: caller.pcm,
+      callerStartMs: caller.start_ms,
+      assistant: placed,
+      agentEvents: trial.agentEvents,
+      tools: trial.tools,
+      turns,
+      observationEndMs: end_ms,
+      ...(trial.ctx.response_deadline_ms !== undefined ? { deadlineMs: trial.ctx.response_deadline_ms } : {}),
+    } as const;
     try {
-      audio = await audioMetrics({
-        detector: trial.ctx.speech_detector ?? "rms",
-        callerPcm: caller.pcm,
-        callerStartMs: caller.start_ms,
-        assistant: placed,
-        agentEvents: trial.agentEvents,
-        tools: trial.tools,
-        turns,
-        observationEndMs: end_ms,
-        ...(options.callerUtterances ? { callerUtterances: options.callerUtterances } : {}),
-        ...(trial.ctx.response_deadline_ms !== undefined ? { deadlineMs: trial.ctx.response_deadline_ms } : {}),
-      });
+      if (options.conversation) {
+        const measured = await conversationAudioMetrics({ ...input, caller: options.conversation });
+        audio = measured.audio;
+        // The caller's own words, labelled; ties put the caller first (the order evidence ids follow).
+        const assistantTurns = turns.filter((t) => t.role === "assistant");
+        turns = [...callerTurns(measured.labelled), ...assistantTurns].sort((a, b) => a.start_ms - b.start_ms || (a.role === b.role ? 0 : a.role === "user" ? -1 : 1));
+      } else audio = await audioMetrics(input);
     } catch (e) {
       trial.error ??= { stage: "metrics", message: errorMessage(e) };
       trial.log("harness", "metrics.error", { message: errorMessage(e) });
