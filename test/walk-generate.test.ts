@@ -233,7 +233,7 @@ describe("crashlab generate-audio, end to end", () => {
         schema_version: "1.0",
         scenarios: [
           scenario("maya", "Book a table for Maya.", {
-            input: { text: "Book a table for Maya.", recordings: [{ id: "phone", path: human, condition: "clean", metadata: { accent: "scottish", microphone: "headset" } }] },
+            input: { text: "Book a table for Maya.", recordings: [{ id: "phone", path: "elsewhere/maya.wav", condition: "clean", metadata: { accent: "scottish", microphone: "headset" } }] },
           }),
         ],
       }),
@@ -273,14 +273,22 @@ describe("destinations are checked before anything is written", () => {
 
   it("refuses path traversal out of the audio folder", async () => {
     const { dir, source, out } = workspace();
+    // A recording path that leaves the dataset's folder is refused when the dataset is read (issue 8 item 11)...
     existingOutput(out, [scenario("a_noisy", "Book a table for two.", { input: { text: "Book a table for two.", recordings: [{ id: "r", path: "../../outside.wav", condition: "noisy" }] } })]);
     await refusedWithoutWriting(
       { data: source, outputData: out, append: true, force: true, condition: "noisy", examples: ["a"] },
       dir,
-      `refusing to write ../../outside.wav: generated recordings must stay inside ${join(dir, "walk", "audio")}/ (the output dataset's audio folder)`,
+      `scenario "a_noisy", field scenarios[0].input.recordings[0].path: must not contain '..'`,
     );
     existingOutput(out, [scenario("a_noisy", "Book a table for two.", { input: { text: "Book a table for two.", recordings: [{ id: "r", path: "audio/../walk.json.wav", condition: "noisy" }] } })]);
-    await refusedWithoutWriting({ data: source, outputData: out, append: true, condition: "noisy", examples: ["a"] }, dir, /must stay inside .*audio/);
+    await refusedWithoutWriting({ data: source, outputData: out, append: true, condition: "noisy", examples: ["a"] }, dir, /must not contain '\.\.'/);
+    // ...and one inside the dataset's folder but outside its audio folder, when writing.
+    existingOutput(out, [scenario("a_noisy", "Book a table for two.", { input: { text: "Book a table for two.", recordings: [{ id: "r", path: "elsewhere.wav", condition: "noisy" }] } })]);
+    await refusedWithoutWriting(
+      { data: source, outputData: out, append: true, force: true, condition: "noisy", examples: ["a"] },
+      dir,
+      `refusing to write elsewhere.wav: generated recordings must stay inside ${join(dir, "walk", "audio")}/ (the output dataset's audio folder)`,
+    );
     expect(existsSync(join(dir, "outside.wav"))).toBe(false);
   });
 

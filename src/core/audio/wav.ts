@@ -22,6 +22,8 @@ export interface WavAudio {
   frames: number;
   /** The file ended before the size its data chunk declared: what was there was kept. */
   truncated: boolean;
+  /** Bytes at the end of the data chunk that do not make a whole frame (an odd byte of PCM16, say): not in `data`. */
+  partialFrameBytes: number;
 }
 
 export type WavErrorCode =
@@ -146,7 +148,8 @@ export function readWav(bytes: Uint8Array, source?: string): WavAudio {
     fail("missing_data", `WAV has a format chunk but no data chunk; the file is incomplete, re-export it`);
   }
   const { blockAlign } = fmt!;
-  const usable = data!.end - data!.start - ((data!.end - data!.start) % blockAlign);
+  const partialFrameBytes = (data!.end - data!.start) % blockAlign;
+  const usable = data!.end - data!.start - partialFrameBytes;
   return {
     sampleRate: fmt!.sampleRate,
     channels: fmt!.channels,
@@ -155,6 +158,7 @@ export function readWav(bytes: Uint8Array, source?: string): WavAudio {
     data: bytes.slice(data!.start, data!.start + usable),
     frames: usable / blockAlign,
     truncated: data!.truncated,
+    partialFrameBytes,
   };
 }
 

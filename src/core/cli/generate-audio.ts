@@ -4,9 +4,9 @@
  * user can fix (one paragraph on stderr), 1 when synthesis itself failed.
  */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { DEFAULT_OPENAI_SPEECH_MODEL, OpenAISpeechSynthesizer } from "../speech/openai-tts";
-import { EspeakSynthesizer } from "../speech/espeak";
+import { ANY_NUMBER, decimalNumber, parseFlags, UsageError, wholeNumber } from "./flags";
+import { DEFAULT_OPENAI_SPEECH_MODEL, OPENAI_SPEECH_VOICES, OpenAISpeechSynthesizer } from "../speech/openai-tts";
+import { checkEspeakVoice, EspeakSynthesizer } from "../speech/espeak";
 import { SpeechError, type SpeechSynthesizer } from "../speech/synthesizer";
 import {
   CONDITION_PRESETS,
@@ -98,9 +98,7 @@ export interface GenerateAudioIO {
   env?: Record<string, string | undefined>;
 }
 
-class GenerateUsageError extends Error {
-  override readonly name = "UsageError";
-}
+const GenerateUsageError = UsageError;
 
 /** Errors a user can fix: exit 2 with the message alone. */
 const INPUT_ERRORS = new Set(["UsageError", "DatasetError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError"]);
@@ -114,6 +112,8 @@ export async function generateAudioCommand(argv: string[], io: GenerateAudioIO):
       return 0;
     }
     const { quiet, ...generate } = options;
+    // An unknown voice is a usage error before anything is read or written, not a failed synthesis.
+    if (generate.synthesizer instanceof EspeakSynthesizer) await checkEspeakVoice(generate.synthesizer.requestedVoice);
     const report = await generateAudio({
       ...generate,
       log: quiet ? () => {} : (line) => io.stderr(`  ${line}\n`),
@@ -144,12 +144,7 @@ type ParsedOptions = Omit<GenerateAudioOptions, "log"> & { quiet: boolean };
 
 /** Flags to options; every check a user can fail happens here or in generateAudio before any write. */
 export function parseGenerateAudioArgs(argv: string[], io: Pick<GenerateAudioIO, "cwd" | "env">): ParsedOptions | "help" {
-  let values;
-  try {
-    values = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true }).values;
-  } catch (error) {
-    throw new GenerateUsageError((error as Error).message);
-  }
+  const { values } = parseFlags(argv, OPTIONS);
   if (values.help) return "help";
   if (!values.data) throw new GenerateUsageError("--data <dataset.json> is required (the source scenarios)");
   if (!values["output-data"]) throw new GenerateUsageError("--output-data <dataset.json> is required (where the WALK dataset goes; its WAVs go to the audio/ folder beside it)");
@@ -162,7 +157,7 @@ export function parseGenerateAudioArgs(argv: string[], io: Pick<GenerateAudioIO,
       throw new GenerateUsageError(`--condition must be one of ${CONDITION_PRESETS.join(", ")} (got "${values.condition}")`);
     }
   }
-  const seed = values.seed === undefined ? undefined : wholeNumber("--seed", values.seed, 0);
+  const seed = values.seed === undefined ? undefined : wholeNumber("--seed", values.seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
 
   const overrides: ConditionOverrides = {};
   const numeric: Array<[ConditionOverride, string | undefined, "int" | "number"]> = [
@@ -177,7 +172,8 @@ export function parseGenerateAudioArgs(argv: string[], io: Pick<GenerateAudioIO,
   ];
   for (const [key, text, kind] of numeric) {
     if (text === undefined) continue;
-    overrides[key] = kind === "int" ? wholeNumber(OVERRIDE_FLAGS[key], text, 1) : decimal(OVERRIDE_FLAGS[key], text);
+    // Any finite number passes here; generateAudio checks each against its preset range, naming the flag.
+    overrides[key] = kind === "int" ? wholeNumber(OVERRIDE_FLAGS[key], text, { min: 1, max: Number.MAX_SAFE_INTEGER }) : decimalNumber(OVERRIDE_FLAGS[key], text, ANY_NUMBER);
   }
   // With one preset, an override it does not read is a mistake worth stopping for; with
   // --vary-conditions each override applies to the presets that read it.
@@ -195,8 +191,10 @@ export function parseGenerateAudioArgs(argv: string[], io: Pick<GenerateAudioIO,
 
   let synthesizer: SpeechSynthesizer;
   if (values.live) {
-    const apiKey = io.env?.OPENAI_API_KEY ?? "";
+    const apiKey = io.env?.OPENAI_API_KEY?.trim() ?? "";
     if (!apiKey) throw new GenerateUsageError("--live needs OPENAI_API_KEY in the environment (or drop --live for offline espeak-ng speech)");
+    if (values.voice !== undefined && !(OPENAI_SPEECH_VOICES as readonly string[]).includes(values.voice))
+      throw new GenerateUsageError(`--voice "${values.voice}" is not an OpenAI speech voice; with --live use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
     synthesizer = new OpenAISpeechSynthesizer({ apiKey, ...(values["tts-model"] ? { model: values["tts-model"] } : {}), ...(values.voice ? { voice: values.voice } : {}) });
   } else {
     synthesizer = new EspeakSynthesizer({ voice: values.voice ?? "coral" });
@@ -220,16 +218,4 @@ export function parseGenerateAudioArgs(argv: string[], io: Pick<GenerateAudioIO,
 
 function presetsReading(key: ConditionOverride): ConditionPreset[] {
   return CONDITION_PRESETS.filter((p) => presetOverrides(p).includes(key));
-}
-
-function wholeNumber(flag: string, text: string, min: number): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) throw new GenerateUsageError(`${flag} takes a whole number >= ${min} (got "${text}")`);
-  return n;
-}
-
-function decimal(flag: string, text: string): number {
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n)) throw new GenerateUsageError(`${flag} takes a number (got "${text}")`);
-  return n;
 }

@@ -1,14 +1,15 @@
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { DatasetError, loadDataset } from "../dataset/load";
+import { existsSync, realpathSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { loadDataset } from "../dataset/load";
 import { SAFE_ID } from "../dataset/schema";
 import { packageDigest } from "../provenance/digest";
 import { conversationTranscript, writeTrialArtifacts } from "../report/artifacts";
 import type { TrialRecord } from "../record/trial-record";
-import { CachedSynthesizer, EspeakSynthesizer, OpenAISpeechSynthesizer } from "../speech/index";
+import { CachedSynthesizer, checkEspeakVoice, EspeakSynthesizer, OpenAISpeechSynthesizer, SpeechError } from "../speech/index";
 import { progressLine, summaryText } from "../report/console";
-import { ensureDir, writeFileAtomic } from "../report/files";
+import { writeFileAtomic } from "../report/files";
+import { createRunFolder } from "../report/results-folder";
+import { checkCasesAgainstWorlds } from "../run/preflight";
 import { htmlReport } from "../report/html";
 import type { EvidenceCatalog } from "../judge/evidence";
 import { buildResults, writeRunOutputs } from "../report/results";
@@ -17,12 +18,12 @@ import { redactor, type Redact } from "../report/redact";
 import { PlanError } from "../run/plan";
 import { resolveRun, run } from "../run/run";
 import { CRASHLAB_VERSION } from "../version";
-import { createWorld } from "../world/world";
 import { validateRecordings } from "../walk/recordings";
 import { generateAudioCommand } from "./generate-audio";
 import { findPlayer } from "./listen";
 import { MAIN_HELP, RUN_HELP } from "./help";
 import { findPackage, loadPackage, PackageError } from "./load-package";
+import { parseFlags } from "./flags";
 import { parseRunArgs, resolveOptions, UsageError, type ResolvedRunOptions } from "./options";
 
 export interface CliIO {
@@ -45,7 +46,7 @@ export interface CliIO {
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError"].includes(name);
 }
 
 /**
@@ -79,7 +80,7 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
       case "list":
         return await listCommand(rest, io);
       case "validate":
-        return validateCommand(rest, io);
+        return await validateCommand(rest, io);
       case "generate-audio":
         return await generateAudioCommand(rest, io);
       case "schema":
@@ -107,6 +108,8 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   }
   if (cli["run-name"] !== undefined && (!SAFE_ID.test(cli["run-name"]) || cli["run-name"].includes("..")))
     throw new UsageError(`--run-name must be a safe folder name (letters, digits, '_', '-', '.'), got "${cli["run-name"]}"`);
+  // Every flag is checked before the package's own code runs; the PLAN's defaults are merged after.
+  resolveOptions(cli, {}, io.env ?? {});
   const file = findPackage(io.cwd, cli.package);
   const pkg = await loadPackage(file, io.alpha);
   const options = resolveOptions(cli, pkg.plan.defaults, io.env ?? {});
@@ -117,6 +120,7 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
     repetitions: options.repetitions,
     concurrency: options.concurrency,
     seed: options.seed,
+    max_trials: options.max_trials,
     selection: {
       ids: options.ids,
       tags: options.tags,
@@ -136,13 +140,15 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   if (resolved.skipped.length > 0 && !options.quiet)
     io.stderr(`crashlab: skipping ${resolved.skipped.length} case(s): ${resolved.skipped[0]!.reason} (${resolved.skipped.slice(0, 4).map((s) => s.case_id).join(", ")}${resolved.skipped.length > 4 ? ", …" : ""})\n`);
   if (resolved.trials.length === 0) throw new UsageError("the selection matches no case: check --example/--tag/--max-examples (`crashlab list` shows the cases)");
-  preflightWorlds(resolved.trials.map((t) => t.case));
+  checkCasesAgainstWorlds(resolved.trials.map((t) => t.case));
+  // Caller speech is synthesized only for CRAWL cases on an audio target: check the voice once, now.
+  if (resolved.target.accepts.includes("audio") && resolved.trials.some((t) => !t.case.recording)) await checkCallerVoice(options.speech);
 
   const speech = callerSpeech(options.speech, pkg.dir, io.env ?? {});
   const lockfile = findLockfile(pkg.dir);
   const digest = packageDigest(pkg.dir, lockfile).digest;
-  const runDir = resolve(io.cwd, options.results_dir, resolved.run_id);
-  ensureDir(runDir);
+  // The last check before any trial runs, and the first thing written.
+  const runDir = createRunFolder(resolve(io.cwd, options.results_dir), resolved.run_id);
   const target = resolved.target;
   if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
   if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
@@ -192,18 +198,14 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   return result.decision.exit_code;
 }
 
-/** Build every selected case's world once, so a bad initial_state is an input error before the run starts. */
-function preflightWorlds(cases: ReadonlyArray<import("../run/plan").CaseDefinition>): void {
-  const seen = new Set<string>();
-  for (const c of cases) {
-    if (seen.has(c.id)) continue;
-    seen.add(c.id);
-    try {
-      createWorld(c.world, { seed: 0, trial: "preflight", initialState: structuredClone(c.scenario.application.initial_state), now: () => 0 });
-    } catch (error) {
-      const index = c.scenario.id;
-      throw new DatasetError(c.dataset_file, [{ path: "application.initial_state", scenario_id: index, message: (error as Error).message }], `Fix the initial state for world "${c.world.name}".`);
-    }
+/** The voice caller speech will use: an unknown one is a usage error before anything runs, not a failed trial. */
+async function checkCallerVoice(speech: ResolvedRunOptions["speech"]): Promise<void> {
+  if (speech.mode === "live") return; // resolveOptions checked it against OpenAI's voices
+  try {
+    await checkEspeakVoice(speech.voice);
+  } catch (error) {
+    if (error instanceof SpeechError && error.code === "unknown_voice") throw new UsageError(`--voice: ${error.message}`);
+    throw error;
   }
 }
 
@@ -243,12 +245,7 @@ function findLockfile(dir: string): string | undefined {
 }
 
 async function listCommand(argv: string[], io: CliIO): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({ args: argv, options: { package: { type: "string" }, json: { type: "boolean" } }, strict: true }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseFlags(argv, { package: { type: "string" }, json: { type: "boolean" } });
   const pkg = await loadPackage(findPackage(io.cwd, values.package), io.alpha);
   const plan = pkg.plan;
   const verifiers = ["outcome", ...(plan.verifiers ?? []).map((v) => v.id)];
@@ -275,19 +272,51 @@ async function listCommand(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-function validateCommand(argv: string[], io: CliIO): number {
-  if (argv.length !== 1 || argv[0]!.startsWith("-")) throw new UsageError("usage: crashlab validate <dataset.json>");
-  const file = resolve(io.cwd, argv[0]!);
-  const { dataset } = loadDataset(file);
-  // Recordings are part of a dataset's validity: every problem is reported, each with its fix.
-  const problems = validateRecordings(dataset, file);
-  if (problems.length > 0) {
-    io.stderr(problems.map((p) => `crashlab: ${p.message}`).join("\n") + "\n");
-    return 2;
+async function validateCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { package: { type: "string" } }, 1);
+  const [given] = positionals;
+  if (given === undefined && values.package === undefined) throw new UsageError("usage: crashlab validate <dataset.json> | crashlab validate --package <package> [dataset.json]");
+  if (values.package === undefined) {
+    const file = resolve(io.cwd, given!);
+    const { dataset } = loadDataset(file);
+    // Recordings are part of a dataset's validity: every problem is reported, each with its fix.
+    const problems = validateRecordings(dataset, file);
+    if (problems.length > 0) {
+      io.stderr(problems.map((p) => `crashlab: ${p.message}`).join("\n") + "\n");
+      return 2;
+    }
+    io.stdout(`${given}: valid, ${describeDataset(dataset)}; checked without a world (add --package <package> to check initial states and tool names against it)\n`);
+    return 0;
   }
-  const kinds = dataset.scenarios.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.interaction]: (acc[s.interaction] ?? 0) + 1 }), {});
-  const recordings = dataset.scenarios.reduce((n, s) => n + (s.input.recordings?.length ?? 0), 0);
-  io.stdout(`${argv[0]}: valid, ${dataset.scenarios.length} scenario(s) (${Object.entries(kinds).map(([k, v]) => `${v} ${k}`).join(", ")})${recordings ? `, ${recordings} recording(s) checked` : ""}\n`);
+  // With the package: what `run` checks before its first trial, on every case (or those of one dataset).
+  const pkg = await loadPackage(findPackage(io.cwd, values.package), io.alpha);
+  let cases = pkg.plan.cases;
+  if (given !== undefined) {
+    const file = resolve(io.cwd, given);
+    loadDataset(file);
+    const same = (a: string, b: string) => realOrResolved(a) === realOrResolved(b);
+    const files = [...new Set(cases.map((c) => c.dataset_file))];
+    cases = cases.filter((c) => same(c.dataset_file, file));
+    if (cases.length === 0)
+      throw new UsageError(`${given} is not a dataset of package ${pkg.file}, so there is no world to check it against (its datasets: ${files.map((f) => relative(io.cwd, f) || f).join(", ") || "none"}); validate it without --package, or add it to the PLAN`);
+  }
+  checkCasesAgainstWorlds(cases);
+  const datasets = new Set(cases.map((c) => c.dataset_file));
+  const worlds = [...new Set(cases.map((c) => c.world.name))];
+  io.stdout(`${given ?? pkg.file}: valid, ${cases.length} case(s) from ${datasets.size} dataset(s) checked against world ${worlds.map((w) => `"${w}"`).join(", ")}\n`);
   return 0;
 }
 
+function describeDataset(dataset: import("../dataset/schema").Dataset): string {
+  const kinds = dataset.scenarios.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.interaction]: (acc[s.interaction] ?? 0) + 1 }), {});
+  const recordings = dataset.scenarios.reduce((n, s) => n + (s.input.recordings?.length ?? 0), 0);
+  return `${dataset.scenarios.length} scenario(s) (${Object.entries(kinds).map(([k, v]) => `${v} ${k}`).join(", ")})${recordings ? `, ${recordings} recording(s) checked` : ""}`;
+}
+
+function realOrResolved(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}

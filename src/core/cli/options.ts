@@ -1,8 +1,10 @@
-import { parseArgs } from "node:util";
+import { decimalNumber, oneOf, parseFlags, wholeNumber, type Range } from "./flags";
 import type { GateOverrides } from "../run/run";
 import type { JudgeReasoningEffort, JudgeSettings } from "../judge/judge";
-import type { RunDefaults } from "../run/plan";
+import { DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, SETTING_RANGES, type RunDefaults } from "../run/plan";
 import type { AudioSettings } from "../trial/context";
+import { resolveEspeakVoice } from "../speech/espeak";
+import { OPENAI_SPEECH_VOICES } from "../speech/openai-tts";
 import type { TargetSettings } from "../target/settings";
 import type { Limits } from "../record/trial-record";
 import { UsageError } from "./usage-error";
@@ -10,9 +12,8 @@ import { checkEndpointUrl, credentialFor } from "./credentials";
 
 export { UsageError } from "./usage-error";
 
-
 /** Built-in defaults: the last layer of "CLI, then PLAN defaults, then these". */
-export const BUILTIN_DEFAULTS = { repetitions: 1, concurrency: 1, seed: 1, results_dir: "results" } as const;
+export const BUILTIN_DEFAULTS = { repetitions: 1, concurrency: 1, seed: 1, results_dir: "results", max_trials: DEFAULT_MAX_TRIALS } as const;
 
 export const RUN_OPTIONS = {
   package: { type: "string" },
@@ -38,6 +39,7 @@ export const RUN_OPTIONS = {
   "max-turns": { type: "string" },
   "max-provider-requests": { type: "string" },
   "trial-timeout-seconds": { type: "string" },
+  "max-trials": { type: "string" },
   live: { type: "boolean" },
   assistant: { type: "string" },
   endpoint: { type: "string" },
@@ -69,19 +71,39 @@ export const RUN_OPTIONS = {
 export type RawRunArgs = ReturnType<typeof parseRunArgs>;
 
 export function parseRunArgs(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: RUN_OPTIONS, allowPositionals: false, strict: true }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(argv, RUN_OPTIONS).values;
 }
 
-function int(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
-    throw new UsageError(`--${name} takes a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ` >= ${min}`} (got "${value}")`);
-  return n;
+/**
+ * The accepted range of every numeric run flag (--help and the README state them). Time limits stay
+ * below a day so they fit a timer; counts stay at sizes a run can hold in memory.
+ */
+export const RUN_FLAG_RANGES = {
+  repetitions: SETTING_RANGES.repetitions,
+  concurrency: SETTING_RANGES.concurrency,
+  seed: SETTING_RANGES.seed,
+  "max-examples": { min: 0, max: MAX_TRIALS_CEILING },
+  "max-trials": SETTING_RANGES.max_trials,
+  "min-pass-rate": SETTING_RANGES.min_pass_rate,
+  "trial-timeout-seconds": { min: 0.001, max: SETTING_RANGES.time_ms.max / 1000 },
+  "response-timeout-seconds": { min: 0.001, max: SETTING_RANGES.time_ms.max / 1000 },
+  "max-tool-calls": SETTING_RANGES.tool_calls,
+  "max-turns": SETTING_RANGES.turns,
+  "max-provider-requests": SETTING_RANGES.provider_requests,
+  "chunk-ms": { min: 10, max: 200 },
+  "judge-repetitions": { min: 1, max: 15 },
+  "judge-retries": { min: 0, max: 10 },
+  "judge-timeout-seconds": { min: 0.001, max: 3600 },
+} as const satisfies Record<string, Range>;
+
+type NumericFlag = keyof typeof RUN_FLAG_RANGES;
+
+function int(name: NumericFlag, value: string | undefined): number | undefined {
+  return value === undefined ? undefined : wholeNumber(`--${name}`, value, RUN_FLAG_RANGES[name]);
+}
+
+function decimal(name: NumericFlag, value: string | undefined): number | undefined {
+  return value === undefined ? undefined : decimalNumber(`--${name}`, value, RUN_FLAG_RANGES[name]);
 }
 
 export interface ResolvedRunOptions {
@@ -89,6 +111,8 @@ export interface ResolvedRunOptions {
   repetitions: number;
   concurrency: number;
   seed: number;
+  /** The trial-count ceiling: a run that would have more trials is refused before it starts. */
+  max_trials: number;
   target?: string;
   results_dir: string;
   run_name?: string;
@@ -121,38 +145,41 @@ export const DEFAULT_TTS_MODEL = "gpt-4o-mini-tts";
 /** The one place that resolves a setting: CLI flag, then the PLAN's defaults, then built-in defaults. */
 export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, env: Record<string, string | undefined> = {}): ResolvedRunOptions {
   if (cli["real-time"] && cli["no-real-time"]) throw new UsageError("--real-time and --no-real-time contradict each other; pass one");
-  const minPass = cli["min-pass-rate"];
-  let min_pass_rate: number | undefined;
-  if (minPass !== undefined) {
-    min_pass_rate = Number(minPass);
-    if (!(min_pass_rate >= 0 && min_pass_rate <= 1)) throw new UsageError(`--min-pass-rate takes a number from 0 to 1 (got "${minPass}")`);
-  }
-  const timeout = cli["trial-timeout-seconds"];
-  if (timeout !== undefined && !(Number(timeout) > 0)) throw new UsageError(`--trial-timeout-seconds takes a positive number (got "${timeout}")`);
+  const min_pass_rate = decimal("min-pass-rate", cli["min-pass-rate"]);
+  const timeout = decimal("trial-timeout-seconds", cli["trial-timeout-seconds"]);
   const limits: Partial<Limits> = {};
-  const tc = int("max-tool-calls", cli["max-tool-calls"], 1);
-  const mt = int("max-turns", cli["max-turns"], 1);
-  const mp = int("max-provider-requests", cli["max-provider-requests"], 1);
+  const tc = int("max-tool-calls", cli["max-tool-calls"]);
+  const mt = int("max-turns", cli["max-turns"]);
+  const mp = int("max-provider-requests", cli["max-provider-requests"]);
   if (tc !== undefined) limits.tool_calls = tc;
   if (mt !== undefined) limits.turns = mt;
   if (mp !== undefined) limits.provider_requests = mp;
-  if (timeout !== undefined) limits.time_ms = Math.round(Number(timeout) * 1000);
-  const assistant = cli.assistant;
-  if (assistant !== undefined && assistant !== "responses" && assistant !== "client")
-    throw new UsageError(`--assistant takes "responses" or "client" (got "${assistant}")`);
-  const chunkMs = int("chunk-ms", cli["chunk-ms"], 10, 200);
+  if (timeout !== undefined) limits.time_ms = Math.round(timeout * 1000);
+  const assistant = cli.assistant === undefined ? undefined : oneOf("--assistant", cli.assistant, ["responses", "client"] as const);
+  const chunkMs = int("chunk-ms", cli["chunk-ms"]);
   if (chunkMs !== undefined && chunkMs % 10 !== 0) throw new UsageError(`--chunk-ms takes a multiple of 10 ms (got ${chunkMs})`);
-  const responseTimeout = cli["response-timeout-seconds"];
-  if (responseTimeout !== undefined && !(Number(responseTimeout) > 0)) throw new UsageError(`--response-timeout-seconds takes a positive number (got "${responseTimeout}")`);
+  const responseTimeout = decimal("response-timeout-seconds", cli["response-timeout-seconds"]);
+  const repetitions = int("repetitions", cli.repetitions);
+  const concurrency = int("concurrency", cli.concurrency);
+  const seed = int("seed", cli.seed);
+  const maxExamples = int("max-examples", cli["max-examples"]);
+  const maxTrials = int("max-trials", cli["max-trials"]);
   const live = cli.live ?? false;
-  const detector = cli["speech-detector"] ?? "rms";
-  if (detector !== "rms" && detector !== "webrtc") throw new UsageError(`--speech-detector takes "rms" (the default, evaluation-contract §2) or "webrtc" (got "${detector}")`);
-  const speechDetector: "rms" | "webrtc" = detector;
+  const speechDetector = oneOf("--speech-detector", cli["speech-detector"] ?? "rms", ["rms", "webrtc"] as const);
   const listen = cli.listen ?? false;
-  if (listen && cli.concurrency !== undefined && Number(cli.concurrency) > 1)
+  if (listen && concurrency !== undefined && concurrency > 1)
     throw new UsageError("--listen plays one conversation at a time: it cannot be combined with --concurrency above 1");
-  for (const c of cli.condition ?? [])
-    if (!CONDITIONS.includes(c)) throw new UsageError(`--condition takes one of ${CONDITIONS.join(", ")} (got "${c}")`);
+  for (const c of cli.condition ?? []) oneOf("--condition", c, CONDITIONS);
+  if (cli["tts-model"] !== undefined && !live) throw new UsageError("--tts-model applies to --live (OpenAI) caller speech only; offline caller speech is espeak-ng");
+  if (live && cli.voice !== undefined && !(OPENAI_SPEECH_VOICES as readonly string[]).includes(cli.voice))
+    throw new UsageError(`--voice "${cli.voice}" is not an OpenAI speech voice; with --live use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
+  if (!live && cli.voice !== undefined) {
+    try {
+      resolveEspeakVoice(cli.voice);
+    } catch (error) {
+      throw new UsageError(`--voice: ${(error as Error).message}`);
+    }
+  }
   const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
   if (live && !apiKey) throw new UsageError("--live needs OPENAI_API_KEY in the environment (without --live, runs use the local GPT-Live simulator)");
   const judge = resolveJudge(cli, live, env);
@@ -179,13 +206,14 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
   };
   const audio: Partial<AudioSettings> = {
     ...(chunkMs !== undefined ? { chunk_ms: chunkMs } : {}),
-    ...(responseTimeout !== undefined ? { response_timeout_ms: Math.round(Number(responseTimeout) * 1000) } : {}),
+    ...(responseTimeout !== undefined ? { response_timeout_ms: Math.round(responseTimeout * 1000) } : {}),
   };
   return {
     ...(cli.package !== undefined ? { package: cli.package } : {}),
-    repetitions: int("repetitions", cli.repetitions, 1) ?? planDefaults.repetitions ?? BUILTIN_DEFAULTS.repetitions,
-    concurrency: int("concurrency", cli.concurrency, 1, 8) ?? planDefaults.concurrency ?? BUILTIN_DEFAULTS.concurrency,
-    seed: int("seed", cli.seed, 0) ?? planDefaults.seed ?? BUILTIN_DEFAULTS.seed,
+    repetitions: repetitions ?? planDefaults.repetitions ?? BUILTIN_DEFAULTS.repetitions,
+    concurrency: concurrency ?? planDefaults.concurrency ?? BUILTIN_DEFAULTS.concurrency,
+    seed: seed ?? planDefaults.seed ?? BUILTIN_DEFAULTS.seed,
+    max_trials: maxTrials ?? planDefaults.max_trials ?? BUILTIN_DEFAULTS.max_trials,
     ...((cli.target ?? planDefaults.target) !== undefined ? { target: cli.target ?? planDefaults.target } : {}),
     results_dir: cli["results-dir"] ?? planDefaults.results_dir ?? BUILTIN_DEFAULTS.results_dir,
     ...(cli["run-name"] !== undefined ? { run_name: cli["run-name"] } : {}),
@@ -198,7 +226,7 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     speech_detector: speechDetector,
     listen,
     judge,
-    ...(cli["max-examples"] !== undefined ? { max_examples: int("max-examples", cli["max-examples"], 0) } : {}),
+    ...(maxExamples !== undefined ? { max_examples: maxExamples } : {}),
     real_time: realTime,
     verbose: cli.verbose ?? false,
     target_settings,
@@ -225,13 +253,10 @@ function resolveJudge(cli: RawRunArgs, live: boolean, env: Record<string, string
     if (tuning !== undefined) throw new UsageError("judge settings were given but the judge is off: add --judge (offline runs do not call a judge unless asked)");
     return null;
   }
-  const effort = cli["judge-reasoning-effort"];
-  if (effort !== undefined && !EFFORTS.includes(effort as JudgeReasoningEffort)) throw new UsageError(`--judge-reasoning-effort takes one of ${EFFORTS.join(", ")} (got "${effort}")`);
-  const repetitions = int("judge-repetitions", cli["judge-repetitions"], 1, 15);
-  const retries = int("judge-retries", cli["judge-retries"], 0, 10);
-  const timeout = cli["judge-timeout-seconds"];
-  if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout.trim()) && Number(timeout) > 0 && Number(timeout) <= 3600))
-    throw new UsageError(`--judge-timeout-seconds takes a number of seconds above 0 and at most 3600 (got "${timeout}")`);
+  const effort = cli["judge-reasoning-effort"] === undefined ? undefined : oneOf("--judge-reasoning-effort", cli["judge-reasoning-effort"], EFFORTS);
+  const repetitions = int("judge-repetitions", cli["judge-repetitions"]);
+  const retries = int("judge-retries", cli["judge-retries"]);
+  const timeout = decimal("judge-timeout-seconds", cli["judge-timeout-seconds"]);
   const endpoint = cli["judge-endpoint"];
   if (endpoint !== undefined) checkEndpointUrl("--judge-endpoint", endpoint, ["http", "https"], "http://127.0.0.1:8080/v1", "--judge-api-key-env");
   // OPENAI_API_KEY goes only to OpenAI's own hosts; any other judge endpoint gets the key named for it, or none.
@@ -242,7 +267,7 @@ function resolveJudge(cli: RawRunArgs, live: boolean, env: Record<string, string
     ...(effort ? { reasoning_effort: effort as JudgeReasoningEffort } : {}),
     ...(repetitions !== undefined ? { repetitions } : {}),
     ...(retries !== undefined ? { max_retries: retries } : {}),
-    ...(timeout !== undefined ? { timeout_ms: Math.round(Number(timeout) * 1000) } : {}),
+    ...(timeout !== undefined ? { timeout_ms: Math.round(timeout * 1000) } : {}),
     ...(endpoint ? { endpoint } : {}),
     ...(credential.key ? { api_key: credential.key } : {}),
     credential: credential.source,

@@ -1,7 +1,11 @@
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { formatBytes, InputFileError, readInputFile } from "./input-file";
+import { parseJsonText } from "./json-text";
 import { Dataset, type Scenario } from "./schema";
+
+/** The largest dataset file read (checked before reading): far above any real dataset, far below trouble. */
+export const MAX_DATASET_BYTES = 32 * 1024 * 1024;
 
 /** One fault in a dataset, located precisely. */
 export interface DatasetProblem {
@@ -50,10 +54,32 @@ function scenarioIdAt(raw: unknown, path: ReadonlyArray<PropertyKey>): string | 
   return typeof id === "string" ? id : `#${path[1]}`;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   if (issue.code === "unrecognized_keys") return `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")} (remove or rename)`;
-  if (issue.code === "invalid_type" && issue.input === undefined) return `missing (expected ${issue.expected})`;
+  if (issue.code === "invalid_type") {
+    // zod does not say whether the value was absent or of another type: look at what the file holds.
+    const found = valueAt(raw, issue.path);
+    if (!found.present) return `missing (expected ${issue.expected})`;
+    return `wrong type: expected ${issue.expected}, got ${jsonType(found.value)}`;
+  }
   return issue.message;
+}
+
+function valueAt(raw: unknown, path: ReadonlyArray<PropertyKey>): { present: boolean; value?: unknown } {
+  let at = raw;
+  for (const key of path) {
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return { present: false };
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return { present: at !== undefined, value: at };
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") return `a string (${JSON.stringify(value.length > 30 ? `${value.slice(0, 30)}…` : value)})`;
+  return `a ${typeof value} (${String(value)})`;
 }
 
 /** A rough token count for the history budget (§1: at most 8,192 rendered tokens): ~4 characters a token. */
@@ -133,7 +159,7 @@ export function parseDataset(raw: unknown, file: string): Dataset {
       parsed.error.issues.map((issue) => ({
         path: formatPath(issue.path),
         scenario_id: scenarioIdAt(raw, issue.path),
-        message: describeIssue(issue),
+        message: describeIssue(issue, raw),
       })),
     );
   }
@@ -154,20 +180,45 @@ export interface LoadedDataset {
  */
 export function loadDataset(location: string | URL): LoadedDataset {
   const file = location instanceof URL ? fileURLToPath(location) : location;
-  let text: string;
+  return { file, dataset: parseDataset(readDatasetJson(file), file) };
+}
+
+/**
+ * A dataset file's JSON, before schema validation: a regular file of at most MAX_DATASET_BYTES, UTF-8
+ * (a byte-order mark is skipped), valid JSON, nested at most MAX_JSON_DEPTH levels, without duplicate
+ * keys or keys like `__proto__`. Every failure is a DatasetError naming the file and, where it applies,
+ * the scenario and field.
+ */
+export function readDatasetJson(file: string): unknown {
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readInputFile(file, MAX_DATASET_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new DatasetError(file, [{ path: "", message: code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? String(error)})` }], "Check the path.");
+    if (!(error instanceof InputFileError)) throw error;
+    const hint =
+      error.problem === "too_large" ? `Datasets may be at most ${formatBytes(MAX_DATASET_BYTES)}; split it into several files.`
+      : error.problem === "not_a_file" ? "Point at the dataset's JSON file."
+      : "Check the path.";
+    throw new DatasetError(file, [{ path: "", message: error.problem === "missing" ? "file not found" : error.detail }], hint);
   }
-  let raw: unknown;
+  const parsed = parseJsonText(bytes);
+  if (parsed.ok) return parsed.value;
+  const root = parsed.problems.some((p) => p.path.length === 0);
+  const raw = root ? undefined : safeParse(bytes);
+  throw new DatasetError(
+    file,
+    parsed.problems.map((p) => ({ path: formatPath(p.path), scenario_id: scenarioIdAt(raw, p.path), message: p.message })),
+    root ? "Fix the JSON syntax at the position named." : "Fix the field(s) named above; `crashlab validate <dataset>` re-checks the file.",
+  );
+}
+
+/** The parsed value for naming scenarios in a structural problem (JSON.parse itself never nests on the stack). */
+function safeParse(bytes: Uint8Array): unknown {
   try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new DatasetError(file, [{ path: "", message: `not valid JSON (${(error as Error).message})` }], "Fix the JSON syntax at the position named.");
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
   }
-  return { file, dataset: parseDataset(raw, file) };
 }
 
 export function findScenario(dataset: Dataset, id: string): Scenario | undefined {

@@ -12,23 +12,48 @@ const id = z
 
 const jsonObject = z.record(z.string(), z.json());
 
+/** Text a person wrote: at least one non-space character. */
+const text = z.string().min(1).refine((t) => t.trim() !== "", "is blank (only whitespace)");
+/** Words the caller says (CRAWL synthesizes them; WALK grades against them): a letter or digit somewhere. */
+const words = z
+  .string()
+  .min(1)
+  .refine((t) => t.trim() !== "", "is blank (only whitespace); give the caller's words")
+  .refine((t) => t.trim() === "" || /[\p{L}\p{N}]/u.test(t), "has no letter or digit; give the caller's words, not only punctuation or symbols");
+
+/**
+ * Recording paths are relative to the dataset file and stay inside its folder, with forward slashes,
+ * so a dataset and its audio move together and a dataset from elsewhere cannot make crashlab read
+ * files outside it. (Symbolic links inside the folder are followed: see walk/recordings.ts.)
+ */
+export const RecordingPath = z
+  .string()
+  .min(1)
+  .superRefine((p, ctx) => {
+    const fail = (message: string) => ctx.addIssue({ code: "custom", message });
+    if (p.startsWith("/") || /^[A-Za-z]:/.test(p) || p.startsWith("\\")) fail("must be relative to the dataset file, not absolute; move the audio beside the dataset (e.g. audio/caller.wav)");
+    else if (p.includes("\\")) fail("must use forward slashes ('/'), not backslashes");
+    else if (p.split("/").includes("..")) fail("must not contain '..': recordings live in the dataset's folder or below it");
+    else if (p.split("/").some((part) => part === "" || part === ".") ) fail("must not contain empty or '.' segments (write audio/caller.wav)");
+  });
+
 export const Condition = z.enum(["clean", "noisy", "telephony", "background_speech", "echo", "packet_loss", "realistic"]);
 
 export const Recording = z.strictObject({
   id,
-  path: z.string().min(1),
+  path: RecordingPath,
   condition: Condition.default("clean"),
   metadata: z.record(z.string(), z.json()).default({}),
 });
 
 export const HistoryMessage = z.strictObject({
   role: z.enum(["user", "assistant"]),
-  text: z.string().min(1),
+  text,
 });
 
 export const Context = z
   .strictObject({
-    summary: z.string().min(1).optional(),
+    summary: text.optional(),
     history: z.array(HistoryMessage).max(128, "history holds at most 128 messages").optional(),
   })
   .refine((c) => c.summary !== undefined || c.history !== undefined, "context needs a summary, a history, or both");
@@ -114,12 +139,12 @@ export const SimulationParameters = z.strictObject({
 
 export const Scenario = z.strictObject({
   id,
-  title: z.string().min(1),
+  title: text,
   type: z.string().optional(),
   interaction: z.enum(["single_turn", "multi_turn"]),
   tags: z.array(z.string()).default([]),
   input: z.strictObject({
-    text: z.string().min(1),
+    text: words,
     recordings: z.array(Recording).optional(),
     context: Context.optional(),
   }),

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Provenance } from "../record/trial-record";
 
@@ -30,10 +30,22 @@ export function packageDigest(packageDir: string, lockfile?: string): { digest: 
     for (const name of readdirSync(dir).sort()) {
       if (IGNORED_DIRS.has(name)) continue;
       const path = join(dir, name);
-      const stat = statSync(path);
-      if (stat.isDirectory()) walk(path);
+      const link = lstatSync(path).isSymbolicLink();
+      let stat;
+      try {
+        stat = statSync(path);
+      } catch {
+        hash.update(relative(packageDir, path)).update("\u0000dangling link\u0000");
+        continue;
+      }
+      // A linked folder is named, not entered: links can form cycles. Only regular files are read
+      // (a FIFO or device would never end).
+      if (stat.isDirectory() && link) hash.update(relative(packageDir, path)).update(`\u0000link to ${readlinkSync(path)}\u0000`);
+      else if (stat.isDirectory()) walk(path);
       else if (stat.isFile()) {
-        hash.update(relative(packageDir, path)).update("\u0000").update(readFileSync(path)).update("\u0000");
+        hash.update(relative(packageDir, path)).update("\u0000");
+        hashFile(hash, path);
+        hash.update("\u0000");
         files++;
       }
     }
@@ -41,12 +53,24 @@ export function packageDigest(packageDir: string, lockfile?: string): { digest: 
   walk(packageDir);
   if (lockfile) {
     try {
-      hash.update("lockfile\u0000").update(readFileSync(lockfile));
+      hash.update("lockfile\u0000");
+      hashFile(hash, lockfile);
     } catch {
-      hash.update("lockfile\u0000missing");
+      hash.update("missing");
     }
   }
   return { digest: hash.digest("hex"), files };
+}
+
+/** A file's bytes into the hash, a megabyte at a time: a large file in the package costs time, never memory. */
+function hashFile(hash: ReturnType<typeof createHash>, path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export interface GitState {

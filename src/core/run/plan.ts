@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { DatasetError, type LoadedDataset } from "../dataset/load";
 import { matchesWhere, parseWhere } from "../walk/breakdown";
 import { resolveRecording, validateRecordings } from "../walk/recordings";
@@ -21,7 +22,28 @@ export interface RunDefaults {
   seed?: number;
   target?: string;
   results_dir?: string;
+  /** The trial-count ceiling (default 10,000): a run that would have more trials is refused. */
+  max_trials?: number;
 }
+
+/** Trials a run may have unless raised (`--max-trials`, `defaults.max_trials`): a typo in --repetitions is not a day of compute. */
+export const DEFAULT_MAX_TRIALS = 10_000;
+/** The most a run may have at all: every trial record is held in memory until the gates decide. */
+export const MAX_TRIALS_CEILING = 1_000_000;
+
+/** Ranges shared by PLAN settings and the command-line flags that override them. */
+export const SETTING_RANGES = {
+  repetitions: { min: 1, max: MAX_TRIALS_CEILING },
+  concurrency: { min: 1, max: 8 },
+  seed: { min: 0, max: Number.MAX_SAFE_INTEGER },
+  max_trials: { min: 1, max: MAX_TRIALS_CEILING },
+  min_pass_rate: { min: 0, max: 1 },
+  /** Below a day, so a limit always fits a timer (setTimeout fires at once beyond 2^31 ms). */
+  time_ms: { min: 1, max: 86_400_000 },
+  turns: { min: 1, max: 100_000 },
+  tool_calls: { min: 1, max: 100_000 },
+  provider_requests: { min: 1, max: 100_000 },
+} as const;
 
 export interface PlanDefinition {
   name: string;
@@ -52,6 +74,54 @@ export class PlanError extends Error {
 
 export const DEFAULT_LIMITS: Limits = { time_ms: 120_000, turns: 16, tool_calls: 20, provider_requests: 50 };
 
+const whole = (name: keyof typeof SETTING_RANGES) =>
+  z.number({ error: `expected a whole number from ${SETTING_RANGES[name].min} to ${SETTING_RANGES[name].max}` })
+    .int(`expected a whole number from ${SETTING_RANGES[name].min} to ${SETTING_RANGES[name].max}`)
+    .min(SETTING_RANGES[name].min, `expected a whole number from ${SETTING_RANGES[name].min} to ${SETTING_RANGES[name].max}`)
+    .max(SETTING_RANGES[name].max, `expected a whole number from ${SETTING_RANGES[name].min} to ${SETTING_RANGES[name].max}`);
+const nonEmpty = z.string({ error: "expected a non-empty string" }).refine((s) => s.trim() !== "", "expected a non-empty string");
+const flag = z.boolean({ error: "expected true or false" });
+
+const DefaultsSetting = z.strictObject({
+  repetitions: whole("repetitions").optional(),
+  concurrency: whole("concurrency").optional(),
+  seed: whole("seed").optional(),
+  target: nonEmpty.optional(),
+  results_dir: nonEmpty.optional(),
+  max_trials: whole("max_trials").optional(),
+});
+const LimitsSetting = z.strictObject({
+  time_ms: whole("time_ms").optional(),
+  turns: whole("turns").optional(),
+  tool_calls: whole("tool_calls").optional(),
+  provider_requests: whole("provider_requests").optional(),
+});
+const GateSetting = z.strictObject({
+  required: flag.optional(),
+  min_pass_rate: z.number({ error: "expected a number from 0 to 1" }).min(0, "expected a number from 0 to 1").max(1, "expected a number from 0 to 1").optional(),
+  wilson: flag.optional(),
+});
+
+/** `PLAN.defaults`, `PLAN.limits`, `PLAN.gates.<id>`, a case's `limits`: checked once, each fault named with the value found. */
+function checkSetting(where: string, schema: z.ZodType, value: unknown): void {
+  if (value === undefined) return;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return;
+  const problems = parsed.error.issues.map((issue) => {
+    if (issue.code === "unrecognized_keys") return `${where}: unknown setting(s) ${issue.keys.map((k) => `"${k}"`).join(", ")} (known: ${Object.keys((schema as z.ZodObject).shape).join(", ")})`;
+    const at = issue.path.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined), value);
+    const path = issue.path.length ? `${where}.${issue.path.join(".")}` : where;
+    return `${path}: ${issue.path.length === 0 ? "expected an object" : issue.message} (got ${describeValue(at)})`;
+  });
+  throw new PlanError(`${problems.join("; ")}. Fix the PLAN in evaluations.ts.`);
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : typeof value;
+}
+
 /** Validate and freeze a plan. Errors name the offending case, target or verifier. */
 export function definePlan(def: PlanDefinition): Plan {
   if (!def || typeof def !== "object") throw new PlanError("definePlan expects an object {name, targets, cases}");
@@ -61,8 +131,13 @@ export function definePlan(def: PlanDefinition): Plan {
   if (def.default_target && !targetNames.includes(def.default_target))
     throw new PlanError(`default_target "${def.default_target}" is not one of the plan's targets (${targetNames.join(", ")})`);
   if (!Array.isArray(def.cases)) throw new PlanError("`cases` must be a list of cases (for example `crawl(dataset, {world})`)");
+  checkSetting("PLAN.defaults", DefaultsSetting, def.defaults);
+  checkSetting("PLAN.limits", LimitsSetting, def.limits);
+  if (def.defaults?.target !== undefined && !targetNames.includes(def.defaults.target))
+    throw new PlanError(`PLAN.defaults.target "${def.defaults.target}" is not one of the plan's targets (${targetNames.join(", ")})`);
   const seen = new Map<string, string>();
   for (const c of def.cases) {
+    checkSetting(`case "${c.id}": limits`, LimitsSetting, c.limits);
     if (!SAFE_ID.test(c.id) || c.id.includes("..")) throw new PlanError(`case id "${c.id}" is not a safe path component (letters, digits, '_', '-', '.')`);
     const key = c.id.toLowerCase();
     if (seen.has(key)) throw new PlanError(`duplicate case id "${c.id}" (case ids are unique case-insensitively; also "${seen.get(key)}")`);
@@ -76,8 +151,11 @@ export function definePlan(def: PlanDefinition): Plan {
     if (verifierIds.has(v.id)) throw new PlanError(`duplicate verifier id "${v.id}"`);
     verifierIds.add(v.id);
   }
+  if (def.gates !== undefined && (typeof def.gates !== "object" || def.gates === null || Array.isArray(def.gates)))
+    throw new PlanError(`PLAN.gates: expected an object of gate rules per verifier id (got ${describeValue(def.gates)})`);
   for (const id of Object.keys(def.gates ?? {})) {
     if (!verifierIds.has(id)) throw new PlanError(`gate for unknown verifier "${id}" (verifiers: ${[...verifierIds].join(", ")})`);
+    checkSetting(`PLAN.gates.${id}`, GateSetting, def.gates![id]);
   }
   return Object.freeze({ ...def, __crashlab_plan: 1 as const });
 }

@@ -8,7 +8,7 @@ import { semanticVerifiers } from "../judge/verifiers";
 import type { JudgeSettings } from "../judge/judge";
 import { outcomeVerifier, type Verifier } from "../verify/verifier";
 import { CRASHLAB_VERSION } from "../version";
-import { buildTrials, DEFAULT_LIMITS, PlanError, selectCases, type CaseSelection, type Plan, type TrialSpec } from "./plan";
+import { buildTrials, DEFAULT_LIMITS, DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, PlanError, selectCases, type CaseSelection, type Plan, type TrialSpec } from "./plan";
 import type { Limits, TrialRecord } from "../record/trial-record";
 import { summarize, type RunSummary } from "./summary";
 import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialMedia } from "../trial/index";
@@ -34,6 +34,8 @@ export interface RunOptions {
   repetitions?: number;
   concurrency?: number;
   seed?: number;
+  /** The trial-count ceiling (default DEFAULT_MAX_TRIALS); a run that would have more is refused. */
+  max_trials?: number;
   selection?: CaseSelection;
   real_time?: boolean;
   limits?: Partial<Limits>;
@@ -189,6 +191,7 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
   // reference transcript instead would hand it evaluator-only data). They are skipped and reported.
   const cases = target.accepts.includes("audio") ? selected : selected.filter((c) => !c.recording);
   const skipped = selected.filter((c) => !cases.includes(c)).map((c) => ({ case_id: c.id, reason: `target "${target_name}" takes text; WALK cases replay recordings` }));
+  checkTrialCount(cases.length, repetitions, options.max_trials ?? DEFAULT_MAX_TRIALS);
   const trials = buildTrials(cases, repetitions, seed);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..+/, "").replace("T", "-");
   const run_id = `${options.run_name ? `${options.run_name}-` : ""}${stamp}-${randomBytes(2).toString("hex")}`;
@@ -206,6 +209,19 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
     repetitions,
     concurrency,
   };
+}
+
+/** Refuses a run above the trial-count ceiling before any trial is built (a stray zero must not exhaust memory). */
+function checkTrialCount(cases: number, repetitions: number, maxTrials: number): void {
+  if (!Number.isInteger(maxTrials) || maxTrials < 1 || maxTrials > MAX_TRIALS_CEILING)
+    throw new PlanError(`max_trials must be a whole number from 1 to ${MAX_TRIALS_CEILING.toLocaleString("en-US")} (got ${maxTrials})`);
+  const trials = cases * repetitions;
+  if (trials <= maxTrials) return;
+  const what = `this run would have ${trials.toLocaleString("en-US")} trials (${cases} case(s) × ${repetitions.toLocaleString("en-US")} repetition(s))`;
+  const narrow = "narrow the selection (--example, --tag, --max-examples) or lower --repetitions";
+  if (trials > MAX_TRIALS_CEILING)
+    throw new PlanError(`${what}, more than the ${MAX_TRIALS_CEILING.toLocaleString("en-US")} a run can hold: ${narrow}, or split it into several runs`);
+  throw new PlanError(`${what}, more than the ceiling of ${maxTrials.toLocaleString("en-US")}: ${narrow}, or raise the ceiling with --max-trials ${trials} (or \`defaults.max_trials\` in the PLAN; at most ${MAX_TRIALS_CEILING.toLocaleString("en-US")})`);
 }
 
 /**

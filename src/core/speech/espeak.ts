@@ -84,6 +84,17 @@ function unknownVoice(requested: string, detail = "espeak-ng has no such voice")
   );
 }
 
+/**
+ * Whether espeak-ng can speak with `requested` (an OpenAI voice name or an espeak voice), asked before
+ * a run starts so an unknown voice is a usage error rather than a failure of every trial. OpenAI names
+ * are known without starting the engine; anything else starts it (once per process) and asks it.
+ */
+export async function checkEspeakVoice(requested: string): Promise<void> {
+  const voice = resolveEspeakVoice(requested);
+  if (ESPEAK_VOICE_FOR_OPENAI_VOICE[requested.trim().toLowerCase()]) return;
+  (await loadEngine()).check(voice, requested);
+}
+
 export interface EspeakSynthesizerOptions {
   /** An OpenAI voice name (mapped, see ESPEAK_VOICE_FOR_OPENAI_VOICE) or an espeak voice; default "coral". */
   voice?: string;
@@ -125,6 +136,8 @@ interface EspeakEngine {
   sampleRate: number;
   /** Synchronous from start to end, so calls can never interleave: the module is not re-entrant. */
   render(text: string, voice: string, requestedVoice: string): Int16Array;
+  /** Throws the unknown_voice SpeechError when the engine has no such voice or variant. */
+  check(voice: string, requestedVoice: string): void;
 }
 
 let engine: Promise<EspeakEngine> | undefined;
@@ -160,8 +173,15 @@ async function startEngine(): Promise<EspeakEngine> {
   if (worker.set_voice("en-us") !== 0) throw new Error('the bundled voice data has no "en-us" voice');
   const pristine = module.HEAPU8.slice();
 
+  const check = (voice: string, requestedVoice: string) => {
+    const [, variant] = voice.split("+");
+    if (variant && !variants.has(variant)) throw unknownVoice(requestedVoice, `espeak-ng has no voice variant "+${variant}"`);
+    restore(module, pristine);
+    if (withFixedClock(() => worker.set_voice(voice)) !== 0) throw unknownVoice(requestedVoice);
+  };
   return {
     sampleRate,
+    check,
     render(text, voice, requestedVoice) {
       const [, variant] = voice.split("+");
       if (variant && !variants.has(variant)) throw unknownVoice(requestedVoice, `espeak-ng has no voice variant "+${variant}"`);

@@ -3,6 +3,7 @@ export { SPEECH_SAMPLE_RATE, SpeechError, requireSpeakableText } from "./synthes
 export type { SpeechSynthesizer, SynthesizedSpeech, SynthesizeOptions, SpeechErrorCode } from "./synthesizer";
 export {
   EspeakSynthesizer,
+  checkEspeakVoice,
   resolveEspeakVoice,
   ESPEAK_VOICE_FOR_OPENAI_VOICE,
   ESPEAK_PROVIDER,
@@ -13,6 +14,7 @@ export {
 export type { EspeakSynthesizerOptions } from "./espeak";
 export {
   OpenAISpeechSynthesizer,
+  OPENAI_SPEECH_VOICES,
   OPENAI_SPEECH_PROVIDER,
   DEFAULT_OPENAI_SPEECH_MODEL,
   DEFAULT_OPENAI_SPEECH_VOICE,

@@ -20,6 +20,11 @@ export const DEFAULT_OPENAI_SPEECH_MODEL = "gpt-4o-mini-tts";
 export const DEFAULT_OPENAI_SPEECH_VOICE = "coral";
 /** Spelled out rather than left to the SDK, which would otherwise read OPENAI_BASE_URL behind our back. */
 export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
+/**
+ * The built-in voices the speech endpoint documents (custom voices are objects with an id, which this
+ * client does not send); `crashlab run --live --voice` accepts exactly these.
+ */
+export const OPENAI_SPEECH_VOICES = ["alloy", "ash", "ballad", "coral", "echo", "fable", "onyx", "nova", "sage", "shimmer", "verse", "marin", "cedar"] as const;
 /** The endpoint's documented input limit, in characters. */
 export const OPENAI_SPEECH_MAX_TEXT_LENGTH = 4096;
 

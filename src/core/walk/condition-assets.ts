@@ -10,13 +10,14 @@
  * A user's own second speaker (`--background-speech`) is read here too: any PCM16 WAV, mixed down to
  * mono and resampled to 24 kHz; conditions.ts then peak-normalizes it like the bundled one.
  */
-import { readFileSync } from "node:fs";
+import { InputFileError, readInputFile } from "../dataset/input-file";
 import { pcm16FromBytes } from "../audio/pcm";
 import { resamplePcm16 } from "../audio/resample";
 import { describeWav, pcm16Wav, readWav, SOX_TO_TRANSPORT, WavError } from "../audio/wav";
 import { EspeakSynthesizer } from "../speech/espeak";
 import type { SpeechSynthesizer } from "../speech/synthesizer";
 import { CONDITION_SAMPLE_RATE, ConditionError } from "./conditions";
+import { MAX_RECORDING_BYTES } from "./recordings";
 
 /** British male voice: unlike every default caller voice (the OpenAI names map to American espeak voices). */
 export const BACKGROUND_SPEAKER_VOICE = "en-gb-x-rp+m3";
@@ -87,10 +88,10 @@ async function speakLines(voice: SpeechSynthesizer, lines: readonly string[], pa
 export function readBackgroundSpeech(path: string): Int16Array {
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(path);
+    bytes = readInputFile(path, MAX_RECORDING_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConditionError("bad_background", `background speech ${path}: ${code === "ENOENT" ? "file not found" : `cannot be read (${code ?? String(error)})`}; check --background-speech`);
+    if (!(error instanceof InputFileError)) throw error;
+    throw new ConditionError("bad_background", `background speech ${path}: ${error.problem === "missing" ? "file not found" : error.detail}; check --background-speech`);
   }
   let audio;
   try {

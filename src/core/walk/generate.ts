@@ -13,11 +13,11 @@
  * Generation never runs during an evaluation: WALK replays the saved files exactly.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { pcm16FromBytes, pcm16ToBytes } from "../audio/pcm";
 import { pcm16Wav } from "../audio/wav";
-import { DatasetError, parseDataset } from "../dataset/load";
+import { DatasetError, parseDataset, readDatasetJson } from "../dataset/load";
 import { SAFE_ID, type Dataset, type Scenario } from "../dataset/schema";
 import { EspeakSynthesizer } from "../speech/espeak";
 import type { SpeechSynthesizer } from "../speech/synthesizer";
@@ -273,19 +273,7 @@ export async function generateAudio(options: GenerateAudioOptions): Promise<Gene
 }
 
 function readDatasetFile(file: string): DatasetFile {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new DatasetError(file, [{ path: "", message: code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? String(error)})` }], "Check the path given to --data/--output-data.");
-  }
-  let raw: DatasetFile["raw"];
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new DatasetError(file, [{ path: "", message: `not valid JSON (${(error as Error).message})` }], "Fix the JSON syntax at the position named.");
-  }
+  const raw = readDatasetJson(file) as DatasetFile["raw"];
   return { file, raw, dataset: parseDataset(raw, file) };
 }
 

@@ -6,17 +6,24 @@
  * the command that converts it. Synchronous, like loadDataset, so a PLAN can be built at import time.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { describeWav, readWav, WavError, type WavAudio } from "../audio/wav";
+import { formatBytes, InputFileError, readInputFile } from "../dataset/input-file";
 import type { Dataset, Scenario } from "../dataset/schema";
 
 /** §2 transport rate: the only rate a WALK recording may have. */
 export const RECORDING_SAMPLE_RATE = 24_000;
+/**
+ * The largest recording file read (checked before reading): about 23 minutes of 24 kHz mono PCM16,
+ * far longer than any trial may last.
+ */
+export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
 
 export type RecordingErrorCode =
   | "missing_file"
   | "not_a_file"
+  | "too_large"
+  | "partial_sample"
   | "unreadable"
   | "empty_file"
   | "not_wav"
@@ -89,17 +96,28 @@ export function loadRecording(datasetFile: string, scenario: Pick<Scenario, "id"
     throw new RecordingError(code, datasetFile, scenario.id, recording.id, path, problem, fix, recording.path);
   };
 
+  // Symbolic links are followed: a link is made on purpose by whoever owns the folder (git-annex and
+  // shared audio folders use them), unlike a path in the dataset's text. What it reaches must still be
+  // a regular file within the size limit.
   let bytes: Uint8Array;
   try {
-    if (statSync(path).isDirectory()) fail("not_a_file", "the path is a directory, not a file", "point input.recordings[].path at the WAV file itself");
-    bytes = readFileSync(path);
+    bytes = readInputFile(path, MAX_RECORDING_BYTES);
   } catch (error) {
-    if (error instanceof RecordingError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      fail("missing_file", "the file does not exist", `check input.recordings[].path (a relative path is resolved against the dataset's folder, ${dirname(resolve(datasetFile))})`);
+    if (!(error instanceof InputFileError)) throw error;
+    switch (error.problem) {
+      case "missing":
+        fail("missing_file", "the file does not exist", `check input.recordings[].path (a relative path is resolved against the dataset's folder, ${dirname(resolve(datasetFile))})`);
+        break;
+      case "not_a_file":
+        if (error.detail.startsWith("it is a directory")) fail("not_a_file", "the path is a directory, not a file", "point input.recordings[].path at the WAV file itself");
+        fail("not_a_file", `the path is ${error.detail.replace(/^it is /, "")}`, "point input.recordings[].path at a WAV file (only regular files are read)");
+        break;
+      case "too_large":
+        fail("too_large", `the file is ${error.detail.replace(/^it is /, "")}`, `a recording may be at most ${formatBytes(MAX_RECORDING_BYTES)} (about 23 minutes of 24 kHz mono PCM16); trim it to the caller's request`);
+        break;
+      default:
+        fail("unreadable", error.detail, "check the file's permissions");
     }
-    fail("unreadable", `the file cannot be read (${code ?? String(error)})`, "check the file's permissions");
   }
   if (bytes!.byteLength === 0) fail("empty_file", "the file is empty (0 bytes)", "record or export the caller's request again");
 
@@ -136,6 +154,13 @@ export function loadRecording(datasetFile: string, scenario: Pick<Scenario, "id"
     fail("unsupported_format", `the file is a ${describeWav(wav!)}`, `convert it with: ${soxCommand(path)}, then point the recording's path at the converted file`);
   }
 
+  if (wav!.partialFrameBytes > 0) {
+    fail(
+      "partial_sample",
+      `the ${describeWav(wav!)}'s data chunk ends with ${wav!.partialFrameBytes} byte(s) that are not a whole sample (${wav!.data.byteLength + wav!.partialFrameBytes} bytes of audio; 16-bit mono needs an even count), so the file was damaged`,
+      "re-export it, or copy it again from the original; WALK replays every byte of a recording and will not drop part of a sample",
+    );
+  }
   const pcm = wav!.data;
   return {
     scenario_id: scenario.id,
