@@ -49,7 +49,9 @@ function describeLoadError(file: string, error: unknown): string {
     .find((m) => m && !m[1]!.includes("node_modules"));
   const at = where ? ` (at ${relative(process.cwd(), where[1]!.replace(/^file:\/\//, ""))}:${where[2]})` : "";
   const what = e?.code === "MODULE_NOT_FOUND" || e?.code === "ERR_MODULE_NOT_FOUND" ? "an import could not be resolved: " : "";
-  return `Loading ${file} failed: ${what}${e?.message ?? String(error)}${at}. Fix the package code, then run \`crashlab list\` to check it loads.`;
+  // The first line says what went wrong; the rest (require stacks, code frames) would break the paragraph.
+  const message = String(e?.message ?? error).split("\n")[0]!.trim();
+  return `Loading ${file} failed: ${what}${message}${at}. Fix the package code, then run \`crashlab list\` to check it loads.`;
 }
 
 /**

@@ -91,13 +91,18 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
     }
   } catch (error) {
     if (isInputError(error)) {
-      io.stderr(`crashlab: ${error.message}${error.name === "UsageError" ? " (see `crashlab --help`)" : ""}\n`);
+      io.stderr(`crashlab: ${oneParagraph(error.message)}${error.name === "UsageError" ? " (see `crashlab --help`)" : ""}\n`);
       return 2;
     }
     // Our own bug: the stack helps us fix it; it goes through the same redaction as every other output.
     io.stderr(`crashlab: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);
     return 3;
   }
+}
+
+/** An input error is one paragraph: line breaks inside it (quoted JSON, a value with a newline) become spaces. */
+function oneParagraph(message: string): string {
+  return message.replace(/\s*[\r\n]+\s*/g, " ").trim();
 }
 
 async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<number> {
@@ -282,7 +287,7 @@ async function validateCommand(argv: string[], io: CliIO): Promise<number> {
     // Recordings are part of a dataset's validity: every problem is reported, each with its fix.
     const problems = validateRecordings(dataset, file);
     if (problems.length > 0) {
-      io.stderr(problems.map((p) => `crashlab: ${p.message}`).join("\n") + "\n");
+      io.stderr(problems.map((p) => `crashlab: ${oneParagraph(p.message)}`).join("\n") + "\n");
       return 2;
     }
     io.stdout(`${given}: valid, ${describeDataset(dataset)}; checked without a world (add --package <package> to check initial states and tool names against it)\n`);

@@ -81,10 +81,10 @@ function fromErrno(path: string, error: unknown): InputFileError {
   return new InputFileError("unreadable", path, `the file cannot be read (${code ?? String(error)})`);
 }
 
-/** "64 MiB", "5.0 GB": sizes as people read them. */
+/** "64 MiB", "5.0 GiB": sizes as people read them. */
 export function formatBytes(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0 && bytes >= 1024 * 1024) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  if (bytes >= 2 ** 30) return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  if (bytes % 2 ** 20 === 0 && bytes > 0) return `${bytes / 2 ** 20} MiB`;
   if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
   if (bytes >= 1e3) return `${(bytes / 1e3).toFixed(1)} kB`;
   return `${bytes} bytes`;

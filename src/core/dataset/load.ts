@@ -56,13 +56,13 @@ function scenarioIdAt(raw: unknown, path: ReadonlyArray<PropertyKey>): string | 
 
 function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   if (issue.code === "unrecognized_keys") return `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")} (remove or rename)`;
-  if (issue.code === "invalid_type") {
-    // zod does not say whether the value was absent or of another type: look at what the file holds.
-    const found = valueAt(raw, issue.path);
-    if (!found.present) return `missing (expected ${issue.expected})`;
-    return `wrong type: expected ${issue.expected}, got ${jsonType(found.value)}`;
-  }
-  return issue.message;
+  if (issue.code !== "invalid_type" && issue.code !== "invalid_value") return issue.message;
+  // zod does not say whether the value was absent or of another type: look at what the file holds.
+  const found = valueAt(raw, issue.path);
+  const expected = issue.code === "invalid_type" ? issue.expected : issue.values.map((v) => JSON.stringify(v)).join(" or ");
+  if (!found.present) return `missing (expected ${expected})`;
+  if (issue.code === "invalid_type") return `wrong type: expected ${expected}, got ${jsonType(found.value)}`;
+  return `expected ${expected}, got ${jsonType(found.value)}`;
 }
 
 function valueAt(raw: unknown, path: ReadonlyArray<PropertyKey>): { present: boolean; value?: unknown } {
@@ -207,7 +207,7 @@ export function readDatasetJson(file: string): unknown {
   const raw = root ? undefined : safeParse(bytes);
   throw new DatasetError(
     file,
-    parsed.problems.map((p) => ({ path: formatPath(p.path), scenario_id: scenarioIdAt(raw, p.path), message: p.message })),
+    parsed.problems.map((p) => ({ path: formatPath(p.path.length > 12 ? [...p.path.slice(0, 10), `…${p.path.length - 10} more levels`] : p.path), scenario_id: scenarioIdAt(raw, p.path), message: p.message })),
     root ? "Fix the JSON syntax at the position named." : "Fix the field(s) named above; `crashlab validate <dataset>` re-checks the file.",
   );
 }

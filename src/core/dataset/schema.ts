@@ -13,12 +13,11 @@ const id = z
 const jsonObject = z.record(z.string(), z.json());
 
 /** Text a person wrote: at least one non-space character. */
-const text = z.string().min(1).refine((t) => t.trim() !== "", "is blank (only whitespace)");
+const text = z.string().refine((t) => t.trim() !== "", "is empty or only whitespace");
 /** Words the caller says (CRAWL synthesizes them; WALK grades against them): a letter or digit somewhere. */
 const words = z
   .string()
-  .min(1)
-  .refine((t) => t.trim() !== "", "is blank (only whitespace); give the caller's words")
+  .refine((t) => t.trim() !== "", "is empty or only whitespace; give the caller's words")
   .refine((t) => t.trim() === "" || /[\p{L}\p{N}]/u.test(t), "has no letter or digit; give the caller's words, not only punctuation or symbols");
 
 /**

@@ -40,13 +40,10 @@ export function createRunFolder(resultsDir: string, runId: string): string {
         at = dirname(at);
         continue;
       }
-      if (code === "ENOTDIR") throw new ResultsFolderError(at, `results folder ${resultsDir} cannot be used: ${nearestFile(at)} is a file, not a folder; ${HINT}`);
+      if (code === "ENOTDIR") throw notAFolder(resultsDir, nearestNonFolder(at));
       throw new ResultsFolderError(at, `results folder ${resultsDir} cannot be used: ${at} cannot be read (${code ?? String(error)}); ${HINT}`);
     }
-    if (!stats.isDirectory()) {
-      const what = at === resolve(resultsDir) ? "it is a file, not a folder" : `${at} is a file, not a folder`;
-      throw new ResultsFolderError(at, `results folder ${resultsDir} cannot be used: ${what}; ${HINT}`);
-    }
+    if (!stats.isDirectory()) throw notAFolder(resultsDir, at);
     break;
   }
   const made: string[] = [];
@@ -67,8 +64,19 @@ export function createRunFolder(resultsDir: string, runId: string): string {
   return target;
 }
 
+function notAFolder(resultsDir: string, at: string): ResultsFolderError {
+  let kind = "not a folder";
+  try {
+    if (statSync(at).isFile()) kind = "a file, not a folder";
+  } catch {
+    // gone since: "not a folder" still holds
+  }
+  const what = at === resolve(resultsDir) ? `it is ${kind}` : `${at} is ${kind}`;
+  return new ResultsFolderError(at, `results folder ${resultsDir} cannot be used: ${what}; ${HINT}`);
+}
+
 /** The first ancestor of `path` that exists and is not a folder (what made a lookup fail with ENOTDIR). */
-function nearestFile(path: string): string {
+function nearestNonFolder(path: string): string {
   let at = parse(path).root;
   for (const part of path.slice(at.length).split(/[\\/]/)) {
     at = join(at, part);

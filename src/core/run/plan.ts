@@ -147,7 +147,10 @@ export function definePlan(def: PlanDefinition): Plan {
     }
   }
   const verifierIds = new Set<string>(["outcome", ...BUILTIN_CLAUSES.map((c) => `semantic.${c.id}`), ...(def.clauses ?? []).map((c) => `semantic.${c.id}`)]);
-  for (const v of def.verifiers ?? []) {
+  if (def.verifiers !== undefined && !Array.isArray(def.verifiers)) throw new PlanError(`PLAN.verifiers: expected a list of verifiers (got ${describeValue(def.verifiers)})`);
+  for (const [i, v] of (def.verifiers ?? []).entries()) {
+    if (!v || typeof v !== "object" || typeof v.id !== "string" || typeof v.assess !== "function" || typeof v.required !== "boolean")
+      throw new PlanError(`PLAN.verifiers[${i}] is not a verifier (got ${describeValue(v)}): build it with \`defineVerifier({id, version, kind, description, required, assess})\``);
     if (verifierIds.has(v.id)) throw new PlanError(`duplicate verifier id "${v.id}"`);
     verifierIds.add(v.id);
   }
