@@ -4,6 +4,9 @@ Usage:
   crashlab run [options]          run the evaluation package's cases as trials and apply the gates
   crashlab list [--package P]     list the package's targets, cases and verifiers
   crashlab validate <dataset>     check a scenario dataset (evaluation-contract §1) and its recordings
+  crashlab validate --package P [dataset]
+                                  also check the package's datasets against its world (initial states,
+                                  tool and argument names), as \`run\` does before its first trial
   crashlab generate-audio [opts]  write WALK fixtures (recordings + dataset) from a single-turn dataset
   crashlab schema                 print the JSON Schema of results.json
   crashlab --version | --help
@@ -11,7 +14,8 @@ Usage:
 Exit codes:
   0  every required gate passed
   1  a gate failed (or nothing ran)
-  2  usage or input error (bad flag, dataset, package); nothing was written
+  2  usage or input error (a bad flag or PLAN setting, dataset, recording, package, or results
+     folder): one paragraph naming the file, scenario and field; nothing was written
   3  infrastructure errors prevented a decision (a dead connection, a refused session, a protocol
      violation by the service); the target's own silence or stall is a failure (1), not this
   4  a verifier or clause of the evaluation package raised an error: fix the package
@@ -44,12 +48,14 @@ Target and audio:
                               it a custom endpoint gets no key (OPENAI_API_KEY goes only to OpenAI's hosts)
   --model <id>                voice frontend model (default gpt-live-1)
   --backend-model <id>        reasoning backend model (default gpt-5.6-terra)
-  --voice <name>              caller voice for synthesized speech (default coral)
-  --tts-model <id>            caller speech model when live (default gpt-4o-mini-tts)
+  --voice <name>              caller voice (default coral): offline an OpenAI voice name or an espeak-ng
+                              voice (en-us, en-gb, en-us+f2, …); live one of OpenAI's built-in voices
+  --tts-model <id>            caller speech model, with --live only (default gpt-4o-mini-tts)
   --refresh-audio             synthesize caller speech again instead of using .audio_cache/
-  --chunk-ms <ms>             caller audio chunk length (default 20)
+  --chunk-ms <ms>             caller audio chunk length, 10–200 in steps of 10 (default 20)
   --response-timeout-seconds <s>
-                              wait for a complete response after the caller's audio (default 30)
+                              wait for a complete response after the caller's audio, 0.001–86400
+                              (default 30)
 
 WALK (recorded callers):
   --condition <preset>        only recordings with this acoustic condition (repeatable): clean, noisy,
@@ -64,28 +70,29 @@ Semantic judge (evaluation-contract §6):
   --no-judge                  do not run the judge, also in live runs
   --judge-model <id>          judge model (default gpt-5.6-terra)
   --judge-reasoning-effort <e>  none, minimal, low, medium, high, xhigh
-  --judge-repetitions <n>     judge calls per clause; majority verdict, mean score (default 1)
+  --judge-repetitions <n>     judge calls per clause, 1–15; majority verdict, mean score (default 1)
   --judge-endpoint <url>      base URL of any Responses-compatible server, e.g. http://127.0.0.1:8080/v1
   --judge-api-key-env <NAME>  the environment variable holding the key for a custom --judge-endpoint;
                               without it a custom endpoint gets no key
-  --judge-timeout-seconds <s> per judge request (default 60)
+  --judge-timeout-seconds <s> per judge request, 0.001–3600 (default 60)
   --judge-retries <n>         retries per judge request on outages and timeouts, 0–10 (default 1)
 
 Trials:
-  --repetitions <n>           independent trials per case, each with a fresh world (default 1)
+  --repetitions <n>           independent trials per case, each with a fresh world, 1–1,000,000 (default 1)
   --concurrency <n>           trials at once, 1–8 (default 1)
-  --seed <n>                  run seed; each trial's seed derives from it and the trial id (default 1)
+  --seed <n>                  run seed, >= 0; each trial's seed derives from it and the trial id (default 1)
+  --max-trials <n>            refuse a run of more trials than this, 1–1,000,000 (default 10,000)
   --no-real-time              virtual time: no waiting, reproducible (default offline)
   --real-time                 wall-clock time: audio is paced at its real rate (default with --live)
-  --trial-timeout-seconds <s> limit on a trial's timeline (default 120)
-  --max-tool-calls <n>        limit on tool calls per trial (default 20)
-  --max-turns <n>             limit on assistant turns per trial (default 16)
-  --max-provider-requests <n> limit on backend/model requests per trial (default 50)
+  --trial-timeout-seconds <s> limit on a trial's timeline, 0.001–86400 (default 120)
+  --max-tool-calls <n>        limit on tool calls per trial, 1–100,000 (default 20)
+  --max-turns <n>             limit on assistant turns per trial, 1–100,000 (default 16)
+  --max-provider-requests <n> limit on backend/model requests per trial, 1–100,000 (default 50)
 
 Gates (override the PLAN's gate configuration):
   --require <verifier>        make a verifier required (repeatable)
   --advisory <verifier>       make a verifier advisory (repeatable)
-  --min-pass-rate <0..1>      minimum per-case pass rate for every gate (default 1)
+  --min-pass-rate <0..1>      minimum per-case pass rate for every gate, a number from 0 to 1 (default 1)
   --wilson                    compare the 95% Wilson lower bound instead of the raw pass rate
 
 Output:
@@ -96,4 +103,6 @@ Output:
   --verbose                   per trial: the transcript, tool calls, assessments and timing
   -h, --help                  this help
 
+Every flag except the repeatable ones may be given once, and every value must be non-empty; a bad
+value is a usage error (exit 2) before the package is loaded.
 Settings resolve as: command line, then the PLAN's \`defaults\`, then the defaults above.`;

@@ -41,7 +41,10 @@ export function createRunFolder(resultsDir: string, runId: string): string {
         continue;
       }
       if (code === "ENOTDIR") throw notAFolder(resultsDir, nearestNonFolder(at));
-      throw new ResultsFolderError(at, `results folder ${resultsDir} cannot be used: ${at} cannot be read (${code ?? String(error)}); ${HINT}`);
+      // The run's own folder is new: a failure there is the results folder's.
+      const where = at === target ? resolve(resultsDir) : at;
+      const why = code === "ELOOP" ? "is a loop of symbolic links" : `cannot be read (${code ?? String(error)})`;
+      throw new ResultsFolderError(where, `results folder ${resultsDir} cannot be used: ${where === resolve(resultsDir) ? "it" : where} ${why}; ${HINT}`);
     }
     if (!stats.isDirectory()) throw notAFolder(resultsDir, at);
     break;
