@@ -168,6 +168,8 @@ describe("the bad-input corpus", () => {
     expect(kinds("package/")).toBeGreaterThan(20);
     expect(kinds("flag/") + kinds("list/") + kinds("validate/") + kinds("generate/") + kinds("command/")).toBeGreaterThan(80);
     expect(kinds("env/")).toBeGreaterThan(5);
+    // The README states the corpus size; this keeps the two equal.
+    expect(readFileSync(join(repo, "README.md"), "utf8")).toContain(`(\`test/fixtures/bad/\`, ${cases.length} cases:`);
   });
 
   it.each(cases.map((c) => [c.id, c] as const))("%s", async (_id, c) => {
