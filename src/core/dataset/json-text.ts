@@ -32,7 +32,9 @@ export function parseJsonText(bytes: Uint8Array): JsonText {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problems: [{ path: [], message: `not valid JSON (${withLineAndColumn((error as Error).message, text)})` }] };
+    // JSON.parse quotes the source around the fault; keep the message on one line.
+    const message = withLineAndColumn((error as Error).message, text).replace(/\s*[\r\n]+\s*/g, " ");
+    return { ok: false, problems: [{ path: [], message: `not valid JSON (${message})` }] };
   }
   const problems = scanStructure(text);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value };

@@ -208,7 +208,7 @@ export function readDatasetJson(file: string): unknown {
   throw new DatasetError(
     file,
     parsed.problems.map((p) => ({ path: formatPath(p.path.length > 12 ? [...p.path.slice(0, 10), `…${p.path.length - 10} more levels`] : p.path), scenario_id: scenarioIdAt(raw, p.path), message: p.message })),
-    root ? "Fix the JSON syntax at the position named." : "Fix the field(s) named above; `crashlab validate <dataset>` re-checks the file.",
+    root ? "Fix the file (JSON, UTF-8); `crashlab validate <dataset>` re-checks it." : "Fix the field(s) named above; `crashlab validate <dataset>` re-checks the file.",
   );
 }
 
