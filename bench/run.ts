@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { PLAN } from "../crashlab/evaluations";
 import { CachedSynthesizer, EspeakSynthesizer, run, type RunOptions } from "crashlab/alpha";
 import { benchAudio } from "./audio.bench";
+import { benchReport } from "./report.bench";
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
 import { benchWalk } from "./walk.bench";
@@ -62,3 +63,12 @@ if (want("run")) {
   print("whole runs (virtual time, concurrency 1; × real time = trial timelines ÷ wall time)", rows);
 }
 if (want("realtime")) print("real-time pacing (wall clock)", [await wholeRun("restaurant", 1, { real_time: true, selection: { ids: ["restaurant_003", "restaurant_008", "restaurant_024"] } })]);
+if (want("report")) {
+  const r = await benchReport(2000);
+  if (r) {
+    console.log(`\nreport.html at ${r.trials.toLocaleString("en-US")} trials (CRAWL and WALK with audio; Debian chromium, headless)`);
+    console.log(`  built from the run folder in ${(r.build_ms / 1000).toFixed(1)} s (${(r.build_ms / r.trials).toFixed(1)} ms per trial)`);
+    console.log(`  size ${(r.bytes / 1e6).toFixed(1)} MB (${Math.round(r.bytes / r.trials).toLocaleString("en-US")} bytes per trial, no audio inside)`);
+    console.log(`  load to a drawn overview and list (median of 3): ${Math.round(r.load_ms)} ms · search over the list: ${Math.round(r.search_ms)} ms · open one trial's viewer: ${Math.round(r.open_trial_ms)} ms`);
+  }
+}

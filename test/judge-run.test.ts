@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
+import { unpackTrial } from "../src/core/report/html";
 import { ResultsFile } from "../src/core/report/results-schema";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
 
@@ -65,8 +66,10 @@ describe("the judge in a run", () => {
     expect(doc.summary.judge.tokens.total).toBeGreaterThan(0);
     // The target's consumption is untouched by the judge's.
     expect(t.metrics.consumption.backend).toBeNull();
+    // report.html carries the assessment with its rationale (a trial's details are packed: gzip, base64).
     const html = readFileSync(join(dir, "report.html"), "utf8");
-    expect(html).toContain("The task_understanding clause holds.");
+    const packed = /<script type="application\/x-crashlab-trial" id="trial-0">([^<]*)<\/script>/.exec(html)![1]!;
+    expect(unpackTrial(packed)).toContain("The task_understanding clause holds.");
     expect(r.stdout).toMatch(/judge: 3 assessments, 3 requests/);
   });
 

@@ -8,6 +8,8 @@ Usage:
                                   also check the package's datasets against its world (initial states,
                                   tool and argument names), as \`run\` does before its first trial
   crashlab generate-audio [opts]  write WALK fixtures (recordings + dataset) from a single-turn dataset
+  crashlab view <run-dir> [--trial ID]
+                                  open a run's report.html (overview, or one trial's conversation viewer)
   crashlab schema                 print the JSON Schema of results.json
   crashlab --version | --help
 
@@ -101,6 +103,7 @@ Output:
   --json                      print results.json to stdout instead of the summary table
   --quiet                     no per-trial progress lines
   --verbose                   per trial: the transcript, tool calls, assessments and timing
+  --visualize                 open report.html in the browser when the run ends (as \`crashlab view\`)
   -h, --help                  this help
 
 Every flag except the repeatable ones may be given once, and every value must be non-empty; a bad

@@ -7,11 +7,9 @@ import { conversationTranscript, writeTrialArtifacts } from "../report/artifacts
 import type { TrialRecord } from "../record/trial-record";
 import { CachedSynthesizer, checkEspeakVoice, EspeakSynthesizer, OpenAISpeechSynthesizer, SpeechError } from "../speech/index";
 import { progressLine, summaryText } from "../report/console";
-import { writeFileAtomic } from "../report/files";
 import { createRunFolder } from "../report/results-folder";
 import { checkCasesAgainstWorlds } from "../run/preflight";
-import { htmlReport } from "../report/html";
-import type { EvidenceCatalog } from "../judge/evidence";
+import { writeRunReport } from "../report/run-folder";
 import { buildResults, writeRunOutputs } from "../report/results";
 import { resultsJsonSchema } from "../report/results-schema";
 import { redactor, type Redact } from "../report/redact";
@@ -22,6 +20,7 @@ import { validateRecordings } from "../walk/recordings";
 import { generateAudioCommand } from "./generate-audio";
 import { findPlayer } from "./listen";
 import { MAIN_HELP, RUN_HELP } from "./help";
+import { openReport, reportUrl, viewCommand } from "./view";
 import { findPackage, loadPackage, PackageError } from "./load-package";
 import { parseFlags } from "./flags";
 import { parseRunArgs, resolveOptions, UsageError, type ResolvedRunOptions } from "./options";
@@ -46,7 +45,7 @@ export interface CliIO {
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError"].includes(name);
 }
 
 /**
@@ -83,6 +82,8 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         return await validateCommand(rest, io);
       case "generate-audio":
         return await generateAudioCommand(rest, io);
+      case "view":
+        return await viewCommand(rest, io);
       case "schema":
         io.stdout(JSON.stringify(resultsJsonSchema(), null, 2) + "\n");
         return 0;
@@ -158,7 +159,6 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
   if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
 
-  const catalogs: Record<string, EvidenceCatalog> = {};
   // --listen: caller left, assistant right, after each trial; said plainly when no player exists.
   const player = options.listen ? findPlayer(io.env ?? {}) : null;
   if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
@@ -172,7 +172,6 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
       ...(io.abandon ? { abandon: io.abandon } : {}),
       onTrialEnd: (record, done, total, media, catalog) => {
         record.artifacts = writeTrialArtifacts(runDir, record, media, catalog, redact);
-        catalogs[record.trial_id] = catalog;
         if (player && "play" in player && record.artifacts.conversation_wav) {
           io.stderr(`  ♪ playing ${record.trial_id} with ${player.name} (caller left, assistant right)\n`);
           const played = player.play(join(runDir, record.artifacts.conversation_wav));
@@ -190,16 +189,17 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
     package_digest: digest,
     target_descriptor: target.describe(),
     limits: resolved.limits,
+    case_tags: Object.fromEntries(resolved.trials.map((t) => [t.case.id, t.case.tags])),
   });
   const paths = writeRunOutputs(runDir, doc, result, redact);
-  const breakdowns = doc.summary.conditions.length
-    ? [{ title: "Pass rate by acoustic condition", rows: doc.summary.conditions.map((c) => ({ label: c.condition, trials: c.trials, passes: c.passes })) }]
-    : [];
-  writeFileAtomic(join(runDir, "report.html"), redact(htmlReport(doc, result.records, { catalogs, breakdowns })));
+  // The report is built from the run folder alone, exactly as `crashlab view` would rebuild it.
+  const report = await writeRunReport(runDir, redact);
   if (options.json) io.stdout(JSON.stringify(doc, null, 2) + "\n");
   else io.stdout(summaryText(result.summary, result.gates, result.decision, { run_id: result.run_id, target: result.target, results_dir: paths.results, interruption: result.interruption }) + "\n");
   if (result.interruption)
     io.stderr(`crashlab: interrupted by ${result.interruption.signal}; ${result.records.length} finished trial(s) kept, ${result.interruption.not_run.length} not run (listed in ${paths.results})\n`);
+  if (options.visualize) await openReport(reportUrl(runDir), io);
+  else if (!options.quiet && !options.json) io.stderr(`crashlab: report ${report} (\`crashlab view ${runDir}\` opens it)\n`);
   return result.decision.exit_code;
 }
 

@@ -65,6 +65,7 @@ export const RUN_OPTIONS = {
   "judge-retries": { type: "string" },
   "endpoint-api-key-env": { type: "string" },
   verbose: { type: "boolean" },
+  visualize: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -131,6 +132,8 @@ export interface ResolvedRunOptions {
   limits: Partial<Limits>;
   gates: GateOverrides;
   verbose: boolean;
+  /** Open report.html in the user's browser when the run ends. */
+  visualize: boolean;
   target_settings: Partial<TargetSettings>;
   audio: Partial<AudioSettings>;
   /** Caller speech: offline espeak-ng or live OpenAI speech; `voice` is the caller's voice. */
@@ -229,6 +232,7 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     ...(maxExamples !== undefined ? { max_examples: maxExamples } : {}),
     real_time: realTime,
     verbose: cli.verbose ?? false,
+    visualize: cli.visualize ?? false,
     target_settings,
     audio,
     speech: { mode: live ? "live" : "offline", voice: cli.voice ?? DEFAULT_CALLER_VOICE, tts_model: cli["tts-model"] ?? DEFAULT_TTS_MODEL, refresh: cli["refresh-audio"] ?? false },

@@ -1,250 +1,130 @@
-import { buildEvidenceCatalog, catalogIndex, evidenceLine, type EvidenceCatalog, type EvidenceItem } from "../judge/evidence";
-import { judgeUsageTotals } from "../judge/verifiers";
-import type { TrialRecord } from "../record/trial-record";
-import type { Assessment } from "../record/assessment";
-import { wilsonInterval, type Interval } from "../stats/rates";
-import type { ResultsFile } from "./results-schema";
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { ReportData } from "./client/data";
+import { VIEWER_SCRIPT } from "./viewer-script";
 
 /**
- * report.html: one self-contained static page (no scripts, no external assets, every text escaped) over
- * the same data as results.json. Each semantic assessment is shown with its rationale and, beside it, the
- * evidence it cites, resolved through the trial's evidence catalog.
+ * report.html: one self-contained page per run. The run's data is embedded: the overview and trial list
+ * as one JSON block, each trial's details in its own block as gzip in base64 (unpacked by the browser's
+ * own DecompressionStream only when the trial is opened, so thousands of trials stay small and load
+ * fast). The page script and styles are inline, and the only outside files are the run's own audio,
+ * linked by relative path. A Content-Security-Policy forbids every network request.
  */
-
-/** A pass-rate table by some condition (acoustic condition, persona, target, …). */
-export interface BreakdownTable {
-  title: string;
-  rows: ReadonlyArray<{ label: string; trials: number; passes: number }>;
-}
-
-export interface HtmlReportOptions {
-  /** Evidence catalogs by trial id (with context and facts); otherwise rebuilt from each record. */
-  catalogs?: Readonly<Record<string, EvidenceCatalog>>;
-  breakdowns?: readonly BreakdownTable[];
-}
-
-export type ReportResults = Pick<ResultsFile, "run" | "gates" | "summary">;
 
 export function escapeHtml(text: unknown): string {
   return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${(x * 100).toFixed(1)}%`);
-const interval = (i: Interval | null | undefined) => (i ? `[${pct(i.low)}, ${pct(i.high)}]` : "—");
-const num = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(digits));
-/** A status label, coloured by `tone` (a status name; default the label itself). */
-const badge = (label: string, tone = label) => `<span class="badge s-${tone.replace(/[^a-z_]/g, "")}">${escapeHtml(label)}</span>`;
+/** JSON inside a script element: `<` escaped so no text can close the element. */
+const scriptJson = (json: string) => json.replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
-function table(head: string[], rows: string[][]): string {
-  return `<table><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>${rows
-    .map((r) => `<tr>${r.map((cell) => `<td>${cell}</td>`).join("")}</tr>`)
-    .join("")}</tbody></table>`;
-}
+const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src 'self' file:";
 
 const STYLE = `
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem;color:#1d1d1f;background:#fff}
-h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}h3{font-size:1rem;margin:1.2rem 0 .4rem}
-table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}
-th{background:#f5f5f7}code,.line{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
-.badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;font-size:12px;background:#eee}
-.s-passed,.s-ok{background:#d9f2de}.s-failed{background:#f8d7da}.s-inconclusive,.s-not_run{background:#fff3cd}.s-error,.s-infrastructure_error{background:#f1c6f0}
-.decision{padding:.6rem 1rem;border-radius:.4rem;margin:1rem 0}.decision.ok{background:#d9f2de}.decision.fail{background:#f8d7da}.decision.neutral{background:#fff3cd}
-details{border:1px solid #ddd;border-radius:.4rem;margin:.5rem 0;padding:.3rem .8rem}summary{cursor:pointer}
-.transcript .line{white-space:pre-wrap;margin:.1rem 0}.eid{color:#6e6e73;margin-right:.5rem}
-.semantic{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;border-top:1px dashed #ccc;padding:.6rem 0}
-.cited .evidence{background:#f5f5f7;border-left:3px solid #8e8e93;padding:.2rem .5rem;margin:.2rem 0}.missing{color:#b00020}
-.muted{color:#6e6e73}
+:root{--fg:#1d1d1f;--muted:#6e6e73;--line:#e2e2e7;--bg:#fff;--soft:#f5f5f7;--caller:#2f6fd6;--caller-soft:#dce8fb;--assistant:#d9731a;--assistant-soft:#fbe7d3;
+--pass:#1f7a3a;--pass-bg:#dcf3e2;--fail:#b3261e;--fail-bg:#fadcd9;--warn:#8a5a00;--warn-bg:#fff0c7;--err:#7a2f8f;--err-bg:#f1dcf6;--neutral:#55575c;--neutral-bg:#ececf0;--hl:#ffe56a}
+*{box-sizing:border-box}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:var(--fg);background:var(--bg)}
+#app{max-width:1280px;margin:0 auto;padding:1.2rem 1.5rem 3rem}
+h1{font-size:1.35rem;margin:.2rem 0}h2{font-size:1.1rem;margin:1.6rem 0 .5rem;padding-bottom:.2rem;border-bottom:1px solid var(--line)}h3{font-size:.95rem;margin:1rem 0 .4rem}
+code,pre,.eid,.time,.clock{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+pre{background:var(--soft);padding:.4rem .6rem;border-radius:4px;overflow:auto;max-height:22rem;margin:.2rem 0;white-space:pre-wrap;word-break:break-word}
+a{color:#0b57d0;text-decoration:none}a:hover{text-decoration:underline}
+.muted{color:var(--muted)}.meta{color:var(--muted);margin:.2rem 0 .6rem}
+table{border-collapse:collapse;width:100%;margin:.3rem 0}th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{font-weight:600;color:var(--muted);font-size:12px;background:var(--soft)}td.n,th.n{text-align:right;white-space:nowrap}
+.badge{display:inline-block;padding:0 .45rem;border-radius:.7rem;font-size:12px;line-height:1.6;white-space:nowrap;font-weight:500}
+.t-passed{background:var(--pass-bg);color:var(--pass)}.t-failed{background:var(--fail-bg);color:var(--fail)}.t-warn{background:var(--warn-bg);color:var(--warn)}
+.t-error{background:var(--err-bg);color:var(--err)}.t-neutral{background:var(--neutral-bg);color:var(--neutral)}
+.decision{display:flex;gap:1.2rem;align-items:flex-start;padding:.8rem 1rem;border-radius:6px;margin:.8rem 0}
+.decision-word{font-size:1.3rem;font-weight:700;white-space:nowrap}.decision .reasons{margin:.3rem 0 0;padding-left:1.1rem}
+.reasons{margin:.2rem 0 0;padding-left:1.1rem;color:var(--muted);font-size:13px}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:.6rem}
+.card{border:1px solid var(--line);border-radius:6px;padding:.5rem .7rem}.card-label{color:var(--muted);font-size:12px}.card-value{font-size:1.25rem;font-weight:600}.card-sub{color:var(--muted);font-size:12px}
+.stages{margin:.6rem 0}
+.rate{display:inline-flex;align-items:center;gap:.5rem;white-space:nowrap}
+.bar{position:relative;display:inline-block;width:140px;height:10px;background:var(--soft);border:1px solid var(--line);border-radius:5px}
+.bar .ci{position:absolute;top:1px;bottom:1px;background:#9dbbe9;border-radius:4px}.bar .pt{position:absolute;top:-3px;width:2px;height:14px;margin-left:-1px;background:#1b3f7a}
+.rate .num{min-width:2.6rem;text-align:right;font-variant-numeric:tabular-nums}.rate .ci-text{font-size:12px}
+.breakdowns{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:0 2rem}.breakdown{min-width:0;overflow-x:auto}
+.breakdown .bar{width:110px}
+.filters{display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center;margin:.4rem 0}
+.filters input[type=search]{min-width:18rem;padding:.3rem .5rem;border:1px solid #c7c7cc;border-radius:4px;font:inherit}
+.filters select,.filters button,.controls button,.controls select{font:inherit;padding:.2rem .4rem;border:1px solid #c7c7cc;border-radius:4px;background:#fff}
+.chip{display:inline-flex;gap:.25rem;align-items:center;border:1px solid var(--line);border-radius:1rem;padding:.1rem .55rem;font-size:13px;cursor:pointer;user-select:none}
+.count{color:var(--muted);margin:.3rem 0}
+.scroll{overflow-x:auto}
+table.trials td.said{color:var(--muted);max-width:26rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+table.trials .err{color:var(--err)}
+button.sort{all:unset;cursor:pointer}button.sort.active{color:var(--fg)}
+.trial-nav{display:flex;gap:1rem;align-items:baseline;margin-bottom:.4rem}
+.banner{padding:.5rem .8rem;border-radius:6px}
+.player{position:sticky;top:0;z-index:2;background:var(--bg);padding:.4rem 0;border-bottom:1px solid var(--line)}
+.controls{display:flex;gap:.8rem;align-items:center;flex-wrap:wrap;margin-bottom:.3rem}
+.controls .play{min-width:6.5rem;font-weight:600}
+.timeline-box{width:100%;cursor:crosshair;user-select:none}
+svg.timeline{display:block;font:11px system-ui,sans-serif}
+svg .lane{fill:#fafafc}svg .lane-label{fill:var(--muted);font-size:12px}
+svg .tick{stroke:#ececf0}svg .tick-label{fill:var(--muted)}
+svg .wave{stroke-width:1.2;fill:none}svg .wave.caller{stroke:var(--caller)}svg .wave.assistant{stroke:var(--assistant)}
+svg .speech.caller{fill:var(--caller-soft)}svg .speech.assistant{fill:var(--assistant-soft)}
+svg .overlap{fill:rgba(200,30,60,.16);stroke:rgba(200,30,60,.5);stroke-dasharray:2 2}
+svg .turn.user{fill:var(--caller)}svg .turn.assistant{fill:var(--assistant)}svg .turn.text-only{opacity:.55}
+svg .span path{stroke-width:1.5;fill:none}svg .span text{font-size:11px}
+svg .tone-ok path{stroke:#1f7a3a}svg .tone-ok text{fill:#1f7a3a}svg .tone-bad path{stroke:var(--fail)}svg .tone-bad text{fill:var(--fail)}svg .tone-warn path{stroke:var(--warn)}
+svg .item rect{fill:#7b61c9}svg .item text{fill:var(--fg)}svg .item.failed rect{fill:var(--fail)}
+svg .item.delegation rect{fill:#9aa5b8}svg .content-mark{fill:#3c4a60}
+svg .item.world.read rect{fill:#b9b9c3}svg .item.world.write rect{fill:#2e8a57}svg .item.world text{fill:var(--muted)}
+svg .cursor{stroke:#111;stroke-width:1.5;pointer-events:none}
+svg .hl rect,svg rect.hl{stroke:#e0a800;stroke-width:3;fill:var(--hl)}svg .hl{outline:none}
+.legend{font-size:12px;color:var(--muted);display:flex;gap:.35rem;align-items:center;flex-wrap:wrap;margin-top:.2rem}
+.lg{display:inline-block;width:12px;height:10px;border-radius:2px;margin-left:.6rem}
+.lg.caller{background:var(--caller)}.lg.assistant{background:var(--assistant)}.lg.overlap{background:rgba(200,30,60,.25)}.lg.speech{background:var(--caller-soft);border:1px solid var(--assistant-soft)}.lg.tool{background:#7b61c9}.lg.world{background:#2e8a57}
+.cols{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 1.5rem}
+.transcript .row{border-left:3px solid transparent;padding:.3rem .5rem;margin:.15rem 0;border-radius:4px;cursor:pointer}
+.transcript .row.user{border-left-color:var(--caller)}.transcript .row.assistant{border-left-color:var(--assistant)}
+.transcript .row:hover{background:var(--soft)}.transcript .row.now{background:#eaf1fd;box-shadow:inset 0 0 0 1px #b8cdf3}
+.row-head{display:flex;gap:.6rem;align-items:baseline;flex-wrap:wrap;font-size:12px;color:var(--muted)}
+.row-head .who{font-weight:600;color:var(--fg);text-transform:uppercase;font-size:11px;letter-spacing:.03em}
+.row-head .eid{margin-left:auto}
+.action{background:var(--neutral-bg);border-radius:3px;padding:0 .3rem;font-size:11px;font-weight:600}
+.lat{color:var(--pass)}
+.card-item{border:1px solid var(--line);border-radius:6px;padding:.4rem .6rem;margin:.4rem 0}
+.kv{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:.6rem}.kv .k{font-size:12px;color:var(--muted)}
+.lines .line{font:12px/1.45 ui-monospace,Menlo,Consolas,monospace;padding:.15rem .4rem;border-radius:3px;word-break:break-word}
+.eid{color:var(--muted);margin-right:.5rem}
+.semantic{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;border-top:1px dashed var(--line);padding:.6rem 0}
+.rationale{margin:.3rem 0}
+.cited-item{margin:.25rem 0;font-size:13px}
+button.cite{font:12px ui-monospace,Menlo,Consolas,monospace;color:#0b57d0;background:#eef3fd;border:1px solid #c9d8f6;border-radius:3px;padding:0 .3rem;cursor:pointer}
+button.cite:hover{background:#dfe9fc}
+.missing{color:var(--fail)}
+.hl{background:var(--hl) !important;outline:2px solid #e0a800;outline-offset:1px}
+details{margin:.4rem 0}summary{cursor:pointer;color:var(--muted)}
+ul.artifacts{padding-left:1.1rem;font-size:13px}
+table.metrics td{font-size:13px}table.metrics pre{max-height:10rem}
+@media (max-width:900px){.cols,.semantic,.kv{grid-template-columns:minmax(0,1fr)}}
 `;
 
-/** Render the run: header, gates and decision, per-case table, breakdowns, then one collapsible section per trial. */
-export function htmlReport(results: ReportResults, records: readonly TrialRecord[], options: HtmlReportOptions = {}): string {
-  const { run, gates, summary } = results;
-  const judge = judgeUsageTotals(records.flatMap((r) => r.assessments));
-  const parts: string[] = [];
-  parts.push(`<h1>crashlab run ${escapeHtml(run.run_id)}</h1>`);
-  parts.push(
-    table(
-      ["plan", "target", "started", "finished", "seed", "repetitions", "concurrency", "crashlab", "package digest"],
-      [[run.plan, run.target, run.started_at, run.finished_at, run.seed, run.repetitions, run.concurrency, run.crashlab_version, run.package_digest].map((v) => escapeHtml(v))],
-    ),
-  );
-  if (run.interrupted) parts.push(`<p class="missing">interrupted by ${escapeHtml(run.interrupted_by)}: ${escapeHtml(run.not_run.length)} trial(s) not run (${escapeHtml(run.cases_not_run.join(", "))})</p>`);
+/** A trial's details as embedded: its JSON, gzipped, in base64. */
+export function packTrial(json: string): string {
+  return gzipSync(Buffer.from(json, "utf8"), { level: 9 }).toString("base64");
+}
 
-  const heading = { pass: "Gates passed", fail: "Gates failed", infrastructure: "No decision: infrastructure errors", evaluation_error: "No decision: evaluation error", interrupted: "Interrupted: no decision" }[gates.decision];
-  parts.push(`<div class="decision ${gates.ok ? "ok" : gates.decision === "fail" ? "fail" : "neutral"}"><strong>${heading}</strong> (exit code ${escapeHtml(gates.exit_code)}): ${escapeHtml(gates.message)}</div>`);
-  if (gates.results.length > 0) {
-    parts.push("<h2>Gates</h2>");
-    parts.push(
-      table(
-        ["verifier", "required", "min pass rate", "Wilson", "result", "message"],
-        gates.results.map((g) => [
-          `<code>${escapeHtml(g.verifier)}</code>`,
-          g.rule.required ? "required" : "advisory",
-          pct(g.rule.min_pass_rate),
-          g.rule.wilson ? "lower bound" : "raw rate",
-          badge(g.ok ? "passed" : "failed"),
-          escapeHtml(g.message),
-        ]),
-      ),
-    );
-  }
+export function unpackTrial(packed: string): string {
+  return gunzipSync(Buffer.from(packed, "base64")).toString("utf8");
+}
 
-  parts.push("<h2>Summary</h2>");
-  parts.push(
-    table(
-      ["trials", "passed", "failed", "inconclusive", "infrastructure errors", "pass rate", "Wilson 95%"],
-      [[summary.trials, summary.by_status.passed, summary.by_status.failed, summary.by_status.inconclusive, summary.by_status.infrastructure_error].map((v) => escapeHtml(v)).concat([pct(summary.pass_rate), interval(summary.wilson_95)])],
-    ),
-  );
-  const stages = Object.entries(summary.errors_by_stage);
-  if (stages.length) parts.push(`<p>Infrastructure errors by stage: ${stages.map(([s, n]) => `<code>${escapeHtml(s)}</code> ${escapeHtml(n)}`).join(", ")}</p>`);
-  if (judge.judged > 0)
-    parts.push(
-      `<p>Semantic judge (separate from target usage): ${judge.judged} judged assessment(s), ${judge.requests} request(s), ${judge.tokens.input} input / ${judge.tokens.output} output tokens, estimated cost ${
-        judge.cost_usd === null ? "unknown" : `$${judge.cost_usd.toFixed(4)}`
-      }${judge.unpriced ? ` (${judge.unpriced} without a price)` : ""}.</p>`,
-    );
-
-  parts.push("<h2>Cases</h2>");
-  parts.push(
-    table(
-      ["case", "trials", "passes", "failed", "inconclusive", "infra errors", "pass rate", "Wilson 95%", "pass^k", "duration P50 / P90 ms"],
-      summary.cases.map((c) => [
-        `<code>${escapeHtml(c.case_id)}</code>`,
-        escapeHtml(c.trials),
-        escapeHtml(c.passes),
-        escapeHtml(c.failures),
-        escapeHtml(c.inconclusive),
-        escapeHtml(c.infrastructure_errors),
-        pct(c.pass_rate),
-        interval(c.wilson_95),
-        Object.entries(c.pass_hat_k)
-          .map(([k, v]) => `k=${escapeHtml(k)}: ${v === null ? "undefined" : v.toFixed(3)}`)
-          .join("<br>"),
-        `${num(c.duration_ms.p50, 0)} / ${num(c.duration_ms.p90, 0)}`,
-      ]),
-    ),
-  );
-
-  for (const b of options.breakdowns ?? []) {
-    parts.push(`<h2>${escapeHtml(b.title)}</h2>`);
-    parts.push(
-      table(
-        ["", "trials", "passes", "pass rate", "Wilson 95%"],
-        b.rows.map((r) => [escapeHtml(r.label), escapeHtml(r.trials), escapeHtml(r.passes), r.trials ? pct(r.passes / r.trials) : "—", interval(wilsonInterval(r.passes, r.trials))]),
-      ),
-    );
-  }
-
-  parts.push("<h2>Trials</h2>");
-  for (const record of records) parts.push(trialSection(record, options.catalogs?.[record.trial_id]));
-
+/** The page: run data, one packed block per trial (`packTrial`), the viewer script. */
+export function reportHtml(data: ReportData, packedTrials: readonly string[]): string {
+  const blocks = packedTrials.map((packed, i) => `<script type="application/x-crashlab-trial" id="trial-${i}">${packed}</script>`).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>crashlab ${escapeHtml(run.run_id)}</title><style>${STYLE}</style></head>
-<body>
-${parts.join("\n")}
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>crashlab ${escapeHtml(data.run.run_id)} — ${escapeHtml(data.decision.state)}</title><style>${STYLE}</style></head>
+<body><div id="app"><noscript><p>This report draws itself with JavaScript: allow scripts for this file to see the run ${escapeHtml(data.run.run_id)}. The data is in results.json beside it.</p></noscript></div>
+<script type="application/json" id="run-data">${scriptJson(JSON.stringify(data))}</script>
+${blocks}
+<script>${VIEWER_SCRIPT.replace(/<\/script/gi, "<\\/script")}</script>
 </body></html>
 `;
-}
-
-/** The catalog for a trial: the one given, else rebuilt from the record (without context and facts). */
-function catalogFor(record: TrialRecord, given: EvidenceCatalog | undefined): { catalog: EvidenceCatalog | null; problem: string | null } {
-  if (given) return { catalog: given, problem: null };
-  try {
-    return { catalog: buildEvidenceCatalog(record), problem: null };
-  } catch (error) {
-    return { catalog: null, problem: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-function timeOf(item: EvidenceItem): number {
-  if (item.kind === "utterance") return item.start_ms;
-  if (item.kind === "delegation") return item.created_ms;
-  if (item.kind === "tool_call") return item.requested_ms;
-  return Number.POSITIVE_INFINITY;
-}
-
-function evidenceRow(id: string, index: ReadonlyMap<string, EvidenceItem>): string {
-  const item = index.get(id);
-  return item
-    ? `<div class="evidence line"><span class="eid">${escapeHtml(id)}</span>${escapeHtml(evidenceLine(item))}</div>`
-    : `<div class="evidence line missing"><span class="eid">${escapeHtml(id)}</span>(not in the evidence catalog)</div>`;
-}
-
-function trialSection(record: TrialRecord, given: EvidenceCatalog | undefined): string {
-  const { catalog, problem } = catalogFor(record, given);
-  const index = catalog ? catalogIndex(catalog) : new Map<string, EvidenceItem>();
-  const out: string[] = [];
-  const task = record.metrics.task;
-  out.push(`<details><summary><code>${escapeHtml(record.trial_id)}</code> ${badge(record.status)} <span class="muted">${escapeHtml(record.target)} · ${escapeHtml(record.duration_ms)} ms</span></summary>`);
-  if (record.error) out.push(`<p class="missing">infrastructure error at <code>${escapeHtml(record.error.stage)}</code>: ${escapeHtml(record.error.message)}</p>`);
-  if (problem) out.push(`<p class="missing">evidence catalog unavailable: ${escapeHtml(problem)}</p>`);
-  out.push(
-    `<p>task completed: <strong>${task.task_completed ? "yes" : "no"}</strong> · semantic quality: ${num(task.semantic_quality.score)} · tool accuracy: ${num(task.tool_accuracy)} · delegation accuracy: ${num(task.delegation_accuracy)}</p>`,
-  );
-
-  const timeline = (catalog?.items ?? []).filter((i) => i.kind === "utterance" || i.kind === "delegation" || i.kind === "tool_call").sort((a, b) => timeOf(a) - timeOf(b));
-  out.push(`<h3>Transcript</h3><div class="transcript">${timeline.map((i) => evidenceRow(i.id, index)).join("") || '<p class="muted">no transcript</p>'}</div>`);
-
-  if (record.tool_executions.length) {
-    out.push("<h3>Tool calls</h3>");
-    out.push(
-      table(
-        ["id", "name", "status", "arguments", "result", "requested / completed ms"],
-        record.tool_executions.map((t) => [
-          `<code>tool.${escapeHtml(t.call_id)}</code>`,
-          escapeHtml(t.name),
-          badge(t.status, t.status === "completed" ? "passed" : "failed"),
-          `<code>${escapeHtml(t.raw_arguments)}</code>`,
-          `<code>${escapeHtml(t.error ? `${t.error.code}: ${t.error.message}` : JSON.stringify(t.output ?? null))}</code>`,
-          `${escapeHtml(t.requested_ms)} / ${escapeHtml(t.completed_ms)}`,
-        ]),
-      ),
-    );
-  }
-  const changes = (catalog?.items ?? []).filter((i) => i.kind === "state_change");
-  if (changes.length) out.push(`<h3>State changes</h3><div class="transcript">${changes.map((i) => evidenceRow(i.id, index)).join("")}</div>`);
-
-  out.push("<h3>Outcome checks</h3>");
-  out.push(
-    table(
-      ["check", "required", "status", "rationale", "evidence"],
-      record.checks.map((c) => [`<code>${escapeHtml(c.id)}</code>`, c.required ? "required" : "diagnostic", badge(c.status), escapeHtml(c.rationale), c.evidence_ids.map((id) => `<code>${escapeHtml(id)}</code>`).join(" ")]),
-    ),
-  );
-
-  const semantic = record.assessments.filter((a) => a.kind === "semantic");
-  const other = record.assessments.filter((a) => a.kind !== "semantic");
-  if (other.length) {
-    out.push("<h3>Verifiers</h3>");
-    out.push(
-      table(
-        ["verifier", "version", "required", "status", "rationale"],
-        other.map((a) => [`<code>${escapeHtml(a.verifier)}</code>`, escapeHtml(a.version), a.required ? "required" : "advisory", badge(a.status), escapeHtml(a.rationale)]),
-      ),
-    );
-  }
-  if (semantic.length) {
-    out.push("<h3>Semantic assessments</h3>");
-    for (const a of semantic) out.push(semanticBlock(a, index));
-  }
-  out.push("</details>");
-  return out.join("\n");
-}
-
-function semanticBlock(a: Assessment, index: ReadonlyMap<string, EvidenceItem>): string {
-  const j = a.judge;
-  const facts = [
-    `${a.required ? "required" : "advisory"}`,
-    a.score === null || a.score === undefined ? "score —" : `score ${num(a.score)}`,
-    j ? `clause <code>${escapeHtml(j.clause.id)}</code> v${escapeHtml(j.clause.version)}` : `v${escapeHtml(a.version)}`,
-  ];
-  const judgeLine = j
-    ? `<p class="muted">judge ${escapeHtml(j.observed_models.join(", ") || j.model)}${j.settings.reasoning_effort ? `, effort ${escapeHtml(j.settings.reasoning_effort)}` : ""}, ${escapeHtml(j.settings.repetitions)} repetition(s), ${escapeHtml(j.latency_ms)} ms, ${escapeHtml(j.tokens.total)} tokens, ${
-        j.cost_usd === null ? "cost unknown" : `$${j.cost_usd.toFixed(5)}`
-      }${j.reason ? `, reason <code>${escapeHtml(j.reason)}</code>` : ""}${j.task_completed === null ? "" : `, task completed: ${j.task_completed ? "yes" : "no"}`}</p>`
-    : "";
-  const cited = a.evidence_ids.length ? a.evidence_ids.map((id) => evidenceRow(id, index)).join("") : '<p class="muted">no evidence cited</p>';
-  return `<div class="semantic"><div><p><code>${escapeHtml(a.verifier)}</code> ${badge(a.status)} ${facts.join(" · ")}</p><p>${escapeHtml(a.rationale)}</p>${judgeLine}</div><div class="cited">${cited}</div></div>`;
 }

@@ -31,7 +31,7 @@ export const ResultsTrial = TrialRecord.pick({
   limits: true,
   provenance: true,
   artifacts: true,
-}).extend({ started_at: z.string(), wall_ms: z.number() });
+}).extend({ started_at: z.string(), wall_ms: z.number(), tags: z.array(z.string()) });
 
 export const ResultsFile = z.strictObject({
   results_version: z.literal(RESULTS_VERSION),

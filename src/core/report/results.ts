@@ -13,6 +13,8 @@ export interface ResultsContext {
   package_digest: string;
   target_descriptor: TargetDescriptor;
   limits: RunResult["records"][number]["limits"]["config"];
+  /** Each case's tags (the report breaks pass rates down by tag). */
+  case_tags?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Build the results.json document and validate it against its own schema before anyone writes it. */
@@ -61,6 +63,7 @@ export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFil
       ...(r.cleanup_errors ? { cleanup_errors: r.cleanup_errors } : {}),
       started_at: r.wall.started_at,
       wall_ms: r.wall.duration_ms,
+      tags: [...(ctx.case_tags?.[r.case_id] ?? [])],
       duration_ms: r.duration_ms,
       input: r.input,
       metrics: r.metrics,

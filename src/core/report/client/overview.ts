@@ -1,0 +1,92 @@
+import type { GateView, RateRow, ReportData } from "./data";
+import { badge, esc, ms, pct, rateBar } from "./format";
+
+/** The run at a glance: decision and why, gates, summary, timing, consumption, pass rates per case, tag, condition. */
+
+const DECISION: Record<ReportData["decision"]["state"], { word: string; tone: string }> = {
+  pass: { word: "PASS", tone: "passed" },
+  fail: { word: "FAIL", tone: "failed" },
+  infrastructure: { word: "NO DECISION — infrastructure errors", tone: "error" },
+  evaluation_error: { word: "NO DECISION — evaluation error", tone: "error" },
+  interrupted: { word: "INTERRUPTED — no decision", tone: "neutral" },
+};
+
+const GATE: Record<GateView["state"], { label: string; tone: string }> = {
+  passed: { label: "passed", tone: "passed" },
+  failed: { label: "failed", tone: "failed" },
+  advisory_failed: { label: "failed (advisory)", tone: "warn" },
+  not_assessed: { label: "not assessed", tone: "neutral" },
+  blocked: { label: "no verdict", tone: "error" },
+};
+
+function gateRow(g: GateView): string {
+  const rule = `${g.wilson ? "Wilson low" : "rate"} ≥ ${pct(g.min_pass_rate)}`;
+  const reasons = g.reasons.length ? `<ul class="reasons">${g.reasons.map((r) => `<li>${esc(r)}</li>`).join("")}</ul>` : "";
+  return `<tr data-gate="${esc(g.verifier)}" data-state="${g.state}"><td><code>${esc(g.verifier)}</code></td><td>${g.required ? "required" : "advisory"}</td><td>${esc(rule)}</td><td>${badge(GATE[g.state].label, GATE[g.state].tone)}</td><td>${esc(g.message)}${reasons}</td></tr>`;
+}
+
+function card(label: string, value: string, sub = ""): string {
+  return `<div class="card"><div class="card-label">${esc(label)}</div><div class="card-value">${value}</div>${sub ? `<div class="card-sub">${sub}</div>` : ""}</div>`;
+}
+
+function rateTable(title: string, head: string, rows: readonly RateRow[], filter: string): string {
+  if (!rows.length) return "";
+  return `<section class="breakdown"><h3>${esc(title)}</h3><table class="rates"><thead><tr><th>${esc(head)}</th><th class="n">trials</th><th class="n">passed</th><th>pass rate · 95% Wilson</th></tr></thead><tbody>${rows
+    .map(
+      (r) =>
+        `<tr><td><a href="#" data-filter="${esc(filter)}" data-value="${esc(r.label)}">${esc(r.label)}</a></td><td class="n">${r.trials}</td><td class="n">${r.passes}</td><td>${rateBar(r.rate, r.low, r.high)}${r.errors ? ` <span class="muted">${r.errors} infra</span>` : ""}</td></tr>`,
+    )
+    .join("")}</tbody></table></section>`;
+}
+
+export function overviewHtml(d: ReportData): string {
+  const r = d.run;
+  const decision = DECISION[d.decision.state];
+  const s = d.summary;
+  const startedMs = Date.parse(r.started_at);
+  const wall = Number.isFinite(startedMs) ? `${((Date.parse(r.finished_at) - startedMs) / 1000).toFixed(1)} s` : "";
+  const out: string[] = [];
+  out.push(
+    `<header class="run"><h1>crashlab <span class="muted">run</span> ${esc(r.run_id)}</h1><p class="meta">plan <b>${esc(r.plan)}</b> · target <b>${esc(r.target)}</b> · ${esc(r.started_at)} (${esc(wall)}) · seed ${r.seed} · ${r.repetitions} repetition(s) · concurrency ${r.concurrency} · ${r.real_time ? "real" : "virtual"} time · crashlab ${esc(r.crashlab_version)} · package <code title="${esc(r.package_digest)}">${esc(r.package_digest.slice(0, 19))}…</code></p></header>`,
+  );
+  out.push(
+    `<section class="decision t-${decision.tone}" id="decision" data-state="${d.decision.state}"><div class="decision-word">${esc(decision.word)}</div><div><div>${esc(d.decision.message)} <span class="muted">(exit ${d.decision.exit_code})</span></div>${
+      d.decision.reasons.length ? `<ul class="reasons">${d.decision.reasons.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>` : ""
+    }</div></section>`,
+  );
+  if (d.gates.length)
+    out.push(`<section><h2>Gates</h2><table class="gates"><thead><tr><th>verifier</th><th>kind</th><th>rule</th><th>result</th><th>why</th></tr></thead><tbody>${d.gates.map(gateRow).join("")}</tbody></table></section>`);
+
+  const t = d.consumption.target;
+  const j = d.consumption.judge;
+  out.push(
+    `<section><h2>Summary</h2><div class="cards">${[
+      card("trials", String(s.trials), `${s.by_status.passed} passed · ${s.by_status.failed} failed · ${s.by_status.inconclusive} inconclusive · ${s.by_status.infrastructure_error} infrastructure`),
+      card("pass rate", pct(s.rate, 1), `95% Wilson ${pct(s.low, 1)}–${pct(s.high, 1)}`),
+      card("response latency", `${ms(d.timing.response_latency_ms.p50)}`, `P50 · P90 ${ms(d.timing.response_latency_ms.p90)} · ${d.timing.response_latency_ms.n} trial(s)`),
+      card("trial duration", `${ms(d.timing.duration_ms.p50)}`, `P50 · P90 ${ms(d.timing.duration_ms.p90)}`),
+      card("target consumption", t.audio_seconds === null ? "—" : `${t.audio_seconds.toLocaleString("en-US")} s audio`, `voice frontend over ${t.trials_with_audio} trial(s) · backend ${t.backend_tokens === null ? "no tokens reported" : `${t.backend_tokens.toLocaleString("en-US")} tokens`}`),
+      card("judge consumption", j.judged ? `${j.tokens.total.toLocaleString("en-US")} tokens` : "not used", j.judged ? `${j.judged} assessment(s) · ${j.requests} request(s) · ${j.cost_usd === null ? "cost unknown" : `≈ $${j.cost_usd.toFixed(4)}`}${j.unpriced ? ` (+${j.unpriced} unpriced)` : ""}` : "no semantic judge in this run"),
+    ].join("")}</div>`,
+  );
+  const stages = Object.entries(s.errors_by_stage);
+  out.push(
+    `<p class="stages">Infrastructure errors by stage: ${
+      stages.length ? stages.map(([k, v]) => `<a href="#" data-filter="q" data-value="${esc(k)}:"><code>${esc(k)}</code></a> ${v}`).join(" · ") : '<span class="muted">none</span>'
+    }</p></section>`,
+  );
+
+  out.push(
+    `<section><h2>Cases</h2><table class="cases"><thead><tr><th>case</th><th class="n">trials</th><th class="n">passed</th><th>pass rate · 95% Wilson</th><th class="n" title="pass^k at k = trials: the chance that all k repetitions pass">pass^k</th><th class="n">latency P50 / P90</th><th class="n">duration P50 / P90</th></tr></thead><tbody>${d.cases
+      .map(
+        (c) =>
+          `<tr><td><a href="#" data-filter="case" data-value="${esc(c.label)}"><code>${esc(c.label)}</code></a></td><td class="n">${c.trials}</td><td class="n">${c.passes}</td><td>${rateBar(c.rate, c.low, c.high)}${c.errors ? ` <span class="muted">${c.errors} infra</span>` : ""}</td><td class="n">${c.pass_hat_n === null ? "—" : c.pass_hat_n.toFixed(2)}</td><td class="n">${ms(c.response_latency_ms.p50)} / ${ms(c.response_latency_ms.p90)}</td><td class="n">${ms(c.duration_ms.p50)} / ${ms(c.duration_ms.p90)}</td></tr>`,
+      )
+      .join("")}</tbody></table></section>`,
+  );
+  out.push(
+    `<div class="breakdowns">${rateTable("By kind", "kind", d.kinds, "kind")}${rateTable("By acoustic condition", "condition", d.conditions, "condition")}${rateTable("By tag", "tag", d.tags, "tag")}</div>`,
+  );
+  if (d.problems.length) out.push(`<section class="problems"><h2>Problems building this report</h2><ul>${d.problems.map((p) => `<li>${esc(p)}</li>`).join("")}</ul></section>`);
+  return out.join("\n");
+}

@@ -1,0 +1,84 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { trialDetail, reportData, type TrialSource, type TranscriptFile } from "./view-model";
+import { conversationView } from "./waveform";
+import { writeFileAtomic } from "./files";
+import { redactShapes, type Redact } from "./redact";
+import { packTrial, reportHtml } from "./html";
+import { ResultsFile } from "./results-schema";
+
+/** A run folder that cannot be turned into a report (no results.json, or one that does not parse). */
+export class RunFolderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RunFolderError";
+  }
+}
+
+export function readResults(runDir: string): ResultsFile {
+  const file = join(runDir, "results.json");
+  if (!existsSync(file)) throw new RunFolderError(`${runDir} holds no results.json: pass the folder of one run (results/<run-id>), as printed at the end of \`crashlab run\``);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new RunFolderError(`${file} is not valid JSON (${(error as Error).message}); the run folder is damaged — run again`);
+  }
+  const doc = ResultsFile.safeParse(parsed);
+  if (!doc.success) {
+    const issue = doc.error.issues[0]!;
+    throw new RunFolderError(`${file}, field ${issue.path.join(".") || "(root)"}: ${issue.message}; it was written by another crashlab version or edited — run again with this version`);
+  }
+  return doc.data;
+}
+
+/** One trial's artifacts as the report needs them; what is missing or unreadable is named, never hidden. */
+async function trialSource(runDir: string, trial: ResultsFile["trials"][number]): Promise<TrialSource> {
+  const problems: string[] = [];
+  let transcript: TranscriptFile | null = null;
+  const transcriptPath = trial.artifacts.transcript;
+  if (transcriptPath && existsSync(join(runDir, transcriptPath))) {
+    try {
+      transcript = JSON.parse(readFileSync(join(runDir, transcriptPath), "utf8")) as TranscriptFile;
+    } catch (error) {
+      problems.push(`${transcriptPath} is unreadable: ${(error as Error).message}`);
+    }
+  } else problems.push(`transcript artifact ${transcriptPath ?? "(none recorded)"} is missing`);
+  let audio = null;
+  const wav = trial.artifacts.conversation_wav;
+  if (wav) {
+    if (existsSync(join(runDir, wav))) {
+      try {
+        audio = await conversationView(readFileSync(join(runDir, wav)), wav, trial.metrics.audio?.speech_detector);
+      } catch (error) {
+        problems.push(`${wav} cannot be drawn: ${(error as Error).message}`);
+      }
+    } else problems.push(`${wav} is missing`);
+  }
+  return { trial, transcript, audio, problems };
+}
+
+/**
+ * Build report.html from a run folder alone (results.json, transcripts, conversation.wav files), so the
+ * report the run writes and one rebuilt later are the same. Trial details are built one at a time.
+ */
+export async function buildRunReport(runDir: string, redact: Redact = redactShapes): Promise<string> {
+  const results = readResults(runDir);
+  const callerText = new Map<string, string>();
+  const problems: string[] = [];
+  const details: string[] = [];
+  for (const trial of results.trials) {
+    const source = await trialSource(runDir, trial);
+    // Redacted before packing: text redaction cannot see inside the packed blocks.
+    details.push(packTrial(redact(JSON.stringify(trialDetail(source)))));
+    callerText.set(trial.trial_id, source.transcript?.turns.find((t) => t.role === "user")?.text ?? "");
+    problems.push(...source.problems.map((p) => `${trial.trial_id}: ${p}`));
+  }
+  return redact(reportHtml(reportData(results, callerText, problems), details));
+}
+
+export async function writeRunReport(runDir: string, redact: Redact = redactShapes): Promise<string> {
+  const file = join(runDir, "report.html");
+  writeFileAtomic(file, await buildRunReport(runDir, redact));
+  return file;
+}
