@@ -11,6 +11,7 @@ import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { LiveClient } from "../src/core/live/client";
 import { ResultsFile } from "../src/core/report/results-schema";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
+import { unpackTrial } from "../src/core/report/html";
 
 /**
  * Issue 8 items 13, 14, 15 and 20: keys are scoped per service and never appear in any output; endpoint
@@ -128,7 +129,10 @@ describe("issue 8 item 14: a planted key appears in no output", () => {
     expect(files.map((f) => f.slice(runFolder(out).length + 1)).sort()).toEqual(
       expect.arrayContaining(["results.json", "report.html", "junit.xml", "events/restaurant_003.r1.jsonl", "transcripts/restaurant_003.r1.json", "audio/restaurant_003.r1/conversation.transcript.txt"]),
     );
-    const texts = [...files.map((f) => readFileSync(f, "utf8")), r.stdout, r.stderr];
+    // report.html packs each trial's details (gzip, base64): they are read unpacked too.
+    const unpacked = (text: string) => [text, ...[...text.matchAll(/<script type="application\/x-crashlab-trial" id="trial-\d+">([^<]*)<\/script>/g)].map((m) => unpackTrial(m[1]!))];
+    const texts = [...files.flatMap((f) => unpacked(readFileSync(f, "utf8"))), r.stdout, r.stderr];
+    expect(texts.length).toBeGreaterThan(files.length + 2);
     for (const text of texts) {
       expect(text).not.toContain(JUDGE_KEY);
       expect(text).not.toContain(OPENAI_KEY);
@@ -138,7 +142,7 @@ describe("issue 8 item 14: a planted key appears in no output", () => {
     const results = readFileSync(join(runFolder(out), "results.json"), "utf8");
     expect(results).toContain("Incorrect API key provided: [REDACTED]");
     expect(readFileSync(join(runFolder(out), "junit.xml"), "utf8")).toContain("[REDACTED]");
-    expect(readFileSync(join(runFolder(out), "report.html"), "utf8")).toContain("[REDACTED]");
+    expect(unpacked(readFileSync(join(runFolder(out), "report.html"), "utf8"))[1]).toContain("Incorrect API key provided: [REDACTED]");
     expect(r.stderr).toContain("[REDACTED]");
   });
 });
