@@ -81,7 +81,9 @@ describe("issue 8 items 3 and 4: signals stop a run without losing it or passing
     expect(child.stdout).toMatch(/INTERRUPTED by SIGINT: \d+ trial\(s\) of \d+ case\(s\) not run/);
     expect(child.stdout).toMatch(/decision: INTERRUPTED \(exit 130\)/);
     expect(child.stdout).not.toMatch(/decision: PASS/);
-    expect(report).toContain("Interrupted: no decision");
+    // report.html's embedded run data carries the decision the page draws ("INTERRUPTED — no decision").
+    const data = JSON.parse(/<script type="application\/json" id="run-data">([^<]*)<\/script>/.exec(report)![1]!) as { decision: { state: string; exit_code: number } };
+    expect(data.decision).toMatchObject({ state: "interrupted", exit_code: 130 });
     expect(leftovers).toEqual([]);
   }, 120_000);
 
