@@ -2,10 +2,17 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { readResults, writeRunReport, RunFolderError } from "../report/run-folder";
+import { readResults, writeRunReport } from "../report/run-folder";
 import { openInBrowser } from "./open-browser";
 import { UsageError } from "./options";
-import type { CliIO } from "./main";
+
+/** What `view` needs of the CLI's IO (main's CliIO satisfies it; importing main here would be a circle). */
+export interface ViewIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  env?: Record<string, string | undefined>;
+}
 
 export const VIEW_HELP = `crashlab view — open a run's report.html (the overview, or one trial's conversation viewer)
 
@@ -27,7 +34,7 @@ export function reportUrl(runDir: string, trial?: string): string {
 }
 
 /** Open a report in the user's browser; when that cannot happen, say so and print the URL (exit 0 either way). */
-export async function openReport(url: string, io: CliIO, print = false): Promise<void> {
+export async function openReport(url: string, io: ViewIO, print = false): Promise<void> {
   if (print) {
     io.stdout(`${url}\n`);
     return;
@@ -37,7 +44,7 @@ export async function openReport(url: string, io: CliIO, print = false): Promise
   else io.stdout(`crashlab: could not open a browser (${result.reason}); open this URL yourself:\n${url}\n`);
 }
 
-export async function viewCommand(argv: string[], io: CliIO): Promise<number> {
+export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { trial: { type: "string" }, print: { type: "boolean" }, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
@@ -64,5 +71,3 @@ export async function viewCommand(argv: string[], io: CliIO): Promise<number> {
   await openReport(reportUrl(runDir, trial), io, parsed.values.print ?? false);
   return 0;
 }
-
-export { RunFolderError };
