@@ -160,6 +160,10 @@ describe("report data", () => {
     expect(detail.turns.filter((t) => t.role === "user").map((t) => t.action)).toEqual(turns.filter((t) => t.role === "user").map((t) => (t as { action?: string }).action));
     expect(detail.turns.filter((t) => t.role === "assistant").every((t) => t.action === null)).toBe(true);
     expect(detail.latency_spans).toEqual([{ start_ms: 1000, end_ms: 1900, label: "900 ms", tone: "ok" }]);
+    // A RUN record's conversation names each caller utterance's intent: the label when a turn has no action.
+    const firstUser = transcript.turns.find((t) => t.role === "user")!;
+    const fromIntent = trialDetail({ trial, transcript: { ...transcript, evidence_catalog: null, conversation: { utterances: [{ intent: "opening", start_ms: firstUser.start_ms + 40 }] } }, audio: null, problems: [] });
+    expect(fromIntent.turns.find((t) => t.role === "user")!.action).toBe("OPENING");
     expect(detail.yield_spans).toEqual([
       { start_ms: 5000, end_ms: 5400, label: "yield 400 ms", tone: "ok" },
       { start_ms: 7000, end_ms: 9000, label: "kept talking over backchannel", tone: "ok" },

@@ -34,6 +34,8 @@ export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: 
     evidence_catalog: catalog,
     limits: record.limits,
     provenance: record.provenance,
+    // RUN: the conversation as the harness saw it (the caller's utterances with their intents, the relay).
+    ...(record.conversation ? { conversation: record.conversation } : {}),
   };
   writeFileAtomic(join(runDir, transcript), redact(JSON.stringify(detail, null, 2) + "\n"));
   const paths: Record<string, string> = { events, transcript };

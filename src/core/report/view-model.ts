@@ -19,6 +19,18 @@ export interface TranscriptFile {
   tool_executions: ToolExecution[];
   world: { events: unknown[]; diff: unknown[] } & Record<string, unknown>;
   evidence_catalog?: EvidenceCatalog | null;
+  /** RUN: the simulated caller's utterances with their intents. */
+  conversation?: { utterances?: Array<{ intent: string; start_ms: number }> } | null;
+}
+
+/** A RUN caller turn's label: its own action, else the intent of the caller utterance that starts with it. */
+function callerAction(turn: { start_ms: number; action?: string } | undefined, transcript: TranscriptFile | null): string | null {
+  if (!turn) return null;
+  if (typeof turn.action === "string") return turn.action;
+  let best: { intent: string; start_ms: number } | null = null;
+  for (const u of transcript?.conversation?.utterances ?? [])
+    if (Math.abs(u.start_ms - turn.start_ms) <= 1500 && (!best || Math.abs(u.start_ms - turn.start_ms) < Math.abs(best.start_ms - turn.start_ms))) best = u;
+  return best ? best.intent.toUpperCase() : null;
 }
 
 export interface TrialSource {
@@ -303,7 +315,7 @@ export function trialDetail(source: TrialSource): TrialDetail {
   const recordedTurns = transcript?.turns ?? [];
   const utterances = items.filter((i): i is Extract<EvidenceItem, { kind: "utterance" }> => i.kind === "utterance");
   const turns: TurnView[] = (utterances.length ? utterances : []).map((u, i) => {
-    const action = recordedTurns[i]?.action;
+    const action = u.role === "user" ? callerAction(recordedTurns[i], transcript) : null;
     const response = u.role === "assistant" ? answered.find((s) => s.end_ms >= u.start_ms - 1000 && s.end_ms <= u.end_ms) : undefined;
     return {
       eid: u.id,
@@ -311,7 +323,7 @@ export function trialDetail(source: TrialSource): TrialDetail {
       text: u.text,
       start_ms: u.start_ms,
       end_ms: u.end_ms,
-      action: typeof action === "string" ? action : null,
+      action,
       latency_ms: response ? response.end_ms - response.start_ms : null,
     };
   });
