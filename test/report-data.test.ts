@@ -146,7 +146,7 @@ describe("report data", () => {
     const results = readResults(r.dir);
     const trial = results.trials[0]!;
     const transcript = JSON.parse(readFileSync(join(r.dir, trial.artifacts.transcript!), "utf8")) as TranscriptFile;
-    const actions = ["OPENING", "SPEAK", "INTERRUPT", "BACKCHANNEL"];
+    const actions = ["OPENING", "SPEAK", "INTERRUPT", "BACKCHANNEL"] as const;
     const turns = transcript.turns.map((t, i) => (t.role === "user" ? { ...t, action: actions[i % actions.length]! } : t));
     const audio: Record<string, alpha.Json> = {
       response_latency_ms: 900,
