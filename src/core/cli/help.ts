@@ -59,13 +59,26 @@ Target and audio:
                               wait for a complete response after the caller's audio, 0.001–86400
                               (default 30)
 
-WALK (recorded callers):
-  --condition <preset>        only recordings with this acoustic condition (repeatable): clean, noisy,
+WALK (recorded callers) and RUN (simulated callers):
+  --condition <preset>        WALK: only recordings with this acoustic condition (repeatable); RUN: the
+                              simulated caller's speech is degraded by it (one only): clean, noisy,
                               telephony, background_speech, echo, packet_loss, realistic
   --where <key=value>         only recordings whose metadata matches, e.g. accent=scottish (repeatable)
   --speech-detector <name>    rms (default, evaluation-contract §2) or webrtc (WebRTC VAD) for the timeline
   --listen                    play each conversation (caller left, assistant right) after its trial;
                               needs an audio player; not with --concurrency above 1
+
+RUN (a simulated caller in one full-duplex conversation):
+  --max-duration-seconds <s>  a conversation longer than this fails with duration_limit, 1–3600 (default 90)
+  --assistant-opening-prompt <file>
+                              the assistant opens the call, asked with this text (default: the caller opens
+                              with the scenario's input.text)
+  --caller-voice <name>       the simulated caller's voice instead of its persona's (must differ from the
+                              assistant's)
+  --completion-model <id>     with --live: the model that judges when the conversation is over
+                              (default gpt-5.6-luna)
+  --no-semantic-drain         with --live: decide the end by the completion rule, without that model
+  --response-deadline-ms <ms> the §4 response deadline, 0–600000 (default 5000); CRAWL and WALK too
 
 Semantic judge (evaluation-contract §6):
   --judge                     run the judge (default only with --live); needs OPENAI_API_KEY or --judge-endpoint

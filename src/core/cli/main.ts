@@ -22,6 +22,9 @@ import { findPlayer } from "./listen";
 import { MAIN_HELP, RUN_HELP } from "./help";
 import { openReport, reportUrl, viewCommand } from "./view";
 import { findPackage, loadPackage, PackageError } from "./load-package";
+import { OfflineCaller } from "../caller/offline-caller";
+import type { ConversationSettings } from "../trial/context";
+import { readInputFile } from "../dataset/input-file";
 import { parseFlags } from "./flags";
 import { parseRunArgs, resolveOptions, UsageError, type ResolvedRunOptions } from "./options";
 
@@ -135,6 +138,7 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
       ...(options.max_examples !== undefined ? { max_examples: options.max_examples } : {}),
     },
     speech_detector: options.speech_detector,
+    ...(options.response_deadline_ms !== undefined ? { response_deadline_ms: options.response_deadline_ms } : {}),
     judge: options.judge,
     real_time: options.real_time,
     limits: options.limits,
@@ -151,6 +155,7 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   if (resolved.target.accepts.includes("audio") && resolved.trials.some((t) => !t.case.recording)) await checkCallerVoice(options.speech);
 
   const speech = callerSpeech(options.speech, pkg.dir, io.env ?? {});
+  const conversation = resolved.trials.some((t) => t.case.kind === "run") ? conversationSettings(options, pkg.dir, io) : undefined;
   const lockfile = findLockfile(pkg.dir);
   const digest = packageDigest(pkg.dir, lockfile).digest;
   // The last check before any trial runs, and the first thing written.
@@ -168,6 +173,7 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
       ...runOptions,
       package: { dir: pkg.dir, digest },
       speech,
+      ...(conversation ? { conversation } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.abandon ? { abandon: io.abandon } : {}),
       onTrialEnd: (record, done, total, media, catalog) => {
@@ -224,6 +230,35 @@ function callerSpeech(settings: ResolvedRunOptions["speech"], packageDir: string
       ? new OpenAISpeechSynthesizer({ apiKey: env.OPENAI_API_KEY ?? "", model: settings.tts_model, voice: settings.voice })
       : new EspeakSynthesizer({ voice: settings.voice });
   return new CachedSynthesizer(inner, { root: resolve(packageDir, ".."), refresh: settings.refresh });
+}
+
+/**
+ * How RUN conversations are held: the simulated caller (offline: deterministic, agenda-driven, speaking
+ * with espeak-ng in its persona's voice or --caller-voice; its speech cached like CRAWL's), the maximum
+ * duration, who opens (--assistant-opening-prompt FILE: the assistant), and the caller-side condition.
+ */
+function conversationSettings(options: ResolvedRunOptions, packageDir: string, io: CliIO): ConversationSettings {
+  const { conversation } = options;
+  if (options.speech.mode === "live") throw new UsageError("RUN conversations with --live need the live simulated caller, which this build does not have yet; run RUN cases offline");
+  const voices = new Map<string, CachedSynthesizer>();
+  const synthesizer = (voice: string) => voices.get(voice) ?? voices.set(voice, new CachedSynthesizer(new EspeakSynthesizer({ voice }), { root: resolve(packageDir, ".."), refresh: options.speech.refresh })).get(voice)!;
+  let prompt: string | undefined;
+  if (conversation.assistant_opening_prompt_file !== undefined) {
+    const file = resolve(io.cwd, conversation.assistant_opening_prompt_file);
+    try {
+      prompt = readInputFile(file, 64 * 1024).toString("utf8").replace(/^\uFEFF/, "").trim();
+    } catch (error) {
+      throw new UsageError(`--assistant-opening-prompt ${(error as Error).message}; give a text file (at most 64 KiB) with what the assistant is asked to open the call with`);
+    }
+    if (!prompt) throw new UsageError(`--assistant-opening-prompt ${file} is empty; write the instruction that asks the assistant to open the call`);
+  }
+  if (options.conditions.length > 1) throw new UsageError(`RUN applies one acoustic condition to the simulated caller's speech; give one --condition (got ${options.conditions.join(", ")})`);
+  return {
+    caller: (persona) => new OfflineCaller({ voice: conversation.caller_voice ?? persona.voice, synthesizer }),
+    ...(conversation.max_duration_ms !== undefined ? { max_duration_ms: conversation.max_duration_ms } : {}),
+    ...(prompt ? { assistant_opening_prompt: prompt } : {}),
+    ...(options.conditions[0] ? { condition: { preset: options.conditions[0] } } : {}),
+  };
 }
 
 /** `--verbose`: the readable transcript, then each assessment, under the trial's progress line. */

@@ -64,6 +64,12 @@ export const RUN_OPTIONS = {
   "judge-timeout-seconds": { type: "string" },
   "judge-retries": { type: "string" },
   "endpoint-api-key-env": { type: "string" },
+  "max-duration-seconds": { type: "string" },
+  "assistant-opening-prompt": { type: "string" },
+  "caller-voice": { type: "string" },
+  "completion-model": { type: "string" },
+  "no-semantic-drain": { type: "boolean" },
+  "response-deadline-ms": { type: "string" },
   verbose: { type: "boolean" },
   visualize: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -95,6 +101,8 @@ export const RUN_FLAG_RANGES = {
   "judge-repetitions": { min: 1, max: 15 },
   "judge-retries": { min: 0, max: 10 },
   "judge-timeout-seconds": { min: 0.001, max: 3600 },
+  "max-duration-seconds": { min: 1, max: 3600 },
+  "response-deadline-ms": { min: 0, max: 600_000 },
 } as const satisfies Record<string, Range>;
 
 type NumericFlag = keyof typeof RUN_FLAG_RANGES;
@@ -138,7 +146,22 @@ export interface ResolvedRunOptions {
   audio: Partial<AudioSettings>;
   /** Caller speech: offline espeak-ng or live OpenAI speech; `voice` is the caller's voice. */
   speech: { mode: "offline" | "live"; voice: string; tts_model: string; refresh: boolean };
+  /** §4 response deadline (`--response-deadline-ms`), default 5000 ms. */
+  response_deadline_ms?: number;
+  /** RUN conversations: how long they may last, who opens, the caller's voice, how completion is decided live. */
+  conversation: {
+    max_duration_ms?: number;
+    /** A file whose text asks the assistant to open the call (assistant-first); absent: the caller opens. */
+    assistant_opening_prompt_file?: string;
+    caller_voice?: string;
+    /** Live only: the completion observer's model; `semantic_drain: false` falls back to the rule. */
+    completion_model: string;
+    semantic_drain: boolean;
+  };
 }
+
+/** The live completion observer's default model: a small, quick one (it decides "over or not", nothing more). */
+export const DEFAULT_COMPLETION_MODEL = "gpt-5.6-luna";
 
 /** Caller voice default: the persona default of evaluation-contract §1. */
 export const DEFAULT_CALLER_VOICE = "coral";
@@ -181,6 +204,22 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
       resolveEspeakVoice(cli.voice);
     } catch (error) {
       throw new UsageError(`--voice: ${(error as Error).message}`);
+    }
+  }
+  const maxDuration = decimal("max-duration-seconds", cli["max-duration-seconds"]);
+  const responseDeadline = int("response-deadline-ms", cli["response-deadline-ms"]);
+  if (!live && cli["completion-model"] !== undefined) throw new UsageError("--completion-model applies to --live conversations (offline, the completion rule decides; there is no model to ask)");
+  if (!live && cli["no-semantic-drain"]) throw new UsageError("--no-semantic-drain applies to --live conversations (offline runs always use the completion rule)");
+  const callerVoice = cli["caller-voice"];
+  if (callerVoice !== undefined) {
+    if (live && !(OPENAI_SPEECH_VOICES as readonly string[]).includes(callerVoice))
+      throw new UsageError(`--caller-voice "${callerVoice}" is not a GPT-Live voice; with --live use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
+    if (!live) {
+      try {
+        resolveEspeakVoice(callerVoice);
+      } catch (error) {
+        throw new UsageError(`--caller-voice: ${(error as Error).message}`);
+      }
     }
   }
   const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
@@ -236,6 +275,14 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     target_settings,
     audio,
     speech: { mode: live ? "live" : "offline", voice: cli.voice ?? DEFAULT_CALLER_VOICE, tts_model: cli["tts-model"] ?? DEFAULT_TTS_MODEL, refresh: cli["refresh-audio"] ?? false },
+    ...(responseDeadline !== undefined ? { response_deadline_ms: responseDeadline } : {}),
+    conversation: {
+      ...(maxDuration !== undefined ? { max_duration_ms: Math.round(maxDuration * 1000) } : {}),
+      ...(cli["assistant-opening-prompt"] !== undefined ? { assistant_opening_prompt_file: cli["assistant-opening-prompt"] } : {}),
+      ...(callerVoice !== undefined ? { caller_voice: callerVoice } : {}),
+      completion_model: cli["completion-model"] ?? DEFAULT_COMPLETION_MODEL,
+      semantic_drain: !cli["no-semantic-drain"],
+    },
     limits,
     gates: {
       ...(cli.require ? { require: cli.require } : {}),

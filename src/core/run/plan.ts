@@ -278,7 +278,8 @@ export function selectCases(cases: CaseDefinition[], selection: CaseSelection): 
   }
   if (selection.conditions && selection.conditions.length > 0) {
     const wanted = selection.conditions.map((c) => c.toLowerCase());
-    selected = selected.filter((c) => c.recording && wanted.includes(c.recording.condition.toLowerCase()));
+    // WALK recordings are chosen by their condition; RUN conversations stay, their caller is degraded by it.
+    selected = selected.filter((c) => c.kind === "run" || (c.recording && wanted.includes(c.recording.condition.toLowerCase())));
   }
   if (selection.where && selection.where.length > 0) {
     const filters = selection.where.map((w) => parseWhere(w));
