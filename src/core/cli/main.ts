@@ -23,6 +23,9 @@ import { MAIN_HELP, RUN_HELP } from "./help";
 import { openReport, reportUrl, viewCommand } from "./view";
 import { findPackage, loadPackage, PackageError } from "./load-package";
 import { OfflineCaller } from "../caller/offline-caller";
+import { DEFAULT_LIVE_CALLER, LiveCaller } from "../caller/live-caller";
+import { GPT_LIVE_URL } from "../live/target";
+import { CompletionObserver } from "../trial/conversation/completion-observer";
 import type { ConversationSettings } from "../trial/context";
 import { readInputFile } from "../dataset/input-file";
 import { parseFlags } from "./flags";
@@ -239,7 +242,6 @@ function callerSpeech(settings: ResolvedRunOptions["speech"], packageDir: string
  */
 function conversationSettings(options: ResolvedRunOptions, packageDir: string, io: CliIO): ConversationSettings {
   const { conversation } = options;
-  if (options.speech.mode === "live") throw new UsageError("RUN conversations with --live need the live simulated caller, which this build does not have yet; run RUN cases offline");
   const voices = new Map<string, CachedSynthesizer>();
   const synthesizer = (voice: string) => voices.get(voice) ?? voices.set(voice, new CachedSynthesizer(new EspeakSynthesizer({ voice }), { root: resolve(packageDir, ".."), refresh: options.speech.refresh })).get(voice)!;
   let prompt: string | undefined;
@@ -253,8 +255,18 @@ function conversationSettings(options: ResolvedRunOptions, packageDir: string, i
     if (!prompt) throw new UsageError(`--assistant-opening-prompt ${file} is empty; write the instruction that asks the assistant to open the call`);
   }
   if (options.conditions.length > 1) throw new UsageError(`RUN applies one acoustic condition to the simulated caller's speech; give one --condition (got ${options.conditions.join(", ")})`);
+  const live = options.speech.mode === "live";
+  // Live: the caller is its own GPT-Live session on OpenAI's service, with OpenAI's key (its host's);
+  // the completion observer asks a small model when the call is over (--no-semantic-drain: the rule).
+  const key = live ? (io.env?.OPENAI_API_KEY?.trim() ?? "") : "";
   return {
-    caller: (persona) => new OfflineCaller({ voice: conversation.caller_voice ?? persona.voice, synthesizer }),
+    caller: (persona) => {
+      const voice = conversation.caller_voice ?? persona.voice;
+      return live
+        ? new LiveCaller({ url: GPT_LIVE_URL, apiKey: key, voice, ...DEFAULT_LIVE_CALLER, credential: "OPENAI_API_KEY" })
+        : new OfflineCaller({ voice, synthesizer });
+    },
+    ...(live && conversation.semantic_drain ? { observer: () => new CompletionObserver({ model: conversation.completion_model, apiKey: key }) } : {}),
     ...(conversation.max_duration_ms !== undefined ? { max_duration_ms: conversation.max_duration_ms } : {}),
     ...(prompt ? { assistant_opening_prompt: prompt } : {}),
     ...(options.conditions[0] ? { condition: { preset: options.conditions[0] } } : {}),

@@ -187,6 +187,8 @@ export const ConversationRecord = z.strictObject({
   }),
   completion: z.strictObject({
     by: z.enum(["rule", "observer"]),
+    /** Live: the completion observer's model and usage (the harness's, never added to the target's). */
+    observer: z.strictObject({ model: z.string(), calls: z.number().int(), failures: z.number().int(), input_tokens: z.number(), output_tokens: z.number() }).optional(),
     ended: z.enum(["complete", "duration_limit", "no_opening", "stopped", "failed"]),
     outcome: z.enum(["resolved", "refused", "unresolved"]).nullable(),
     reason: z.string(),

@@ -8,6 +8,7 @@ import type { Json, ReadonlyJson } from "../world/types";
 import type { SpeechDetector } from "./audio-metrics";
 import type { TrialSpec } from "./case";
 import type { SimulatedCaller } from "../caller/types";
+import type { CompletionObserver } from "./conversation/completion-observer";
 
 /** What the runner hands a trial: the spec, the target, the settings, and what grading and provenance need. */
 export interface TrialContext {
@@ -43,6 +44,8 @@ export interface ConversationSettings {
   assistant_opening_prompt?: string;
   /** Caller-side acoustic condition (§8) applied to every caller utterance. */
   condition?: { preset: string; overrides?: Record<string, Json> };
+  /** Live: a completion observer per conversation (absent: the completion rule decides). */
+  observer?: () => CompletionObserver;
 }
 
 /** The synthesizer interface the harness needs (src/core/speech implements it). */

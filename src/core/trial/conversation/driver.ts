@@ -17,6 +17,7 @@ import { startSession } from "../stages/session-start";
 import { verify } from "../stages/verify";
 import { setUpWorld } from "../stages/world-setup";
 import { TrialState } from "../state";
+import type { CompletionObserver } from "./completion-observer";
 import { ConversationRelay, DEFAULT_RELAY_SETTINGS, type RelayEnd } from "./relay";
 
 /**
@@ -30,7 +31,18 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
   const settings = ctx.conversation;
   const pending = new PendingWork();
   trial.observe(pending);
-  const relay = new ConversationRelay(trial, { ...DEFAULT_RELAY_SETTINGS, opens: settings?.assistant_opening_prompt ? "assistant" : "caller", ...(settings?.max_duration_ms ? { max_duration_ms: settings.max_duration_ms } : {}) }, pending);
+  const observer = settings?.observer?.();
+  const goal = trial.scenario.simulation_parameters?.goal ?? "";
+  const relay = new ConversationRelay(
+    trial,
+    {
+      ...DEFAULT_RELAY_SETTINGS,
+      opens: settings?.assistant_opening_prompt ? "assistant" : "caller",
+      ...(settings?.max_duration_ms ? { max_duration_ms: settings.max_duration_ms } : {}),
+      ...(observer ? { observer: { observer, goal } } : {}),
+    },
+    pending,
+  );
   trial.observe(relay);
   let caller: CallerSession | null = null;
   let callerDescription: Record<string, unknown> = {};
@@ -100,19 +112,20 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
   const verification = verify(trial, observed);
   const input: DeliveredInput = { record: { kind: "simulated", sha256: sha256(callerPcm), duration_ms: pcm16DurationMs(callerPcm.length), caller: JSON.parse(JSON.stringify(callerDescription)) }, digest_input: callerPcm };
   const draft = draftRecord(trial, input, observed, verification);
-  draft.conversation = conversationRecord(relay, end, caller, said, trial.error !== null);
+  draft.conversation = conversationRecord(relay, end, caller, said, trial.error !== null, observer);
   const assessments = await judge(trial, draft, verification);
   return finishRecord(trial, draft, assessments, observed, callerAudio);
 }
 
-function conversationRecord(relay: ConversationRelay, end: RelayEnd | null, caller: CallerSession | null, said: readonly CallerUtterance[], failed: boolean): ConversationRecord {
+function conversationRecord(relay: ConversationRelay, end: RelayEnd | null, caller: CallerSession | null, said: readonly CallerUtterance[], failed: boolean, observer: CompletionObserver | undefined): ConversationRecord {
   const stats = relay.stats();
   const progress = caller?.progress();
   return {
     opens: relay.opens,
     relay: stats,
     completion: {
-      by: "rule",
+      by: observer ? "observer" : "rule",
+      ...(observer ? { observer: { model: observer.model, ...observer.usage } } : {}),
       ended: end ? end.ended : failed ? "failed" : "stopped",
       outcome: end?.ended === "complete" ? end.outcome : null,
       reason: end ? end.reason : failed ? "the conversation ended on an error" : "the conversation was stopped (a limit or a fault)",

@@ -11,7 +11,8 @@ import type { AgentEvent, TargetSession } from "../../target/types";
 import { StageError } from "../errors";
 import type { PendingWork } from "../pending-work";
 import type { HarnessToolEvent, TrialObserver, TrialState } from "../state";
-import { AssistantPlayback, type PlaybackStats } from "./playback";
+import { PlaybackBuffer, type PlaybackStats } from "../../audio/playback";
+import type { CompletionObserver } from "./completion-observer";
 
 export interface RelaySettings {
   /** The conversation may last this long; past it the trial fails with `duration_limit`. */
@@ -25,6 +26,8 @@ export interface RelaySettings {
   queue_limit: number;
   /** Playback reserve for untimestamped assistant audio. */
   reserve_ms: number;
+  /** Live: the completion observer decides when the call is over (the caller's goal is its context). */
+  observer?: { observer: CompletionObserver; goal: string };
 }
 
 export const DEFAULT_RELAY_SETTINGS: RelaySettings = {
@@ -64,7 +67,7 @@ function rms(frame: Int16Array): number {
 }
 
 export class ConversationRelay implements TrialObserver {
-  readonly playback: AssistantPlayback;
+  readonly playback: PlaybackBuffer;
   private readonly queue: AgentEvent[] = [];
   private queueMax = 0;
   private overflow = false;
@@ -73,6 +76,10 @@ export class ConversationRelay implements TrialObserver {
   private lastAssistantVoiced = Number.NEGATIVE_INFINITY;
   private lastCallerVoiced = Number.NEGATIVE_INFINITY;
   private assistantEverSpoke = false;
+  /** What both sides said, line by line, for the completion observer. */
+  private readonly lines: string[] = [];
+  private assistantWords = "";
+  private callerLinesSeen = 0;
   private stats_: Omit<RelayStats, keyof PlaybackStats> = { caller_frames: 0, lag_events: 0, max_lag_ms: 0, total_lag_ms: 0, queue_max: 0 };
   readonly start_ms: number;
 
@@ -82,7 +89,7 @@ export class ConversationRelay implements TrialObserver {
     private readonly pending: PendingWork,
   ) {
     this.start_ms = trial.clock.now();
-    this.playback = new AssistantPlayback(this.start_ms, 480, settings.reserve_ms);
+    this.playback = new PlaybackBuffer(this.start_ms, 480, settings.reserve_ms);
   }
 
   get opens(): "caller" | "assistant" {
@@ -161,7 +168,10 @@ export class ConversationRelay implements TrialObserver {
     if (this.overflow) throw new StageError("relay", new Error(`more than ${this.settings.queue_limit} target events waited for one relay tick: the relay cannot keep up`));
     for (const e of this.queue.splice(0)) {
       if (e.type === "audio.delta") this.playback.add(e.at_ms, e.pcm);
-      else if (e.type === "transcript.delta") caller.hearAssistantText(e.text, e.at_ms);
+      else if (e.type === "transcript.delta") {
+        caller.hearAssistantText(e.text, e.at_ms);
+        this.assistantWords += e.text;
+      }
     }
     const heard = this.playback.frame(t);
     caller.hear(pcm16ToBytes(heard), t);
@@ -174,6 +184,10 @@ export class ConversationRelay implements TrialObserver {
     if (speaking !== this.assistantSpeaking) {
       this.assistantSpeaking = speaking;
       caller.hearAssistantSpeaking(speaking, t);
+      if (!speaking && this.assistantWords.trim()) {
+        this.lines.push(`ASSISTANT: ${this.assistantWords.trim()}`);
+        this.assistantWords = "";
+      }
     }
     const frame = caller.speak(t);
     if (rms(pcm16FromBytes(frame)) >= VOICED_RMS) this.lastCallerVoiced = t + 20;
@@ -182,17 +196,32 @@ export class ConversationRelay implements TrialObserver {
   }
 
   /**
-   * The offline completion rule: the caller said its closing words (its goal met, or finally refused),
-   * no delegated work is open, nothing waits to play, and both sides have been quiet for the tail. It
-   * never decides who speaks; it only says the conversation is over.
+   * Completion. The rule (offline, or live with --no-semantic-drain): the caller said its closing words
+   * (its goal met, or finally refused). Live: the completion observer says the call is over. Either way
+   * the conversation then drains — no delegated work open, nothing waiting to play, both sides quiet for
+   * the tail — before it ends. It never decides who speaks; it only says the conversation is over.
    */
   private completed(now: number, caller: CallerSession): RelayEnd | null {
     const progress = caller.progress();
-    if (!progress.closing_said || progress.speaking) return null;
-    if (this.pending.waitingFor().length > 0 || this.playback.pendingMs > 0) return null;
+    const observing = this.settings.observer;
+    let verdict: { outcome: "resolved" | "refused" | "unresolved"; reason: string } | null = null;
+    if (observing) {
+      const ended = caller.utterances().filter((u) => u.end_ms !== null);
+      for (const u of ended.slice(this.callerLinesSeen)) this.lines.push(`CALLER: ${u.text}`);
+      this.callerLinesSeen = ended.length;
+      observing.observer.consider(now, observing.goal, this.lines);
+      const drained = observing.observer.drained();
+      if (!drained) return null;
+      verdict = { outcome: drained.outcome, reason: `the completion observer: ${drained.reason}` };
+    } else {
+      if (!progress.closing_said) return null;
+      const outcome = progress.finally_refused ? "refused" : progress.goal_met ? "resolved" : "unresolved";
+      verdict = { outcome, reason: `the caller closed the call (${outcome})` };
+    }
+    // Drain: remaining speech and delegated work finish, then both sides are quiet for the tail.
+    if (progress.speaking || this.pending.waitingFor().length > 0 || this.playback.pendingMs > 0) return null;
     if (now - Math.max(this.lastAssistantVoiced, this.lastCallerVoiced) < this.settings.quiet_tail_ms) return null;
-    const outcome = progress.finally_refused ? "refused" : progress.goal_met ? "resolved" : "unresolved";
-    return { ended: "complete", outcome, reason: `the caller closed the call (${outcome}) and both sides were quiet for ${this.settings.quiet_tail_ms / 1000} s with no work pending`, fired_ms: now };
+    return { ended: "complete", outcome: verdict.outcome, reason: `${verdict.reason}; both sides were quiet for ${this.settings.quiet_tail_ms / 1000} s with no work pending`, fired_ms: now };
   }
 
   stats(): RelayStats {

@@ -1,13 +1,13 @@
 /**
- * The assistant's audio as it plays to the caller in RUN. GPT-Live audio has no timestamps and arrives in
- * bursts, so playback keeps a reserve: after silence, playback starts once `reserveMs` of audio is
+ * Untimestamped audio as it plays to the other side in RUN (the assistant to the caller, a live caller
+ * to the assistant). GPT-Live audio has no timestamps and arrives in bursts, so playback keeps a reserve: after silence, playback starts once `reserveMs` of audio is
  * buffered or once the first of it has waited `reserveMs`, whichever comes first (each wait is capped);
  * then it plays one 20 ms frame per tick, zero-filling when the buffer runs dry. What plays is the
  * assistant channel of conversation.wav and of the §4 metrics: reported latency is on this buffered
  * playback timeline, as a caller would hear it, not a model-only figure.
  */
-import { pcm16FromBytes } from "../../audio/pcm";
-import type { PlacedAssistantAudio, PlacedAudioSpan } from "../../timeline/turns";
+import { pcm16FromBytes } from "./pcm";
+import type { PlacedAssistantAudio, PlacedAudioSpan } from "../timeline/turns";
 
 export interface PlaybackStats {
   /** Frames played since the relay started (each 20 ms). */
@@ -24,7 +24,7 @@ export interface PlaybackStats {
 
 const RATE = 24_000;
 
-export class AssistantPlayback {
+export class PlaybackBuffer {
   private readonly queue: Int16Array[] = [];
   private offset = 0;
   private buffered = 0;
