@@ -114,6 +114,46 @@ describe("dataset loader (§1)", () => {
     expect(errorOf({ schema_version: "1.0", scenarios: [] }).message).toContain("at least one scenario");
   });
 
+  it("loads a dataset shaped like the reference harness's RUN datasets unmodified, with its defaults", () => {
+    const { dataset } = loadDataset(new URL("./fixtures/reference-run-shape.json", import.meta.url));
+    const [booking, pressure, interrupt] = dataset.scenarios;
+    const goodbye = booking!.simulation_parameters!.agenda[2]!;
+    // Left out → the reference's defaults; given → kept.
+    expect(booking!.simulation_parameters!.agenda[0]).toMatchObject({ completion_basis: "expression", wording_policy: "adapt_to_live_context", after: [], required: true });
+    expect(goodbye).toMatchObject({ completion_basis: "live_context", wording_policy: "adapt_to_live_context", required: false });
+    // A refusal count inside `arguments` is free JSON there; the step-level field stays unset.
+    const declines = pressure!.expected.procedure!.steps[1]!;
+    expect(declines).toMatchObject({ kind: "refusal", critical: true, required: true, arguments: { minimum_count: 3 } });
+    expect(declines.minimum_count).toBeUndefined();
+    expect(pressure!.expected.tools).toEqual({ required: [], prohibited: [{ name: "cancel_reservation", arguments: {}, status: "completed" }] });
+    expect(interrupt!.simulation_parameters!.agenda[0]!.action).toBe("interrupt");
+    expect(interrupt!.simulation_parameters!.persona).toMatchObject({ voice: "verse", interrupt_tendency: 0.8, verbosity: "brief", backchannels: ["Mm-hmm.", "Right."] });
+  });
+
+  const multiTurn = (steps: unknown[]) =>
+    scenario({
+      interaction: "multi_turn",
+      expected: { answer: "x", golden_path: { turns: 7 }, procedure: { id: "p", steps } },
+      simulation_parameters: {
+        goal: "g",
+        agenda: ["a", "b"].map((id) => ({ id, commitment: "c", trigger_condition: "t", completion_condition: "d", action: "answer" })),
+        persona: { description: "p" },
+      },
+    });
+
+  it("takes minimum_count on refusal steps (an integer of at least 1) and refuses it on any other kind", () => {
+    const ok = parseDataset({ schema_version: "1.0", scenarios: [multiTurn([{ id: "no", kind: "refusal", critical: true, minimum_count: 3 }])] }, "x.json");
+    expect(ok.scenarios[0]!.expected.procedure!.steps[0]).toMatchObject({ kind: "refusal", minimum_count: 3 });
+    const onTool = errorOf({ schema_version: "1.0", scenarios: [multiTurn([{ id: "book", kind: "tool", tool: "create_reservation", minimum_count: 2 }])] });
+    expect(onTool.message).toContain(
+      'scenario "restaurant_001", field scenarios[0].expected.procedure.steps[0].minimum_count: minimum_count counts refusals, so only a refusal step may have it: remove it, or make the step\'s kind "refusal"',
+    );
+    for (const bad of [0, 1.5, "3"]) {
+      const e = errorOf({ schema_version: "1.0", scenarios: [multiTurn([{ id: "no", kind: "refusal", minimum_count: bad }])] });
+      expect(e.problems.map((p) => p.path)).toEqual(["scenarios[0].expected.procedure.steps[0].minimum_count"]);
+    }
+  });
+
   it("reports malformed JSON and missing files with the file name", () => {
     const dir = mkdtempSync(join(tmpdir(), "dataset-"));
     const bad = join(dir, "bad.json");

@@ -73,8 +73,14 @@ export const ProcedureStep = z
     after: z.array(z.string()).default([]),
     required: z.boolean().default(true),
     critical: z.boolean().default(false),
+    /** Refusal steps only: the assistant refused at least this many times. */
+    minimum_count: z.number().int().min(1).optional(),
   })
-  .refine((s) => !s.critical || s.required, { message: "a critical step must be required", path: ["critical"] });
+  .refine((s) => !s.critical || s.required, { message: "a critical step must be required", path: ["critical"] })
+  .refine((s) => s.minimum_count === undefined || s.kind === "refusal", {
+    message: "minimum_count counts refusals, so only a refusal step may have it: remove it, or make the step's kind \"refusal\"",
+    path: ["minimum_count"],
+  });
 
 export const Expected = z.strictObject({
   answer: z.string(),
@@ -108,8 +114,9 @@ export const AgendaItem = z.strictObject({
   commitment: z.string(),
   trigger_condition: z.string(),
   completion_condition: z.string(),
-  completion_basis: z.enum(["expression", "live_context"]),
-  wording_policy: z.enum(["adapt_to_live_context", "source_exact_preferred"]),
+  // Defaults as in the public reference harness, whose RUN datasets leave these out.
+  completion_basis: z.enum(["expression", "live_context"]).default("expression"),
+  wording_policy: z.enum(["adapt_to_live_context", "source_exact_preferred"]).default("adapt_to_live_context"),
   action: z.enum(["answer", "correct", "backchannel", "interrupt", "finish", "wait"]),
   facts: z.array(z.string()).default([]),
   response_hint: z.string().optional(),
