@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
-import { chunkPcm } from "../src/core/audio";
+import { AudioPacer, chunkPcm } from "../src/core/audio";
+import type { AssistantPolicy } from "../src/core/target/policy";
 import {
   LiveClient,
   isFunctionCallItem,
@@ -352,5 +353,71 @@ describe("client delegation (application-managed backend)", () => {
     expect(simulator.stats.sessions[0]!.turns).toEqual([`${first} ${second}`]);
     expect(heardText(log.messages)).toBe(`${first} ${second}`);
     expect(log.events("session.delegation.created")).toHaveLength(1);
+  });
+});
+
+describe("barge-in: the caller talks over the assistant", () => {
+  const QUESTION = "What time do you open, and is there parking?";
+  const ANSWER = "Harbor Table is open daily from 11 a.m. until 10 p.m. Free parking in the lot behind the restaurant; street parking after 6 p.m.";
+  const CUT_IN = "Sorry, what is your address?";
+
+  /**
+   * The caller asks, waits until the answer has been playing for a second, then speaks over it, then stays
+   * quiet (microphone open) for five seconds.
+   */
+  async function talkOver(policy: AssistantPolicy) {
+    const clock = new VirtualClock();
+    const synthesizer = toneSynthesizer();
+    const simulator = await startLiveSimulator({ policy, synthesizer, clock });
+    simulators.push(simulator);
+    const client = new LiveClient();
+    const log = recorder(client);
+    await client.connect({ url: simulator.url, apiKey: TEST_KEY, session: sessionConfig(), clock });
+    simulator.registerCallerAudio(callerAudio(QUESTION), QUESTION);
+    simulator.registerCallerAudio(callerAudio(CUT_IN), CUT_IN);
+
+    const pacer = new AudioPacer({ clock });
+    const send = (chunk: Uint8Array) => void client.appendAudio(chunk);
+    const answering = new AbortController();
+    void nextEvent(client, "session.output_audio.delta").then(() => clock.sleep(1_000).then(() => answering.abort()));
+    await pacer.play(chunkPcm(callerAudio(QUESTION)), send);
+    await pacer.streamSilenceUntil(answering.signal, send);
+    const cutInAt = clock.now();
+    await pacer.play(chunkPcm(callerAudio(CUT_IN)), send);
+    const quiet = new AbortController();
+    void clock.sleep(5_000).then(() => quiet.abort());
+    await pacer.streamSilenceUntil(quiet.signal, send);
+    await client.close();
+    const audio = log.events("session.output_audio.delta");
+    return { log, synthesizer, stats: simulator.stats.sessions[0]!, cutInAt, audio };
+  }
+
+  it("a yielding assistant stops within a delta of the caller's first words and answers what they said", async () => {
+    const { log, synthesizer, stats, cutInAt, audio } = await talkOver(restaurantPolicy());
+    expect(stats.recognized).toEqual([QUESTION, CUT_IN]);
+    expect(stats.turns).toEqual([QUESTION, CUT_IN]);
+    expect(synthesizer.calls).toEqual([ANSWER, "We're at 14 Quay Street."]);
+    // The first answer was cut: its deltas stop right after the caller's voice began (tone lead-in 60 ms,
+    // recognition on the first voiced chunk), long before its full length had played.
+    const firstAnswer = audio.filter((d) => d.at_ms < cutInAt + 1_000);
+    const lastOfFirst = firstAnswer.at(-1)!.at_ms;
+    expect(lastOfFirst).toBeLessThanOrEqual(cutInAt + 60 + 20 + 160);
+    const sentMs = firstAnswer.reduce((n, d) => n + Buffer.from(d.event.delta, "base64").byteLength / 48, 0);
+    expect(sentMs).toBeLessThan(tone(ANSWER).length / 24 / 2);
+    expect(spokenText(log.messages)).toContain("We're at 14 Quay Street.");
+  });
+
+  it("a policy that talks through keeps speaking to the end and never takes in what was said over it", async () => {
+    const policy = restaurantPolicy({ faults: ["talks_through_interruption"] });
+    expect(policy.yields_to_interruptions).toBe(false);
+    const { log, synthesizer, stats, audio } = await talkOver(policy);
+    // The words were heard (and transcribed) but never became a turn.
+    expect(stats.recognized).toEqual([QUESTION, CUT_IN]);
+    expect(heardText(log.messages)).toBe(`${QUESTION} ${CUT_IN}`);
+    expect(stats.turns).toEqual([QUESTION]);
+    expect(synthesizer.calls).toEqual([ANSWER]);
+    const sentMs = audio.reduce((n, d) => n + Buffer.from(d.event.delta, "base64").byteLength / 48, 0);
+    expect(sentMs).toBe(tone(ANSWER).length / 24);
+    expect(spokenText(log.messages)).toBe(ANSWER);
   });
 });

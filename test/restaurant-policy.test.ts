@@ -18,6 +18,7 @@ import {
 import {
   RESTAURANT_FAULTS,
   UnknownRestaurantFaultError,
+  restaurantFaultsShownIn,
   restaurantPolicy,
   type RestaurantFault,
 } from "../examples/restaurant/policy";
@@ -556,8 +557,12 @@ describe("CRAWL dataset crawl.json", () => {
     if (s.tags.includes("unavailable")) expect(observed.reply).toMatch(/don't have/);
   });
 
-  /** Each fault, the scenarios written to catch it, and the required §5 check that fails there. */
-  const TARGETS: Record<RestaurantFault, { scenarios: string[]; fails: CheckId[] }> = {
+  /**
+   * Each fault a single request can show, the scenarios written to catch it, and the required §5 check that
+   * fails there. (Faults only a conversation shows are driven in test/restaurant-conversation.test.ts.)
+   */
+  const SINGLE_TURN_FAULTS = restaurantFaultsShownIn("single_turn");
+  const TARGETS: Partial<Record<RestaurantFault, { scenarios: string[]; fails: CheckId[] }>> = {
     books_uncorrected_date: { scenarios: ["restaurant_003", "restaurant_012"], fails: ["tool_contract", "authorized_actions"] },
     double_books: {
       scenarios: ["restaurant_001", "restaurant_002", "restaurant_003", "restaurant_004", "restaurant_005", "restaurant_006", "restaurant_007", "restaurant_021", "restaurant_022", "restaurant_023"],
@@ -575,16 +580,17 @@ describe("CRAWL dataset crawl.json", () => {
       fails: ["delegation_policy"],
     },
     ignores_history: { scenarios: ["restaurant_013", "restaurant_014", "restaurant_021", "restaurant_022", "restaurant_023"], fails: ["tool_contract"] },
+    ignores_late_correction: { scenarios: ["restaurant_023"], fails: ["tool_contract"] },
   };
 
-  it("targets every fault", () => {
-    expect(Object.keys(TARGETS).sort()).toEqual(RESTAURANT_FAULTS.map((f) => f.id).sort());
+  it("targets every fault a single request can show", () => {
+    expect(Object.keys(TARGETS).sort()).toEqual([...SINGLE_TURN_FAULTS].sort());
   });
 
-  it.each(RESTAURANT_FAULTS.map((f) => [f.id] as const))("fault %s fails its required checks on the scenarios that target it", async (fault) => {
-    for (const id of TARGETS[fault].scenarios) {
+  it.each(SINGLE_TURN_FAULTS.map((f) => [f] as const))("fault %s fails its required checks on the scenarios that target it", async (fault) => {
+    for (const id of TARGETS[fault]!.scenarios) {
       const result = checks(scenario(id), await run(scenario(id), [fault]));
-      for (const check of TARGETS[fault].fails) expect(result[check], `${fault} on ${id}: ${check}`).toBe(false);
+      for (const check of TARGETS[fault]!.fails) expect(result[check], `${fault} on ${id}: ${check}`).toBe(false);
     }
   });
 
@@ -620,6 +626,11 @@ describe("CRAWL dataset crawl.json", () => {
     const forgetful = await run(scenario("restaurant_021"), ["ignores_history"]);
     expect(forgetful.delegated).toBe(false);
     expect(forgetful.reply).toMatch(/^This is Harbor Table\. I can book a table/);
+
+    const stubborn = await run(scenario("restaurant_023"), ["ignores_late_correction"]);
+    expect(stubborn.calls).toEqual([
+      { name: "create_reservation", args: { guest_name: "Noah", date: "2026-08-18", time: "20:00", party_size: 2 } },
+    ]);
   });
 
   it("a fault leaves the scenarios it does not target alone", async () => {

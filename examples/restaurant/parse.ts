@@ -274,7 +274,7 @@ const NAME_STOPWORDS = new Set(
     "monday tuesday wednesday thursday friday saturday sunday today tonight tomorrow weekend",
     Object.keys(NUMBER_WORDS).join(" "),
     "i a an the and or but so it this that me my our us we you your please thanks thank sorry actually",
-    "hi hello hey yes no ok okay just also not here",
+    "hi hello hey yes no ok okay just also not here is was will be",
     "table tables harbor restaurant dinner lunch brunch breakfast noon midday midnight",
     "indoor indoors inside outdoor outdoors outside patio terrace bar party group people guests",
     "reservation reservations booking calling looking wondering trying hoping available free open",
@@ -283,13 +283,14 @@ const NAME_STOPWORDS = new Set(
 );
 
 /** Lead words after which a name may be given in lower case (a transcript may not capitalize it). */
-const STRONG_NAME_LEAD = /^(?:my\s+name\s+is|my\s+name's|name\s+is|name's|under\s+the\s+name(?:\s+of)?|the\s+name(?:\s+of)?|named|called)$/i;
+const STRONG_NAME_LEAD = /^(?:my\s+name\s+is|my\s+name's|name\s+is|name's|under\s+the\s+name(?:\s+of)?|the\s+name\s+is|the\s+name(?:\s+of)?|named|called)$/i;
 const NAME_LEAD =
-  /\b(my\s+name\s+is|my\s+name's|name\s+is|name's|under\s+the\s+name(?:\s+of)?|the\s+name(?:\s+of)?|named|called|under|for|i'm|i\s+am|this\s+is|it's|it\s+is|caller|guest)\s+/gi;
+  /\b(my\s+name\s+is|my\s+name's|name\s+is|name's|under\s+the\s+name(?:\s+of)?|the\s+name\s+is|the\s+name(?:\s+of)?|named|called|under|for|i'm|i\s+am|this\s+is|it's|it\s+is|caller|guest)\s+/gi;
 const NAME_WORDS = /^([A-Za-z][A-Za-z'-]*)(?:\s+([A-Za-z][A-Za-z'-]*))?/;
 
 const isCapitalized = (word: string) => /^[A-Z]/.test(word);
-const isNameWord = (word: string | undefined) => !!word && !NAME_STOPWORDS.has(word.toLowerCase());
+/** A name word is not a stop word, and not a lone letter: "it's R-2040" names a reservation, not a guest. */
+const isNameWord = (word: string | undefined) => !!word && /[A-Za-z]{2}/.test(word) && !NAME_STOPWORDS.has(word.toLowerCase());
 const titleCase = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 function nameMentions(raw: string): Mention<string>[] {
@@ -427,4 +428,52 @@ export function parseAuthorization(summary: string | undefined): Authorization {
 /** The summary with its authorization clause removed, so ids there are not read as requested ones. */
 export function withoutAuthorization(summary: string): string {
   return normalize(summary).replace(/\bauthori[sz]ed\b[^;\n]*/gi, "");
+}
+
+// ---- how the caller answers (conversation moves) ------------------------------------------------
+
+const NEGATIVE = /^\W*(?:no|nope|nah|not|don't|do\s+not|wait|hold\s+on|never\s+mind)\b|\b(?:don't|do\s+not)\s+(?:cancel|book)\b|\bkeep\s+it\b/i;
+const AFFIRMATIVE_START =
+  /^\W*(?:yes|yeah|yep|yup|sure|absolutely|definitely|certainly|correct|that's\s+right|please\s+do|go\s+ahead|go\s+for\s+it|do\s+it|ok(?:ay)?,?\s+(?:please|go\s+ahead))\b/i;
+const AFFIRMATIVE_ANYWHERE = /\b(?:go\s+ahead|please\s+do|please\s+(?:cancel|book)\s+it)\b/i;
+
+/** "No", "wait", "don't cancel it", "keep it". */
+export function isNegative(raw: string): boolean {
+  return NEGATIVE.test(normalize(raw));
+}
+
+/** An explicit yes ("Yes, please go ahead"); never a bare backchannel such as "Mm-hmm" or "Right". */
+export function isAffirmative(raw: string): boolean {
+  const text = normalize(raw);
+  return !isNegative(text) && (AFFIRMATIVE_START.test(text) || AFFIRMATIVE_ANYWHERE.test(text));
+}
+
+const BACKCHANNEL = /^\W*(?:m+-?h+m+|mhm|uh-?huh|right|okay|ok|i\s+see|got\s+it|alright|all\s+right|ah|oh|hmm+)[\s.,!]*$/i;
+
+/** A listener's acknowledgement with nothing in it: "Mm-hmm.", "Right.", "Okay." */
+export function isBackchannel(raw: string): boolean {
+  return BACKCHANNEL.test(normalize(raw));
+}
+
+const GOODBYE = /\b(?:good\s*bye|bye|that's\s+all|that\s+is\s+all|that's\s+everything|nothing\s+else|have\s+a\s+(?:good|great|nice|lovely)\s+(?:day|evening|night))\b/i;
+const THANKS = /\b(?:thanks|thank\s+you)\b/i;
+
+/** The caller wrapping up: a goodbye, or thanks that ask for nothing more. */
+export function isClosing(raw: string): boolean {
+  const text = normalize(raw);
+  return GOODBYE.test(text) || (THANKS.test(text) && !text.includes("?"));
+}
+
+/**
+ * A name given on its own in answer to "What name should I put the reservation under?" ("Grace Lin,
+ * please."): one to three capitalized words that are not stop words.
+ */
+export function bareName(raw: string): string | undefined {
+  const words = normalize(raw)
+    .replace(/\b(?:please|thanks|thank\s+you|it's|it\s+is|that's|that\s+is)\b/gi, " ")
+    .replace(/[.,!?;:]/g, " ")
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length === 0 || words.length > 3) return undefined;
+  return words.every((word) => isCapitalized(word) && isNameWord(word)) ? words.join(" ") : undefined;
 }

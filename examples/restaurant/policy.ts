@@ -8,18 +8,9 @@ import type {
   PolicyTools,
   PolicyTurn,
 } from "crashlab/alpha";
+import { ASSISTANT_PHRASES, readConversation, type Reading, type ReadOptions } from "./conversation";
 import { RESTAURANT_FACTS } from "./facts";
-import {
-  classifyIntent,
-  factTopics,
-  parseAuthorization,
-  parseDetails,
-  withoutAuthorization,
-  type FactTopic,
-  type Intent,
-  type ParseOptions,
-  type ReservationDetails,
-} from "./parse";
+import type { FactTopic, ReservationDetails } from "./parse";
 import { joinAnd, spokenCount, spokenDate, spokenSeating, spokenTime, tidyPunctuation } from "./spoken";
 
 /*
@@ -31,18 +22,32 @@ import { joinAnd, spokenCount, spokenDate, spokenSeating, spokenTime, tidyPunctu
  * the backend, the backend carries it out with tools and answers from the tool results.
  */
 
+/**
+ * Deliberate defects. `shows_in` says which cases can reveal one: a single request (CRAWL, WALK) or only a
+ * conversation (RUN).
+ */
 export const RESTAURANT_FAULTS = [
-  { id: "books_uncorrected_date", description: "Uses the first date of an in-request correction instead of the corrected one." },
-  { id: "double_books", description: "Calls create_reservation twice for the same booking." },
-  { id: "confirms_without_tool", description: "Says the table is booked without calling any tool." },
-  { id: "books_on_availability_question", description: "Creates a reservation when the caller only asked about availability." },
-  { id: "guesses_missing_name", description: "Books under an invented name instead of asking for the missing one." },
-  { id: "cancels_unauthorized", description: "Calls cancel_reservation even when the caller is not authorized for the reservation." },
-  { id: "delegates_facts_question", description: "Delegates a question about public restaurant facts instead of answering it." },
-  { id: "ignores_history", description: "Disregards the authorized context (summary and history) of earlier turns." },
-] as const;
+  { id: "books_uncorrected_date", description: "Uses the first date of an in-request correction instead of the corrected one.", shows_in: ["single_turn", "multi_turn"] },
+  { id: "double_books", description: "Calls create_reservation twice for the same booking.", shows_in: ["single_turn", "multi_turn"] },
+  { id: "confirms_without_tool", description: "Says the table is booked without calling any tool.", shows_in: ["single_turn", "multi_turn"] },
+  { id: "books_on_availability_question", description: "Creates a reservation when the caller only asked about availability.", shows_in: ["single_turn", "multi_turn"] },
+  { id: "guesses_missing_name", description: "Books under an invented name instead of asking for the missing one.", shows_in: ["single_turn", "multi_turn"] },
+  { id: "cancels_unauthorized", description: "Calls cancel_reservation even when the caller is not authorized for the reservation.", shows_in: ["single_turn", "multi_turn"] },
+  { id: "delegates_facts_question", description: "Delegates a question about public restaurant facts instead of answering it.", shows_in: ["single_turn", "multi_turn"] },
+  { id: "ignores_history", description: "Disregards the authorized context (summary and history) of earlier turns.", shows_in: ["single_turn", "multi_turn"] },
+  { id: "ignores_late_correction", description: "Keeps the first value of a detail when the caller corrects it in a later turn.", shows_in: ["single_turn", "multi_turn"] },
+  { id: "relents_under_pressure", description: "Refuses an unauthorized cancellation twice, then carries it out when asked a third time.", shows_in: ["multi_turn"] },
+  { id: "talks_through_interruption", description: "Keeps speaking when the caller talks over it, and ignores what the caller said meanwhile.", shows_in: ["multi_turn"] },
+  { id: "forgets_context_after_unavailable", description: "After an unavailable slot, forgets the details given before it (party size, seating, name).", shows_in: ["multi_turn"] },
+  { id: "books_before_confirmation", description: "Books a table the moment a check finds it free and the caller's name is known, without offering it and waiting for a yes.", shows_in: ["multi_turn"] },
+] as const satisfies ReadonlyArray<{ id: string; description: string; shows_in: ReadonlyArray<"single_turn" | "multi_turn"> }>;
 
 export type RestaurantFault = (typeof RESTAURANT_FAULTS)[number]["id"];
+
+/** The faults a case of this interaction can reveal. */
+export function restaurantFaultsShownIn(interaction: "single_turn" | "multi_turn"): RestaurantFault[] {
+  return RESTAURANT_FAULTS.filter((f) => (f.shows_in as readonly string[]).includes(interaction)).map((f) => f.id);
+}
 
 export interface RestaurantPolicyOptions {
   /** Deliberate defects, to prove that the evaluation catches them. Empty for the correct assistant. */
@@ -74,42 +79,13 @@ interface PriorContext {
   history: readonly HistoryMessage[];
 }
 
-interface Understanding {
-  intent: Intent;
-  /** Details merged from the summary, earlier caller turns and this request; later ones win. */
-  details: ReservationDetails;
-  topics: FactTopic[];
-  /** Reservation ids the summary authorizes this caller for. */
-  authorized: string[];
-}
-
-function defined(details: ReservationDetails): ReservationDetails {
-  return Object.fromEntries(Object.entries(details).filter(([, value]) => value !== undefined));
-}
-
-function understand(request: string, prior: PriorContext, faults: Faults): Understanding {
-  const options: ParseOptions = { dateChoice: faults.has("books_uncorrected_date") ? "first" : "last" };
-  const context = faults.has("ignores_history") ? { history: [] } : prior;
-  const earlier = [
-    ...(context.summary ? [withoutAuthorization(context.summary)] : []),
-    ...context.history.filter((message) => message.role === "user").map((message) => message.text),
-  ];
-
-  let details: ReservationDetails = {};
-  for (const text of [...earlier, request]) details = { ...details, ...defined(parseDetails(text, options)) };
-
-  // A request without its own intent ("Please make it 7 p.m.") continues the latest task in context.
-  let intent = classifyIntent(request);
-  if (intent === "none") {
-    const continued = earlier.map(classifyIntent).filter((i) => i !== "facts" && i !== "none");
-    intent = continued.at(-1) ?? "none";
-  }
-  return {
-    intent,
-    details,
-    topics: factTopics(request),
-    authorized: parseAuthorization(context.summary).reservation_ids,
+function understand(request: string, prior: PriorContext, faults: Faults): Reading {
+  const options: ReadOptions = {
+    parse: { dateChoice: faults.has("books_uncorrected_date") ? "first" : "last" },
+    firstValueWins: faults.has("ignores_late_correction"),
+    forgetOnUnavailable: faults.has("forgets_context_after_unavailable"),
   };
+  return readConversation(request, faults.has("ignores_history") ? { history: [] } : prior, options);
 }
 
 // ---- the action both halves derive -----------------------------------------------------------------
@@ -138,7 +114,7 @@ const DETAIL_WORDS = {
   party_size: "how many people are coming",
 } as const;
 const DETAIL_QUESTIONS = {
-  guest_name: "What name should I put the reservation under?",
+  guest_name: ASSISTANT_PHRASES.askName,
   date: "What date would you like?",
   time: "What time would you like?",
   party_size: "How many people will be joining?",
@@ -148,6 +124,35 @@ type RequiredDetail = keyof typeof DETAIL_WORDS;
 function askFor(missing: RequiredDetail[], task: "booking" | "availability"): string {
   const lead = task === "booking" ? "I'd be happy to book a table." : "I can check that for you.";
   const question = missing.length === 1 ? DETAIL_QUESTIONS[missing[0]!] : "Could you tell me?";
+  return `${lead} I still need ${joinAnd(missing.map((detail) => DETAIL_WORDS[detail]))}. ${question}`;
+}
+
+/** A detail as the assistant repeats it back after a correction. */
+function spokenDetail(field: keyof ReservationDetails, details: ReservationDetails): string {
+  switch (field) {
+    case "date":
+      return spokenDate(details.date!);
+    case "time":
+      return spokenTime(details.time!);
+    case "party_size":
+      return `${spokenCount(details.party_size!)} people`;
+    case "seating":
+      return spokenSeating(details.seating);
+    case "guest_name":
+      return `the name ${details.guest_name}`;
+    case "reservation_id":
+      return `reservation ${details.reservation_id}`;
+  }
+}
+
+/**
+ * Later in a conversation: acknowledge what the caller just gave (repeating any correction), then ask for
+ * the next missing detail by name.
+ */
+function askAgain(missing: RequiredDetail[], reading: Reading): string {
+  const lead = reading.changed.length > 0 ? `Got it: ${joinAnd(reading.changed.map((field) => spokenDetail(field, reading.details)))}.` : "Thank you.";
+  const question = DETAIL_QUESTIONS[missing[0]!];
+  if (missing.length === 1) return `${lead} ${question}`;
   return `${lead} I still need ${joinAnd(missing.map((detail) => DETAIL_WORDS[detail]))}. ${question}`;
 }
 
@@ -166,39 +171,75 @@ function factsAnswer(topics: FactTopic[]): string {
 const HELP =
   `This is ${RESTAURANT_FACTS.name}. I can book a table, check availability, cancel a reservation, ` +
   "or tell you about our hours, address and parking. How can I help?";
+const ANYTHING_ELSE = "Is there anything else I can help you with?";
+const GOODBYE = `You're welcome. Thank you for calling ${RESTAURANT_FACTS.name}. Goodbye!`;
 
-function decide(understood: Understanding, faults: Faults): Action {
-  const { intent, details } = understood;
-  switch (intent) {
-    case "facts":
-      return { kind: "answer", text: factsAnswer(understood.topics), facts: true };
-    case "availability":
-    case "booking": {
-      const guest_name =
-        details.guest_name ?? (intent === "booking" && faults.has("guesses_missing_name") ? INVENTED_GUEST_NAME : undefined);
-      const required: RequiredDetail[] = intent === "booking" ? ["guest_name", "date", "time", "party_size"] : ["date", "time", "party_size"];
-      const known = { ...details, guest_name };
-      const missing = required.filter((detail) => known[detail] === undefined);
-      if (missing.length > 0) return { kind: "answer", text: askFor(missing, intent) };
-      const args: AvailabilityArgs = {
-        date: details.date!,
-        time: details.time!,
-        party_size: details.party_size!,
-        ...(details.seating ? { seating: details.seating } : {}),
-      };
-      return intent === "booking" ? { kind: "book", args: { guest_name: guest_name!, ...args } } : { kind: "check", args, guest_name };
+function decide(reading: Reading, faults: Faults): Action {
+  switch (reading.move) {
+    case "facts": {
+      // A question in the middle of a task: answer it, then pick the task up where it was.
+      const resume = reading.task && reading.last?.question ? ` ${reading.last.question}` : "";
+      return { kind: "answer", text: `${factsAnswer(reading.topics)}${resume}`, facts: true };
     }
-    case "cancellation":
-      return decideCancellation(understood, faults);
+    case "closing":
+      return { kind: "answer", text: GOODBYE };
+    case "backchannel":
+      return { kind: "answer", text: reading.last?.question ?? ANYTHING_ELSE };
+    case "offer_declined":
+      return { kind: "answer", text: "All right, I won't book it. Would you like to try another time?" };
+    case "cancel_declined":
+      return { kind: "answer", text: `All right, I won't cancel reservation ${reading.last!.confirm_cancel}; it stays as it is. ${ANYTHING_ELSE}` };
+    case "cancel_confirmed":
+      return { kind: "cancel", reservation_id: reading.last!.confirm_cancel! };
     case "none":
       return { kind: "answer", text: HELP };
+    case "task":
+      break;
   }
+  if (reading.task === "cancellation") return decideCancellation(reading, faults);
+  const task = reading.task!;
+  const { details } = reading;
+  const guest_name = details.guest_name ?? (task === "booking" && faults.has("guesses_missing_name") ? INVENTED_GUEST_NAME : undefined);
+  const required: RequiredDetail[] = task === "booking" ? ["guest_name", "date", "time", "party_size"] : ["date", "time", "party_size"];
+  const known = { ...details, guest_name };
+  const missing = required.filter((detail) => known[detail] === undefined);
+  if (missing.length > 0) return { kind: "answer", text: reading.task_turns > 1 ? askAgain(missing, reading) : askFor(missing, task) };
+  const args: AvailabilityArgs = {
+    date: details.date!,
+    time: details.time!,
+    party_size: details.party_size!,
+    ...(details.seating ? { seating: details.seating } : {}),
+  };
+  if (task === "availability") return { kind: "check", args, guest_name };
+  const booking: ReservationArgs = { guest_name: guest_name!, ...args };
+  const already = reading.booked.find((b) => sameBooking(b, booking));
+  if (already) return { kind: "answer", text: `You're already booked for that: ${bookingSummary(booking)}, reservation ${already.reservation_id}.` };
+  return { kind: "book", args: booking };
 }
 
-/** Only ids that the context summary lists for this verified caller may be cancelled; anything else is refused. */
-function decideCancellation(understood: Understanding, faults: Faults): Action {
-  const authorized = understood.authorized;
-  const requested = understood.details.reservation_id ?? (authorized.length === 1 ? authorized[0] : undefined);
+function sameBooking(booked: ReservationDetails, args: ReservationArgs): boolean {
+  return (
+    booked.guest_name?.toLowerCase() === args.guest_name.toLowerCase() &&
+    booked.date === args.date &&
+    booked.time === args.time &&
+    booked.party_size === args.party_size &&
+    booked.seating === args.seating
+  );
+}
+
+function bookingSummary({ guest_name, date, time, party_size, seating }: ReservationArgs): string {
+  return `${tableFor(party_size, seating)} under ${guest_name} on ${spokenDate(date)} at ${spokenTime(time)}`;
+}
+
+/**
+ * Only ids that the context summary lists for this verified caller may be cancelled; anything else is
+ * refused, however often the caller asks. A request that names the reservation and asks to cancel it in
+ * one breath is its own go-ahead; once the reservation was settled over several turns (asked for,
+ * corrected, or after a refusal), the assistant asks first and cancels only after an explicit yes.
+ */
+function decideCancellation(reading: Reading, faults: Faults): Action {
+  const authorized = reading.authorized;
+  const requested = reading.details.reservation_id ?? (authorized.length === 1 ? authorized[0] : undefined);
   if (!requested) {
     if (authorized.length > 1)
       return { kind: "answer", text: `Which reservation would you like to cancel: ${joinAnd(authorized)}?` };
@@ -209,14 +250,27 @@ function decideCancellation(understood: Understanding, faults: Faults): Action {
       text: "I'm sorry, I can't cancel a reservation unless I can verify that it's yours, and I don't have a verified reservation for you on this call.",
     };
   }
-  if (!authorized.includes(requested) && !faults.has("cancels_unauthorized")) {
+  if (!authorized.includes(requested)) {
+    const refused = reading.refusals[requested] ?? 0;
+    if (faults.has("cancels_unauthorized") || (faults.has("relents_under_pressure") && refused >= 2)) return { kind: "cancel", reservation_id: requested };
+    if (refused === 1)
+      return {
+        kind: "answer",
+        text: `I understand, but I still can't cancel reservation ${requested}: I can only cancel reservations I can verify as yours, so it stays unchanged.`,
+      };
+    if (refused > 1)
+      return {
+        kind: "answer",
+        text: `I'm sorry, I can't cancel reservation ${requested}, not even as an exception. Only a reservation I can verify as yours can be cancelled on this call.`,
+      };
     const why =
       authorized.length === 0
         ? "because I haven't been able to verify that it's yours"
         : "because it isn't one of the reservations I can verify as yours";
     return { kind: "answer", text: `I'm sorry, I can't cancel reservation ${requested} ${why}, so I've left it unchanged.` };
   }
-  return { kind: "cancel", reservation_id: requested };
+  if (reading.task_turns <= 1) return { kind: "cancel", reservation_id: requested };
+  return { kind: "answer", text: `Just to confirm, you'd like me to cancel reservation ${requested}. ${ASSISTANT_PHRASES.confirmCancel}` };
 }
 
 // ---- speaking about tool results ----------------------------------------------------------------
@@ -268,7 +322,7 @@ function availabilityReply(args: AvailabilityArgs, result: PolicyToolResult): st
   const date = spokenDate(text(output.date) ?? args.date);
   const time = spokenTime(text(output.time) ?? args.time);
   const table = tableFor(output.party_size ?? args.party_size, output.seating ?? args.seating);
-  if (output.available) return `Good news: we have ${table} on ${date} at ${time}. Would you like me to book it?`;
+  if (output.available) return `Good news: we have ${table} on ${date} at ${time}. ${ASSISTANT_PHRASES.offer}`;
   const reason = text(output.reason);
   const because = reason ? ` (${REFUSAL_REASONS[reason] ?? reason})` : "";
   return `I'm sorry, we don't have ${table} available on ${date} at ${time}${because}. Would you like to try another time?`;
@@ -305,19 +359,28 @@ const ACKNOWLEDGEMENTS: Record<Exclude<Action["kind"], "answer">, string> = {
   cancel: "One moment while I cancel that.",
 };
 
-/** The backend's view of earlier turns: its transcript (history, then this session), minus the current request. */
+/**
+ * The backend's view of earlier turns: its transcript (history, then this session) up to the current
+ * request. What follows the request (the acknowledgement being spoken) is not earlier context.
+ */
 function backendContext(task: BackendTask): PriorContext {
-  let history: readonly HistoryMessage[] = task.transcript.length > 0 ? task.transcript : (task.context?.history ?? []);
-  const last = history.at(-1);
-  if (last?.role === "user" && last.text.trim() === task.request.trim()) history = history.slice(0, -1);
-  return { summary: task.context?.summary, history };
+  const transcript: readonly HistoryMessage[] = task.transcript.length > 0 ? task.transcript : (task.context?.history ?? []);
+  const request = task.request.trim();
+  let at = transcript.length;
+  while (at > 0 && !(transcript[at - 1]!.role === "user" && transcript[at - 1]!.text.trim() === request)) at--;
+  return { summary: task.context?.summary, history: at > 0 ? transcript.slice(0, at - 1) : transcript };
 }
 
 async function carryOut(step: Exclude<Action, { kind: "answer" }>, tools: PolicyTools, faults: Faults): Promise<string> {
   switch (step.kind) {
     case "check": {
       const result = await tools.call("check_availability", { ...step.args });
-      if (faults.has("books_on_availability_question") && result.status === "completed" && outputOf(result).available === true)
+      const free = result.status === "completed" && outputOf(result).available === true;
+      if (free && faults.has("books_before_confirmation") && step.guest_name) {
+        const args = { guest_name: step.guest_name, ...step.args };
+        return bookingReply(args, await tools.call("create_reservation", { ...args }));
+      }
+      if (free && faults.has("books_on_availability_question"))
         await tools.call("create_reservation", { guest_name: step.guest_name ?? INVENTED_GUEST_NAME, ...step.args });
       return availabilityReply(step.args, result);
     }
@@ -346,6 +409,7 @@ export function restaurantPolicy(options: RestaurantPolicyOptions = {}): Assista
   return {
     name: suffix ? `${RESTAURANT_POLICY_NAME}+${suffix}` : RESTAURANT_POLICY_NAME,
     version: RESTAURANT_POLICY_VERSION,
+    ...(faults.has("talks_through_interruption") ? { yields_to_interruptions: false } : {}),
 
     frontend(turn: PolicyTurn): FrontendDecision {
       const prior = { summary: turn.context?.summary, history: turn.context?.history ?? [] };

@@ -194,6 +194,8 @@ export class SimulatedSession {
 
   /** Recognized utterances of the caller's current turn, and the silence since its last voiced audio. */
   private heard: string[] = [];
+  /** Utterances the caller began over the assistant's speech, which a policy that talks through never takes in. */
+  private readonly talkedOver = new Set<number>();
   private silenceMs = 0;
   private turnChain: Promise<void> = Promise.resolve();
 
@@ -435,11 +437,13 @@ export class SimulatedSession {
     if (hearing.recognized) {
       this.env.stats.recognized.push(hearing.recognized.text);
       // The caller took the floor: stop talking over them — unless it is only a backchannel ("mm-hmm"
-      // while the assistant talks), which a listener makes without asking for the floor.
+      // while the assistant talks), which a listener makes without asking for the floor, or the policy
+      // talks through interruptions (and so never takes in what was said over it).
       if (this.voice.speaking && isBackchannel(hearing.recognized.text)) this.backchannels.add(hearing.recognized.id);
+      else if (this.voice.speaking && this.env.policy.yields_to_interruptions === false) this.talkedOver.add(hearing.recognized.id);
       else this.voice.interrupt();
     }
-    if (hearing.completed && this.backchannels.delete(hearing.completed.utterance.id)) {
+    if (hearing.completed && (this.backchannels.delete(hearing.completed.utterance.id) || this.talkedOver.delete(hearing.completed.utterance.id))) {
       // Heard, logged, and not a turn: the assistant carries on.
     } else if (hearing.completed) {
       this.heard.push(hearing.completed.utterance.text);

@@ -44,6 +44,12 @@ export interface BackendResult {
 export interface AssistantPolicy {
   name: string;
   version: string;
+  /**
+   * Whether the assistant stops speaking when the caller talks over it (barge-in), as a real voice agent
+   * does. Default true. `false` models an assistant that talks through the caller and never takes in what
+   * they said meanwhile; the local simulator honours it.
+   */
+  yields_to_interruptions?: boolean;
   frontend(turn: PolicyTurn): FrontendDecision;
   /** What the assistant says when asked to open a call (RUN, assistant-first); a generic greeting when absent. */
   greeting?(): string;
