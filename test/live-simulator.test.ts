@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { createWorld } from "crashlab/alpha";
+import { restaurantWorld } from "../crashlab/worlds/restaurant";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
 import { AudioPacer, chunkPcm } from "../src/core/audio";
@@ -19,6 +21,7 @@ import {
   eventually,
   heardText,
   nextEvent,
+  nextMessage,
   playAudio,
   recorder,
   sessionConfig,
@@ -419,5 +422,43 @@ describe("barge-in: the caller talks over the assistant", () => {
     const sentMs = audio.reduce((n, d) => n + Buffer.from(d.event.delta, "base64").byteLength / 48, 0);
     expect(sentMs).toBe(tone(ANSWER).length / 24);
     expect(spokenText(log.messages)).toBe(ANSWER);
+  });
+});
+
+describe("a conversation over several caller turns", () => {
+  it("keeps the whole conversation across turns under Responses delegation: re-checks the caller's alternative and books it after the yes", async () => {
+    const { clock, simulator, client, log } = await setup(responsesSession());
+    const world = createWorld(restaurantWorld, { seed: 3, trial: "conversation#1", initialState: {}, now: () => 0 });
+    actAsApplication(client, (call) => {
+      const out = world.perform(call.name, JSON.parse(call.arguments), { trial: "conversation#1", call_id: call.call_id });
+      return JSON.stringify(out.outcome === "ok" ? out.result : { error: out.error });
+    });
+    // Each line waits for the assistant's words that end its previous turn.
+    const script: Array<[line: string, after: string | null]> = [
+      ["Do you have a table for six on August 7 at 9 p.m.? It would be under Tomas Silva.", null],
+      ["What about 7 p.m. that evening instead?", "another time?"],
+      ["Yes, please book it.", "book it?"],
+      ["Great, thank you. Goodbye!", "reservation number"],
+    ];
+    for (const [line] of script) simulator.registerCallerAudio(callerAudio(line), line);
+    const pacer = new AudioPacer({ clock });
+    const send = (chunk: Uint8Array) => void client.appendAudio(chunk);
+    for (const [i, [line]] of script.entries()) {
+      await pacer.play(chunkPcm(callerAudio(line)), send);
+      const next = script[i + 1]?.[1] ?? "Goodbye!";
+      const seen = spokenText(log.messages).split(next).length;
+      const settled = new AbortController();
+      void nextMessage(client, () => spokenText(log.messages).split(next).length > seen).then(() => clock.sleep(800).then(() => settled.abort()));
+      await pacer.streamSilenceUntil(settled.signal, send);
+    }
+    await client.close();
+
+    expect(simulator.stats.sessions[0]!.turns).toEqual(script.map(([line]) => line));
+    expect(world.events().map((e) => [e.operation, e.args, e.outcome])).toEqual([
+      ["check_availability", { date: "2026-08-07", time: "21:00", party_size: 6 }, "ok"],
+      ["check_availability", { date: "2026-08-07", time: "19:00", party_size: 6 }, "ok"],
+      ["create_reservation", { guest_name: "Tomas Silva", date: "2026-08-07", time: "19:00", party_size: 6 }, "ok"],
+    ]);
+    expect(spokenText(log.messages)).toMatch(/Would you like me to book it\? .*You're booked: a table for six under Tomas Silva on August 7 at 7 p\.m\..* Goodbye!$/);
   });
 });
