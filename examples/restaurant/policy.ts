@@ -65,7 +65,8 @@ export class UnknownRestaurantFaultError extends Error {
 }
 
 export const RESTAURANT_POLICY_NAME = "restaurant-rules";
-export const RESTAURANT_POLICY_VERSION = "1.0.0";
+/** 1.1: holds a conversation (single requests behave as in 1.0). */
+export const RESTAURANT_POLICY_VERSION = "1.1.0";
 
 /** The name the `guesses_missing_name` fault books under. */
 const INVENTED_GUEST_NAME = "Alex";
