@@ -6,7 +6,8 @@ import { bareName, isAffirmative, isBackchannel, isClosing, isNegative } from ".
 import { loadDataset } from "../src/core/dataset/load";
 import type { Scenario } from "../src/core/dataset/schema";
 import { jsonEqual, matchesSubset } from "../src/core/verify/match";
-import { concepts, converse, procedureEvidence, score, type Conversation } from "./restaurant-conversation";
+import { triggerScore } from "../src/core/caller/triggers";
+import { converse, procedureEvidence, type Conversation } from "./restaurant-conversation";
 
 const { dataset } = loadDataset(new URL("../crashlab/data/run.json", import.meta.url));
 const scenarios = dataset.scenarios;
@@ -73,6 +74,7 @@ describe("the bundled RUN conversations (crashlab/data/run.json)", () => {
     const why = `\n${transcript(c)}\nexecutions: ${JSON.stringify(c.executions)}`;
     expect(c.ended, why).toBe("goodbye");
     expect(c.answered_acknowledgement, why).toEqual([]);
+    expect(c.timing_sensitive, why).toEqual([]);
     for (const item of s.simulation_parameters!.agenda) expect(c.caller.done.has(item.id), `${item.id} was said${why}`).toBe(true);
     expect(stateMatches(c, s), `final view ${JSON.stringify(c.world.view())}${why}`).toBe(true);
     expect(prohibitedCalls(c, s), why).toEqual([]);
@@ -131,20 +133,13 @@ describe("the bundled RUN conversations (crashlab/data/run.json)", () => {
   });
 });
 
-describe("the scripted caller's keyword rule", () => {
-  it("reads concepts through the synonym table, without stemming, ignoring stop words", () => {
-    expect([...concepts("How many people will be joining?")]).toEqual(["party", "joining"]);
-    expect([...concepts("That time is fully booked.")]).toEqual(["time", "fully", "unavailable", "complete"]);
-    expect(concepts("One moment while I book that.").has("complete")).toBe(false);
-    expect([...concepts("Shall I go ahead and cancel it?")]).toEqual(["confirm", "cancel"]);
-  });
-
-  it("never fires an eligible item on an acknowledgement in the bundled conversations", () => {
+describe("the bundled conversations and the offline caller's triggers (src/core/caller/triggers)", () => {
+  it("never fire an item that is eligible while an acknowledgement plays", () => {
     const acks = ["Let me check that for you.", "One moment while I book that.", "One moment while I cancel that."];
     for (const s of scenarios)
       for (const item of s.simulation_parameters!.agenda)
         if (item.after.length > 0 || item.action === "interrupt")
-          for (const ack of acks) expect(score(ack, item), `${s.id}/${item.id} on "${ack}"`).toBe(0);
+          for (const ack of acks) expect(triggerScore(ack, item), `${s.id}/${item.id} on "${ack}"`).toBe(0);
   });
 });
 
@@ -320,16 +315,18 @@ describe("each conversation fault shows in the conversation written for it", () 
     expect(interrupted.world.view()).toMatchObject({ reservation_created: false });
   });
 
-  it("books_before_confirmation books the free alternative before the caller's yes", async () => {
+  it("books_before_confirmation books the free alternative before the caller could say yes", async () => {
     const s = scenario("run_unavailable_then_alternative");
     const c = await run(s.id, "books_before_confirmation");
     const booking = c.executions.find((e) => e.name === "create_reservation")!;
-    const yes = c.log.findIndex((e) => e.role === "user" && e.text === "Yes, please book it.");
     expect(booking).toMatchObject({ outcome: "ok", args: { guest_name: "Tomas Silva", date: "2026-08-07", time: "19:00", party_size: 6 } });
-    expect(yes).toBeGreaterThan(booking.at); // booked before the caller said yes
-    expect(c.log.slice(0, booking.at).some((e) => /would you like me to book it\?/i.test(e.text))).toBe(false); // never offered
-    expect(c.executions.filter((e) => e.name === "create_reservation")).toHaveLength(1); // the yes does not book it twice
-    expect(procedureEvidence(c, s).go_ahead).toEqual(expect.any(String));
+    // Never offered, so never accepted: the caller, waiting to be asked, is left with nothing to say.
+    expect(c.log.some((e) => /would you like me to book it\?/i.test(e.text))).toBe(false);
+    expect(callerLines(c)).toEqual([s.input.text, "What about 7 p.m. that evening instead?"]);
+    expect(c.log[booking.at]).toMatchObject({ role: "assistant", text: expect.stringMatching(/^You're booked: a table for six under Tomas Silva on August 7 at 7 p\.m\./) });
+    expect(c.ended).toBe("stalled");
+    expect(procedureEvidence(c, s).go_ahead).toMatch(/asked at -1, yes at -1/);
+    expect(c.executions.filter((e) => e.name === "create_reservation")).toHaveLength(1);
   });
 
   it("the correct policy shows none of them, and the single-turn faults stay out of the way of a conversation", async () => {

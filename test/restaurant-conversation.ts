@@ -1,76 +1,32 @@
 /**
  * A whole restaurant conversation at the policy level, for tests: a scripted caller that follows a RUN
- * scenario's agenda with the offline caller's keyword rule (RUN-DESIGN.md, "The simulated caller"), the
- * policy's two halves called as the local simulator calls them (the frontend with the growing history,
- * the backend with the transcript), and a real restaurant world executing the tools.
+ * scenario's agenda by the offline caller's rule (src/core/caller: the same trigger functions and the
+ * same order of decisions), the policy's two halves called as the local simulator calls them (the
+ * frontend with the growing history, the backend with the transcript), and a real restaurant world
+ * executing the tools.
  *
  * No audio and no clock: an assistant turn is the text the policy produced; "while it is still speaking"
- * is modelled as the growing prefix of that text, word by word. Barge-in follows the simulator: a
- * policy that yields takes the caller's words as its next turn; one with `yields_to_interruptions: false`
- * talks on and never takes them in.
+ * is modelled as the growing prefix of that text, word by word. Barge-in follows the simulator: a policy
+ * that yields takes the caller's words as its next turn; one with `yields_to_interruptions: false` talks
+ * on and never takes them in. The RUN engine itself (audio, relay, timing) is tested by its own suite.
  */
 import { createWorld, type AssistantPolicy, type HistoryMessage, type Json, type PolicyToolResult, type World } from "crashlab/alpha";
 import { restaurantWorld, type RestaurantState } from "../crashlab/worlds/restaurant";
 import { parseDetails } from "../examples/restaurant/parse";
 import type { Scenario } from "../src/core/dataset/schema";
+import { bestTrigger, isQuestion, isRefusal } from "../src/core/caller/triggers";
 import { matchesSubset } from "../src/core/verify/match";
 
 type AgendaItem = NonNullable<Scenario["simulation_parameters"]>["agenda"][number];
 type ProcedureStep = NonNullable<Scenario["expected"]["procedure"]>["steps"][number];
 
-// ---- the offline caller's keyword rule ------------------------------------------------------------
+// ---- the offline caller's rule (src/core/caller: its trigger functions, its decision order) -----------
 
-/** Words that say nothing about what an agenda item is waiting for. */
-export const STOP_WORDS = new Set(
-  (
-    "a an the and or but if then than so to of in on at for with by from about as into over after before " +
-    "is are was were be been being am it its it's this that these those there here " +
-    "i i'm i'd i'll i've you you're you'd your yours we we're our us me my he she they them his her their " +
-    "what which who whom whose how why where do does did can could would should will may might must " +
-    "have has had just also too very any some more most still now again please let like want wants " +
-    "one ones get got make made say tell told know " +
-    "assistant caller asks says"
-  ).split(" "),
-);
-
-/** Each word (or two-word phrase) and the concepts it stands for; a word not listed stands for itself. */
-export const SYNONYMS: Record<string, string[]> = {
-  name: ["name"], called: ["name"], under: ["name"],
-  time: ["time"], "o'clock": ["time"], when: ["time", "date"],
-  date: ["date"], day: ["date"],
-  party: ["party"], size: ["party"], "how many": ["party"], people: ["party"], guests: ["party"],
-  confirm: ["confirm"], sure: ["confirm"], shall: ["confirm"], "go ahead": ["confirm"],
-  unavailable: ["unavailable"], booked: ["unavailable", "complete"], full: ["unavailable"], "no table": ["unavailable"], "not available": ["unavailable"],
-  cancel: ["cancel"], cancellation: ["cancel"],
-  confirmed: ["complete"], "all set": ["complete"], done: ["complete"], cancelled: ["complete"],
-};
-
-/** The concepts a text mentions: lower case, no stemming, two-word phrases first, stop words dropped. */
-export function concepts(text: string): Set<string> {
-  const words = text.toLowerCase().replace(/[\u2018\u2019]/g, "'").match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? [];
-  const found = new Set<string>();
-  for (let i = 0; i < words.length; i++) {
-    const pair = `${words[i]} ${words[i + 1]}`;
-    if (i + 1 < words.length && SYNONYMS[pair]) {
-      for (const c of SYNONYMS[pair]!) found.add(c);
-      i++;
-      continue;
-    }
-    const word = words[i]!;
-    if (STOP_WORDS.has(word) || word.length < 2) continue;
-    for (const c of SYNONYMS[word] ?? [word]) found.add(c);
-  }
-  return found;
-}
-
-/** Shared concepts between what the assistant said and what the item is waiting for. */
-export function score(assistant: string, item: AgendaItem): number {
-  const wanted = concepts([item.trigger_condition, item.commitment, ...item.facts.flatMap((f) => f.split("_"))].join(" "));
-  let shared = 0;
-  for (const c of concepts(assistant)) if (wanted.has(c)) shared++;
-  return shared;
-}
-
+/**
+ * The decisions of src/core/caller/offline-caller.ts without audio or a clock: the same trigger functions,
+ * the same order (a matched item; else, after a question, the next required answer or correction, or a
+ * finish item; else, with the agenda done, a plain goodbye after a question or a refusal).
+ */
 export class ScriptedCaller {
   readonly done = new Set<string>();
   finished = false;
@@ -78,37 +34,36 @@ export class ScriptedCaller {
   constructor(private readonly agenda: readonly AgendaItem[]) {}
 
   private eligible(): AgendaItem[] {
-    return this.agenda.filter((i) => !this.done.has(i.id) && i.after.every((a) => this.done.has(a)) && i.action !== "backchannel" && i.action !== "wait");
-  }
-
-  private best(text: string, items: AgendaItem[]): AgendaItem | undefined {
-    let best: AgendaItem | undefined;
-    let top = 0;
-    for (const item of items) {
-      const s = score(text, item);
-      if (s > top) [best, top] = [item, s];
-    }
-    return best;
+    return this.agenda.filter((i) => !this.done.has(i.id) && i.after.every((a) => this.done.has(a)));
   }
 
   /** While the assistant speaks: the interrupt item its words so far trigger, if any. */
   interruptAt(words: string): AgendaItem | undefined {
-    return this.best(words, this.eligible().filter((i) => i.action === "interrupt"));
+    return bestTrigger(words, this.eligible().filter((i) => i.action === "interrupt"))?.item;
   }
 
-  /** After an assistant turn settled: the item to say now, or undefined to wait. */
-  respondTo(turn: string): AgendaItem | undefined {
-    const items = this.eligible().filter((i) => i.action !== "interrupt");
-    const chosen = this.best(turn, items);
-    if (chosen) return chosen;
-    if (turn.trim().endsWith("?")) return items.find((i) => i.required && (i.action === "answer" || i.action === "correct"));
+  /** After an assistant turn settled: what to say now (an item, or the caller's own goodbye), or undefined to wait. */
+  respondTo(turn: string): AgendaItem | { closing: string } | undefined {
+    const text = turn.trim();
+    const speakable = this.eligible().filter((i) => i.action !== "wait" && i.action !== "backchannel");
+    const matched = bestTrigger(text, speakable)?.item;
+    const owed = speakable.find((i) => i.required && (i.action === "answer" || i.action === "correct"));
+    const item = matched ?? (isQuestion(text) ? (owed ?? speakable.find((i) => i.action === "finish")) : undefined);
+    if (item) return item;
+    const refused = isRefusal(text);
+    if (this.agenda.every((i) => !i.required || this.done.has(i.id)) && (isQuestion(text) || refused))
+      return { closing: refused ? "Fine. Goodbye." : "No, that's all. Thank you, goodbye." };
     return undefined;
   }
 
-  say(item: AgendaItem): string {
-    this.done.add(item.id);
-    if (item.action === "finish") this.finished = true;
-    return item.response_hint ?? item.commitment;
+  say(choice: AgendaItem | { closing: string }): { text: string; item: string } {
+    if ("closing" in choice) {
+      this.finished = true;
+      return { text: choice.closing, item: "closing" };
+    }
+    this.done.add(choice.id);
+    if (choice.action === "finish") this.finished = true;
+    return { text: choice.response_hint ?? choice.commitment, item: choice.id };
   }
 }
 
@@ -144,6 +99,11 @@ export interface Conversation {
   ended: "goodbye" | "stalled" | "turn_limit";
   /** Caller lines chosen on hearing an acknowledgement (the datasets are written so this never happens). */
   answered_acknowledgement: string[];
+  /**
+   * Turns where hearing the acknowledgement and the result as one text (the caller settles only once when
+   * the gap between them is short) would pick another line than hearing the result alone.
+   */
+  timing_sensitive: string[];
 }
 
 export async function converse(policy: AssistantPolicy, scenario: Scenario, options: { seed?: number; maxCallerTurns?: number } = {}): Promise<Conversation> {
@@ -156,6 +116,7 @@ export async function converse(policy: AssistantPolicy, scenario: Scenario, opti
   const executions: Execution[] = [];
   const caller = new ScriptedCaller(sim.agenda);
   const answered_acknowledgement: string[] = [];
+  const timing_sensitive: string[] = [];
   const context = () => ({ ...(summary ? { summary } : {}), history: [...prior, ...turns] });
 
   const tools = {
@@ -168,7 +129,7 @@ export async function converse(policy: AssistantPolicy, scenario: Scenario, opti
 
   let line: { text: string; item: string } | undefined = { text: scenario.input.text, item: "opening" };
   for (let n = 0; n < (options.maxCallerTurns ?? 24); n++) {
-    if (!line) return { log, executions, world, caller, ended: "stalled", answered_acknowledgement };
+    if (!line) return { log, executions, world, caller, ended: "stalled", answered_acknowledgement, timing_sensitive };
     const request = line.text;
     log.push({ role: "user", text: request, item: line.item });
     const decision = policy.frontend({ request, context: context() });
@@ -189,36 +150,49 @@ export async function converse(policy: AssistantPolicy, scenario: Scenario, opti
       log.push({ role: "assistant", text: reply, kind: "result" });
       groups.push({ text: reply, kind: "result" });
     }
-    if (caller.finished) return { log, executions, world, caller, ended: "goodbye", answered_acknowledgement };
+    if (caller.finished) return { log, executions, world, caller, ended: "goodbye", answered_acknowledgement, timing_sensitive };
 
     line = undefined;
+    const label = (choice: AgendaItem | { closing: string } | undefined) => (choice === undefined ? "(wait)" : "closing" in choice ? "(goodbye)" : choice.id);
+    if (groups.length === 2 && label(caller.respondTo(`${groups[0]!.text} ${groups[1]!.text}`)) !== label(caller.respondTo(groups[1]!.text)))
+      timing_sensitive.push(`after "${request}"`);
+    let heard = "";
     for (const group of groups) {
-      // While it speaks: does an interrupt item fire on the words so far?
+      // While it speaks: does an interrupt item fire on the words so far (since the caller last spoke)?
       const words = group.text.split(/\s+/);
-      let cut: { item: ReturnType<ScriptedCaller["interruptAt"]>; at: number } | undefined;
+      let cut: AgendaItem | undefined;
+      let partial = "";
       for (let k = 1; k <= words.length && !cut; k++) {
-        const item = caller.interruptAt(words.slice(0, k).join(" "));
-        if (item) cut = { item, at: k };
+        partial = `${heard} ${words.slice(0, k).join(" ")}`;
+        cut = caller.interruptAt(partial);
       }
-      if (cut?.item) {
-        const text = caller.say(cut.item);
+      heard = `${heard} ${group.text}`;
+      if (cut) {
+        const said = caller.say(cut);
         if (policy.yields_to_interruptions === false) {
-          log.push({ role: "user", text, item: cut.item.id, ignored: true });
+          log.push({ role: "user", text: said.text, item: said.item, ignored: true });
         } else {
           const spoken = [...log].reverse().find((e) => e.role === "assistant" && e.text === group.text)!;
           spoken.interrupted = true;
-          line = { text, item: cut.item.id };
+          line = said;
+          // Once the cut-in is said and the assistant has fallen silent, the caller weighs what it heard
+          // before it (as the offline caller does): anything it picks follows straight on, in the same turn.
+          const next = caller.respondTo(partial);
+          if (next) {
+            const more = caller.say(next);
+            line = { text: `${said.text} ${more.text}`, item: `${said.item}+${more.item}` };
+          }
           break;
         }
       }
-      const item = caller.respondTo(group.text);
-      if (!item) continue;
-      if (group.kind === "acknowledgement") answered_acknowledgement.push(item.id);
-      line = { text: caller.say(item), item: item.id };
+      const choice = caller.respondTo(group.text);
+      if (!choice) continue;
+      if (group.kind === "acknowledgement") answered_acknowledgement.push(label(choice));
+      line = caller.say(choice);
       if (group.kind !== "acknowledgement") break;
     }
   }
-  return { log, executions, world, caller, ended: "turn_limit", answered_acknowledgement };
+  return { log, executions, world, caller, ended: "turn_limit", answered_acknowledgement, timing_sensitive };
 }
 
 // ---- grading the conversation at the text level (a stand-in for the critical procedure) ---------------
