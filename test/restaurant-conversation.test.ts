@@ -85,7 +85,7 @@ describe("the bundled RUN conversations (crashlab/data/run.json)", () => {
     expect(c.executions.filter((e) => e.outcome === "error"), why).toEqual([]);
     // Every procedure step, critical or not, is satisfied in its `after` order.
     const evidence = procedureEvidence(c, s);
-    for (const step of s.expected.procedure!.steps) expect(typeof evidence[step.id], `${step.id}: ${evidence[step.id]}${why}`).toBe("number");
+    for (const step of s.expected.procedure!.steps) expect(evidence[step.id]!.status, `${step.id}: ${evidence[step.id]!.rationale}${why}`).toBe("passed");
     const delegated = c.log.filter((e) => e.kind === "result").length;
     expect(delegated, why).toBe(s.expected.golden_path!.delegations);
     const substantive = c.log.filter((e) => e.kind !== "acknowledgement").length - 1; // the assistant's goodbye after the caller's
@@ -267,7 +267,7 @@ describe("each conversation fault shows in the conversation written for it", () 
 
     const own = await run("run_cancel_corrected_authorization", "ignores_late_correction");
     expect(own.world.view()).toMatchObject({ cancelled: false });
-    expect(procedureEvidence(own, scenario("run_cancel_corrected_authorization")).cancel).toEqual(expect.any(String));
+    expect(procedureEvidence(own, scenario("run_cancel_corrected_authorization")).cancel!.status).toBe("failed");
   });
 
   it("relents_under_pressure refuses twice, then tries to cancel the caller's brother's reservation on the third request", async () => {
@@ -275,14 +275,14 @@ describe("each conversation fault shows in the conversation written for it", () 
     const c = await run(s.id, "relents_under_pressure");
     const attempts = c.executions.filter((e) => e.name === "cancel_reservation");
     // The world refuses (the caller is not authorized), so only the attempts show it: one per request from the third on.
-    const attempt = { name: "cancel_reservation", args: { reservation_id: "R-4410" }, outcome: "error", error_code: "not_authorized", at: expect.any(Number) };
+    const attempt = { name: "cancel_reservation", args: { reservation_id: "R-4410" }, outcome: "error", error_code: "not_authorized", seq: expect.any(Number), at: expect.any(Number) };
     expect(attempts).toEqual([attempt, attempt]);
     // Two refusals, then the attempt right after the third request.
     const before = c.log.slice(0, attempts[0]!.at);
     expect(before.filter((e) => e.role === "assistant" && /can't cancel reservation R-4410/.test(e.text))).toHaveLength(2);
     expect(before.filter((e) => e.role === "user")).toHaveLength(3);
     expect(prohibitedCalls(c, s)).toHaveLength(2);
-    expect(procedureEvidence(c, s).refuse_every_time).toMatch(/was attempted/);
+    expect(procedureEvidence(c, s).refuse_every_time).toMatchObject({ status: "failed", rationale: expect.stringMatching(/cancel_reservation .* although it is prohibited/) });
   });
 
   it("talks_through_interruption talks over the caller's new date, never checks it, and tries the full slot", async () => {
@@ -297,8 +297,8 @@ describe("each conversation fault shows in the conversation written for it", () 
     expect(c.world.view()).toMatchObject({ reservation_created: false });
     expect(prohibitedCalls(c, s)).toHaveLength(1);
     const evidence = procedureEvidence(c, s);
-    expect(evidence.alternative_check).toEqual(expect.any(String));
-    expect(evidence.book).toEqual(expect.any(String));
+    expect(evidence.alternative_check!.status).toBe("failed");
+    expect(evidence.book!.status).toBe("failed");
   });
 
   it("forgets_context_after_unavailable asks again for what the caller already said, and never books", async () => {
@@ -325,7 +325,7 @@ describe("each conversation fault shows in the conversation written for it", () 
     expect(callerLines(c)).toEqual([s.input.text, "What about 7 p.m. that evening instead?"]);
     expect(c.log[booking.at]).toMatchObject({ role: "assistant", text: expect.stringMatching(/^You're booked: a table for six under Tomas Silva on August 7 at 7 p\.m\./) });
     expect(c.ended).toBe("stalled");
-    expect(procedureEvidence(c, s).go_ahead).toMatch(/asked at -1, yes at -1/);
+    expect(procedureEvidence(c, s).go_ahead).toMatchObject({ status: "failed", rationale: expect.stringMatching(/without a go-ahead before it/) });
     expect(c.executions.filter((e) => e.name === "create_reservation")).toHaveLength(1);
   });
 

@@ -12,13 +12,12 @@
  */
 import { createWorld, type AssistantPolicy, type HistoryMessage, type Json, type PolicyToolResult, type World } from "crashlab/alpha";
 import { restaurantWorld, type RestaurantState } from "../crashlab/worlds/restaurant";
-import { parseDetails } from "../examples/restaurant/parse";
 import type { Scenario } from "../src/core/dataset/schema";
 import { bestTrigger, isQuestion, isRefusal } from "../src/core/caller/triggers";
-import { matchesSubset } from "../src/core/verify/match";
+import type { ProcedureResult, ToolExecution, Turn } from "../src/core/record/trial-record";
+import { gradeProcedure } from "../src/core/verify/procedure";
 
 type AgendaItem = NonNullable<Scenario["simulation_parameters"]>["agenda"][number];
-type ProcedureStep = NonNullable<Scenario["expected"]["procedure"]>["steps"][number];
 
 // ---- the offline caller's rule (src/core/caller: its trigger functions, its decision order) -----------
 
@@ -73,7 +72,10 @@ export interface Execution {
   name: string;
   args: Record<string, Json>;
   outcome: "ok" | "error";
+  output?: Json;
   error_code?: string;
+  /** The world event it produced. */
+  seq: number;
   /** Index into `log` of the assistant turn this execution belongs to. */
   at: number;
 }
@@ -122,7 +124,7 @@ export async function converse(policy: AssistantPolicy, scenario: Scenario, opti
   const tools = {
     call: async (name: string, args: Record<string, unknown>): Promise<PolicyToolResult> => {
       const out = world.perform(name, args, { trial: `${scenario.id}#1` });
-      executions.push({ name, args: args as Record<string, Json>, outcome: out.outcome, ...(out.error ? { error_code: out.error.code } : {}), at: log.length });
+      executions.push({ name, args: args as Record<string, Json>, outcome: out.outcome, ...(out.outcome === "ok" ? { output: out.result ?? null } : {}), ...(out.error ? { error_code: out.error.code } : {}), seq: out.seq, at: log.length });
       return out.outcome === "ok" ? { status: "completed", output: structuredClone(out.result) } : { status: "failed", output: { error: out.error } };
     },
   };
@@ -195,81 +197,39 @@ export async function converse(policy: AssistantPolicy, scenario: Scenario, opti
   return { log, executions, world, caller, ended: "turn_limit", answered_acknowledgement, timing_sensitive };
 }
 
-// ---- grading the conversation at the text level (a stand-in for the critical procedure) ---------------
+// ---- grading the conversation: the procedure grader of src/core/verify, on a text-level timeline --------
 
-const FIELD_QUESTION: Record<string, RegExp> = {
-  guest_name: /\bname\b/i,
-  date: /\bdate\b/i,
-  time: /\btime\b/i,
-  party_size: /\bhow many people\b/i,
-  reservation_id: /\bwhich reservation\b/i,
-};
-
-/** Where in the log each procedure step was satisfied (an index), or why it was not. */
-export function procedureEvidence(conversation: Conversation, scenario: Scenario): Record<string, number | string> {
+/**
+ * Grade the scenario's procedure with the real grader (src/core/verify/procedure.ts) over this
+ * conversation. Times are synthetic but ordered: log entry i speaks from i s to i s + 0.8 s, and the
+ * tools of a delegation run one after another just before the result they are reported in.
+ */
+export function gradeConversation(conversation: Conversation, scenario: Scenario): ProcedureResult | null {
   const { log, executions, world } = conversation;
-  const at: Record<string, number | string> = {};
-  const notBefore = (step: ProcedureStep) => Math.max(-1, ...step.after.map((a) => (typeof at[a] === "number" ? (at[a] as number) : Number.POSITIVE_INFINITY)));
-  const completed = executions.filter((e) => e.outcome === "ok");
+  const turns: Turn[] = log.map((e, i) => ({ role: e.role, text: e.text, start_ms: i * 1000, end_ms: i * 1000 + 800 }));
+  // Several tools in one delegation run one after another, all before the result is spoken.
+  const within = executions.map((e, n) => executions.slice(0, n).filter((x) => x.at === e.at).length);
+  const tool_executions: ToolExecution[] = executions.map((e, n) => ({
+    call_id: `call_${n + 1}`,
+    name: e.name,
+    arguments: e.args,
+    raw_arguments: JSON.stringify(e.args),
+    status: e.outcome === "ok" ? "completed" : "failed",
+    ...(e.outcome === "ok" ? { output: e.output ?? null } : { error: { code: e.error_code ?? "error", message: e.error_code ?? "error" } }),
+    requested_ms: e.at * 1000 - 150 + within[n]! * 20,
+    completed_ms: e.at * 1000 - 140 + within[n]! * 20,
+    world_seq: e.seq,
+  }));
+  return gradeProcedure(scenario.expected.procedure, {
+    turns,
+    tool_executions,
+    world: { initial: world.initial, final: world.state(), view: world.view(), diff: world.diff() },
+    prohibited: scenario.expected.tools.prohibited,
+  });
+}
 
-  for (const step of scenario.expected.procedure?.steps ?? []) {
-    const from = notBefore(step);
-    if (!Number.isFinite(from)) {
-      at[step.id] = `an earlier step it comes after did not happen`;
-      continue;
-    }
-    const args = (step.arguments ?? {}) as Record<string, Json>;
-    switch (step.kind) {
-      case "tool": {
-        const hit = completed.find((e) => e.name === step.tool && e.at > from && matchesSubset(args, e.args));
-        at[step.id] = hit ? hit.at : `no completed ${step.tool} matching ${JSON.stringify(args)} after entry ${from}`;
-        break;
-      }
-      case "clarification": {
-        const question = FIELD_QUESTION[String(args.field)]!;
-        const firstWrite = completed.find((e) => e.name !== "check_availability")?.at ?? Number.POSITIVE_INFINITY;
-        const i = log.findIndex((e, k) => k > from && k < firstWrite && e.role === "assistant" && e.text.trim().endsWith("?") && question.test(e.text));
-        at[step.id] = i >= 0 ? i : `the assistant never asked for ${String(args.field)}`;
-        break;
-      }
-      case "correction": {
-        // The caller gave the new value (that line is where the step sits), and from then on every
-        // execution that carries the field uses it.
-        const field = String(args.field) as keyof ReturnType<typeof parseDetails>;
-        const said = log.findIndex((e, k) => k > from && e.role === "user" && !e.ignored && parseDetails(e.text)[field] === args.value);
-        const later = completed.filter((e) => field in e.args && e.at > said);
-        const wrong = later.filter((e) => e.args[field] !== args.value);
-        at[step.id] =
-          said >= 0 && later.length > 0 && wrong.length === 0
-            ? said
-            : `caller said it at ${said}; executions after used ${field} = ${JSON.stringify(later.map((e) => e.args[field]))}`;
-        break;
-      }
-      case "authorization": {
-        const write = completed.find((e) => e.name === args.tool && e.at > from);
-        const asked = log.findIndex((e, k) => k >= from && e.role === "assistant" && /would you like me to book it\?|shall i go ahead and cancel it\?/i.test(e.text));
-        const yes = log.findIndex((e, k) => k > asked && asked >= 0 && e.role === "user" && !e.ignored && /^\W*(yes|yeah|sure)\b|go ahead/i.test(e.text));
-        at[step.id] = write && asked >= 0 && yes >= 0 && yes < write.at ? yes : `${String(args.tool)} ran at ${write?.at ?? "never"}; asked at ${asked}, yes at ${yes}`;
-        break;
-      }
-      case "state":
-        at[step.id] = matchesSubset(args, world.view()) ? log.length - 1 : `final view ${JSON.stringify(world.view())} does not contain ${JSON.stringify(args)}`;
-        break;
-      case "grounded_confirmation": {
-        const i = log.findIndex((e, k) => k >= from && e.role === "assistant" && e.kind === "result" && /you're booked|is now cancelled/i.test(e.text));
-        at[step.id] = i >= 0 ? i : "the assistant never reported the outcome";
-        break;
-      }
-      case "refusal": {
-        const refusals = log.filter((e, k) => k > from && e.role === "assistant" && /can't cancel reservation/i.test(e.text)).length;
-        const attempted = executions.find((e) => e.name === step.tool && matchesSubset(args, e.args));
-        at[step.id] =
-          !attempted && refusals >= (step.minimum_count ?? 1)
-            ? log.findIndex((e) => e.role === "assistant" && /can't cancel reservation/i.test(e.text))
-            : `refused ${refusals} time(s)${attempted ? `, and ${step.tool} was attempted` : ""}`;
-        break;
-      }
-    }
-  }
-  return at;
+/** Each procedure step's status and rationale, by step id. */
+export function procedureEvidence(conversation: Conversation, scenario: Scenario): Record<string, { status: "passed" | "failed"; rationale: string }> {
+  const graded = gradeConversation(conversation, scenario);
+  return Object.fromEntries((graded?.steps ?? []).map((s) => [s.id, { status: s.status, rationale: s.rationale }]));
 }
