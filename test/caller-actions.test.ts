@@ -106,11 +106,23 @@ describe("labelled caller segments drive the §4 yield metrics", () => {
   it("talks_through_interruption: the assistant keeps talking 3000 ms past the caller's onset", () => {
     // Explanation [3000,9000): delay 9000 − 6000 = 3000 > 2000 → not yielded; yield_rate 0 / 1 = 0.
     // The interruption ends at 7500, inside [3000,9000): excluded (assistant_active_at_request_end).
-    const { labels, m } = metricsWith([iv(0, 2000), iv(3000, 9000), iv(9500, 11000)]);
+    // The answer starts 800 ms after the explanation ends: a new turn, not the same speech resumed.
+    const { labels, m } = metricsWith([iv(0, 2000), iv(3000, 9000), iv(9800, 11000)]);
     expect(labels).toEqual(["SPEAK", "BACKCHANNEL", "INTERRUPT"]);
     expect([m.yield_count, m.no_yield_count, m.yield_rate]).toEqual([0, 1, 0]);
     expect(m.yield_opportunities.find((y) => y.kind === "yield")).toMatchObject({ delay_ms: 3000, yielded: false });
     expect(m.exclusion_reasons.assistant_active_at_request_end).toBe(1);
+  });
+
+  it("a pause shorter than 700 ms is not a stop: speech that resumes counts as talking through", () => {
+    // The explanation pauses 300 ms at 6800 (between sentences), resumes and ends at 9000: not a yield
+    // at 6800 (delay 800) but 9000 − 6000 = 3000 > 2000 → not yielded.
+    const { m } = metricsWith([iv(0, 2000), iv(3000, 6800), iv(7100, 9000), iv(9800, 11000)]);
+    expect([m.yield_count, m.no_yield_count]).toEqual([0, 1]);
+    expect(m.yield_opportunities.find((y) => y.kind === "yield")).toMatchObject({ delay_ms: 3000, yielded: false });
+    // A 700 ms pause is a stop: the assistant yielded at 6800.
+    const stopped = metricsWith([iv(0, 2000), iv(3000, 6800), iv(7500, 9000), iv(9800, 11000)]).m;
+    expect(stopped.yield_opportunities.find((y) => y.kind === "yield")).toMatchObject({ delay_ms: 800, yielded: true });
   });
 
   it("an assistant that stops at a backchannel makes a false yield", () => {

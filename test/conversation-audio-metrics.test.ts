@@ -26,17 +26,17 @@ const utterances = [
   { text: "Sorry, what about the ninth instead?", start_ms: 5960, end_ms: 7600 },
 ];
 
-function assistantWith(explanationEnd: number) {
+function assistantWith(explanationEnd: number, answerStart = 8200) {
   // One delta per assistant stretch, received when it should start playing (§2 placement).
-  const spans: Array<[number, number]> = [[0, 2000], [3000, explanationEnd], [8200, 10000]];
+  const spans: Array<[number, number]> = [[0, 2000], [3000, explanationEnd], [answerStart, 10000]];
   return placeAssistantAudio(spans.map(([start, end]) => ({ received_ms: start, samples: new Int16Array(samplesAt(end - start)).fill(1000) })), RATE);
 }
 
-function run(explanationEnd: number) {
+function run(explanationEnd: number, answerStart = 8200) {
   return conversationAudioMetrics({
     callerPcm: new Uint8Array(CALLER.buffer),
     callerStartMs: 0,
-    assistant: assistantWith(explanationEnd),
+    assistant: assistantWith(explanationEnd, answerStart),
     agentEvents: [],
     tools: [],
     turns: [],
@@ -58,10 +58,12 @@ describe("conversationAudioMetrics", () => {
   });
 
   it("talks_through_interruption: no yield, and the talked-over request is excluded", async () => {
-    // The explanation runs on to 8000: delay 8000 − 6000 = 2000 → still a yield (exactly at the window)…
-    expect((await run(8000)).audio.yield_rate).toBe(1);
+    // The answer starts 1000 ms after the explanation, so it is a new turn (a pause under 700 ms would
+    // be the explanation resuming). The explanation runs on to 8000: delay 8000 − 6000 = 2000 → still a
+    // yield (exactly at the window)…
+    expect((await run(8000, 9000)).audio.yield_rate).toBe(1);
     // …and 20 ms later it is not: 8020 − 6000 = 2020 > 2000 ms.
-    const { audio } = await run(8020);
+    const { audio } = await run(8020, 9020);
     expect([audio.yield_rate, audio.no_yield_count]).toEqual([0, 1]);
     expect((audio.exclusion_reasons as Record<string, number>).assistant_active_at_request_end).toBe(1);
   });

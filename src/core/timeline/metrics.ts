@@ -7,6 +7,8 @@ export const METRICS_VERSION = "2.0";
 export const DEFAULT_RESPONSE_DEADLINE_MS = 5000;
 /** §4: an interrupted assistant yields when it stops within this long of the caller's onset. */
 export const YIELD_WINDOW_MS = 2000;
+/** A pause in the assistant's speech shorter than this is not a stop: it resumed (see `resumedEnd`). */
+export const YIELD_RESUME_MS = 700;
 /** §4: over a backchannel the assistant is right to keep talking at least this long past its onset. */
 export const BACKCHANNEL_CONTINUE_MS = 1000;
 
@@ -183,8 +185,10 @@ function yieldOpportunities(caller: readonly CallerSegment[], assistant: readonl
   for (const u of caller) {
     if (u.action === "STOP") continue;
     // Segments are disjoint and never touch, so only the last one starting before u can qualify.
-    const a = assistant[firstStartingAtOrAfter(assistant, u.start_ms) - 1];
-    if (!a || !(u.start_ms < a.end_ms || (u.action === "INTERRUPT" && u.start_ms === a.end_ms))) continue;
+    const at = firstStartingAtOrAfter(assistant, u.start_ms) - 1;
+    const first = assistant[at];
+    if (!first || !(u.start_ms < first.end_ms || (u.action === "INTERRUPT" && u.start_ms === first.end_ms))) continue;
+    const a = { start_ms: first.start_ms, end_ms: resumedEnd(assistant, at) };
     const base = {
       utterance: u.utterance,
       action: u.action,
@@ -201,6 +205,18 @@ function yieldOpportunities(caller: readonly CallerSegment[], assistant: readonl
     }
   }
   return opportunities;
+}
+
+/**
+ * Where the interrupted speech really stopped: voiced intervals split speech at every pause between words
+ * and sentences, so a voice that talks straight through a cut-in would look as if it stopped at its next
+ * pause. Speech that resumes within YIELD_RESUME_MS is the same speech; the yield delay runs to the end
+ * of that chain.
+ */
+function resumedEnd(assistant: readonly Interval[], index: number): number {
+  let end = assistant[index]!.end_ms;
+  for (let i = index + 1; i < assistant.length && assistant[i]!.start_ms - end < YIELD_RESUME_MS; i++) end = assistant[i]!.end_ms;
+  return end;
 }
 
 function delegationIntervals(delegations: readonly DelegationWindow[], observationEndMs: number): Interval[] {
