@@ -2,7 +2,7 @@
  * crashlab's own evaluation package for the restaurant assistant, written exactly as a user would write
  * one: it imports only `crashlab/alpha` (and the application under test in examples/restaurant).
  */
-import { crawl, definePlan, loadDataset, walk } from "crashlab/alpha";
+import { converse, crawl, definePlan, loadDataset, walk, yieldsToInterruption } from "crashlab/alpha";
 import { RESTAURANT_FACTS } from "../examples/restaurant/facts";
 import { restaurantTargets } from "./adapters/restaurant-targets";
 import { noDoubleBooking } from "./verifiers/no-double-booking";
@@ -11,13 +11,19 @@ import { restaurantWorld } from "./worlds/restaurant";
 const crawlData = loadDataset(new URL("./data/crawl.json", import.meta.url));
 // WALK fixtures generated from crawl.json by `crashlab generate-audio` (scripts/make-walk-fixtures.sh).
 const walkData = loadDataset(new URL("./data/walk.json", import.meta.url));
+// RUN conversations: a simulated caller pursues each scenario's agenda in one full-duplex call.
+const runData = loadDataset(new URL("./data/run.json", import.meta.url));
 
 export const PLAN = definePlan({
   name: "restaurant",
   targets: restaurantTargets(),
   default_target: "restaurant",
-  cases: [...crawl(crawlData, { world: restaurantWorld }), ...walk(walkData, { world: restaurantWorld })],
-  verifiers: [noDoubleBooking],
+  cases: [
+    ...crawl(crawlData, { world: restaurantWorld }),
+    ...walk(walkData, { world: restaurantWorld }),
+    ...converse(runData, { world: restaurantWorld }),
+  ],
+  verifiers: [noDoubleBooking, yieldsToInterruption],
   // Public facts the semantic judge may cite (`fact.<key>`); evaluator-only data never goes here.
   facts: RESTAURANT_FACTS,
   // Two trials at once: each has its own world, session and virtual clock, so results do not depend on it.
@@ -25,5 +31,6 @@ export const PLAN = definePlan({
   gates: {
     outcome: { required: true, min_pass_rate: 1 },
     no_double_booking: { required: true, min_pass_rate: 1 },
+    yields_to_interruption: { required: true, min_pass_rate: 1 },
   },
 });

@@ -2,23 +2,34 @@ import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import { run } from "../src/core/run/run";
 import { EspeakSynthesizer } from "../src/core/speech/index";
+import { offlineConversation } from "./conversation-settings";
 
 /**
  * Over the real wire protocol: nothing evaluator-only is ever sent to the GPT-Live target. Every frame
  * the client sent (recorded verbatim in the event log) is checked, in both delegation modes, for every
  * bundled case — and for WALK cases, the reference transcript (`input.text`) must not be sent either.
+ * RUN conversations are included: besides `expected`, the simulated caller's private script (goal,
+ * agenda, expectations, persona) stays on the caller's side; only what the caller says, as audio, goes.
  */
 const speech = new EspeakSynthesizer({ voice: "coral" });
 
 function secretsOf(scenario: (typeof PLAN.cases)[number]["scenario"]): string[] {
   const e = scenario.expected;
-  return [e.answer, ...e.criteria, ...(e.golden_path?.steps ?? []), JSON.stringify(e.state), JSON.stringify(e.tools)].filter((s) => s.length > 12);
+  const sim = scenario.simulation_parameters;
+  const callerOnly = sim
+    ? [sim.goal, sim.persona.description, ...sim.expectations, ...sim.agenda.flatMap((i) => [i.commitment, i.trigger_condition, i.completion_condition])]
+    : [];
+  return [e.answer, ...e.criteria, ...(e.golden_path?.steps ?? []), JSON.stringify(e.state), JSON.stringify(e.tools), JSON.stringify(e.procedure ?? null), ...callerOnly].filter(
+    (s) => s.length > 12,
+  );
 }
 
 describe("evaluator-only data never crosses the wire", () => {
   it.each(["responses", "client"] as const)("with %s delegation", async (delegation) => {
-    const result = await run(PLAN, { speech, target_settings: { delegation }, concurrency: 4 });
+    const result = await run(PLAN, { speech, conversation: offlineConversation(), target_settings: { delegation }, concurrency: 4 });
     expect(result.records.length).toBe(PLAN.cases.length);
+    expect(result.records.filter((r) => r.case_kind === "run").length).toBeGreaterThanOrEqual(11);
+    expect(result.records.filter((r) => r.status === "infrastructure_error").map((r) => `${r.trial_id}: ${r.error?.message}`)).toEqual([]);
     for (const record of result.records) {
       const c = PLAN.cases.find((x) => x.id === record.case_id)!;
       const sent = record.events

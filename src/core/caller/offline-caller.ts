@@ -94,6 +94,8 @@ class OfflineCallerSession implements CallerSession {
   private turnText = "";
   private lastAssistantAt = Number.NEGATIVE_INFINITY;
   private backchannelThisTurn = false;
+  /** The caller cut into the current assistant turn: its remaining words are not listened for. */
+  private cutOff = false;
   private heardAnything = false;
   private openingSaid = false;
   private closingSaid = false;
@@ -120,14 +122,19 @@ class OfflineCallerSession implements CallerSession {
   }
 
   hearAssistantText(text: string, at_ms: number): void {
-    this.turnText += ` ${text}`;
     this.lastAssistantAt = Math.max(this.lastAssistantAt, at_ms);
     this.heardAnything = true;
+    if (this.cutOff) return;
+    this.turnText += ` ${text}`;
     if (this.closingSaid || !this.assistantSpeaking) return;
     // While the assistant is still talking: an interrupt whose moment has come, or a backchannel.
     const interrupt = bestTrigger(this.turnText, this.eligible().filter((i) => i.action === "interrupt"));
     if (interrupt && !this.speakingOrQueued()) {
       this.take(interrupt.item, "interrupt", at_ms + this.timing.reactionMs / 2);
+      // The cut-in is the caller's answer to this turn: the rest of it (words still arriving, or talked
+      // straight through) must not draw a second reply. The assistant's next turn starts fresh.
+      this.turnText = "";
+      this.cutOff = true;
       return;
     }
     const explicit = bestTrigger(this.turnText, this.eligible().filter((i) => i.action === "backchannel"));
@@ -145,6 +152,7 @@ class OfflineCallerSession implements CallerSession {
 
   hearAssistantSpeaking(speaking: boolean, at_ms: number): void {
     this.assistantSpeaking = speaking;
+    if (!speaking) this.cutOff = false;
     this.lastAssistantAt = Math.max(this.lastAssistantAt, at_ms);
     if (speaking) this.heardAnything = true;
   }

@@ -8,7 +8,7 @@ import { semanticVerifiers } from "../judge/verifiers";
 import type { JudgeSettings } from "../judge/judge";
 import { outcomeVerifier, type Verifier } from "../verify/verifier";
 import { CRASHLAB_VERSION } from "../version";
-import { buildTrials, DEFAULT_LIMITS, DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, PlanError, selectCases, type CaseSelection, type Plan, type TrialSpec } from "./plan";
+import { buildTrials, DEFAULT_LIMITS, DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, PlanError, selectCases, type CaseDefinition, type CaseSelection, type Plan, type TrialSpec } from "./plan";
 import type { Limits, TrialRecord } from "../record/trial-record";
 import { summarize, type RunSummary } from "./summary";
 import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialMedia } from "../trial/index";
@@ -187,10 +187,14 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
   const limits: Limits = { ...DEFAULT_LIMITS, ...plan.limits, ...options.limits };
   for (const [k, v] of Object.entries(limits)) if (!Number.isInteger(v) || v <= 0) throw new PlanError(`limit ${k} must be a positive whole number (got ${v})`);
   const selected = selectCases(plan.cases, options.selection ?? {});
-  // WALK replays recordings: a target that takes only text cannot run those cases (sending it the
-  // reference transcript instead would hand it evaluator-only data). They are skipped and reported.
-  const cases = target.accepts.includes("audio") ? selected : selected.filter((c) => !c.recording);
-  const skipped = selected.filter((c) => !cases.includes(c)).map((c) => ({ case_id: c.id, reason: `target "${target_name}" takes text; WALK cases replay recordings` }));
+  // WALK replays recordings and RUN holds a spoken conversation: a target that takes only text cannot
+  // run those cases (sending it the reference transcript instead would hand it evaluator-only data).
+  // They are skipped and reported.
+  const spoken = (c: CaseDefinition) => c.recording !== undefined || c.kind === "run";
+  const cases = target.accepts.includes("audio") ? selected : selected.filter((c) => !spoken(c));
+  const skipped = selected
+    .filter((c) => !cases.includes(c))
+    .map((c) => ({ case_id: c.id, reason: `target "${target_name}" takes text; ${c.kind === "run" ? "RUN cases hold a spoken conversation" : "WALK cases replay recordings"}` }));
   checkTrialCount(cases.length, repetitions, options.max_trials ?? DEFAULT_MAX_TRIALS);
   const trials = buildTrials(cases, repetitions, seed);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..+/, "").replace("T", "-");
