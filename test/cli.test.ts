@@ -142,3 +142,27 @@ describe("crashlab CLI: run, list, validate", () => {
     expect(bad.stderr).toMatch(/scenario "x", field scenarios\[0\]\.title: missing/);
   });
 });
+
+describe("crashlab CLI: RUN conversations", () => {
+  it("--verbose prints a conversation as it unfolds, each caller line with what it meant, then the labelled transcript", async () => {
+    const out = mkdtempSync(join(tmpdir(), "crashlab-run-verbose-"));
+    const { code, stderr } = await cli(["run", "--example", "run_interrupted_unavailable", "--verbose", "--results-dir", out]);
+    expect(code).toBe(0);
+    const live = stderr.split("\n").filter((l) => l.startsWith("  run_interrupted_unavailable#1 "));
+    expect(live[0]).toMatch(/^ {2}run_interrupted_unavailable#1 +0\.\d\d s {2}CALLER \(opening\): Is there a patio table/);
+    expect(live.some((l) => /CALLER \(interrupt\): Sorry to jump in/.test(l))).toBe(true);
+    expect(live.some((l) => /\d s {2}ASSISTANT: .*Would you like me to book it\?/.test(l))).toBe(true);
+    expect(live.some((l) => /CALLER \(finish\): /.test(l))).toBe(true);
+    // The live lines come before the trial's progress line; the transcript after it carries the inferred actions.
+    expect(stderr.indexOf("CALLER (opening)")).toBeLessThan(stderr.indexOf("PASS  run_interrupted_unavailable#1"));
+    expect(stderr).toMatch(/^ {4}USER \d+\.\.\d+ms \(INTERRUPT\): Sorry to jump in/m);
+    expect(stderr).toMatch(/^ {4}USER \d+\.\.\d+ms \(OPENING\): /m);
+  }, 120_000);
+
+  it("a text target skips RUN cases and says why", async () => {
+    const out = mkdtempSync(join(tmpdir(), "crashlab-run-text-"));
+    const { code, stdout, stderr } = await cli(["run", "--target", "text_restaurant", "--example", "run_missing_name", "--example", "restaurant_003", "--results-dir", out, "--json"]);
+    expect(code).toBe(0);
+    expect(stderr + stdout).toMatch(/skipping 1 case\(s\): target "text_restaurant" takes text; RUN cases hold a spoken conversation \(run_missing_name\)/);
+  }, 120_000);
+});

@@ -115,7 +115,9 @@ Output:
   --run-name <name>           prefix of the run id
   --json                      print results.json to stdout instead of the summary table
   --quiet                     no per-trial progress lines
-  --verbose                   per trial: the transcript, tool calls, assessments and timing
+  --verbose                   per trial: the transcript, tool calls, assessments and timing; RUN
+                              conversations are also printed as they unfold, each caller line with
+                              what it meant (answer, correct, interrupt, …)
   --visualize                 open report.html in the browser when the run ends (as \`crashlab view\`)
   -h, --help                  this help
 

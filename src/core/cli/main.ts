@@ -26,7 +26,7 @@ import { OfflineCaller } from "../caller/offline-caller";
 import { DEFAULT_LIVE_CALLER, LiveCaller } from "../caller/live-caller";
 import { GPT_LIVE_URL } from "../live/target";
 import { CompletionObserver } from "../trial/conversation/completion-observer";
-import type { ConversationSettings } from "../trial/context";
+import type { ConversationLine, ConversationSettings } from "../trial/context";
 import { readInputFile } from "../dataset/input-file";
 import { parseFlags } from "./flags";
 import { parseRunArgs, resolveOptions, UsageError, type ResolvedRunOptions } from "./options";
@@ -151,14 +151,20 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   // Everything a user can get wrong is checked here, before any folder is created.
   const resolved = resolveRun(pkg.plan, runOptions);
   if (resolved.skipped.length > 0 && !options.quiet)
-    io.stderr(`crashlab: skipping ${resolved.skipped.length} case(s): ${resolved.skipped[0]!.reason} (${resolved.skipped.slice(0, 4).map((s) => s.case_id).join(", ")}${resolved.skipped.length > 4 ? ", …" : ""})\n`);
+    // One line per reason: WALK and RUN cases are skipped by a text target for different reasons.
+    for (const reason of new Set(resolved.skipped.map((s) => s.reason))) {
+      const ids = resolved.skipped.filter((s) => s.reason === reason).map((s) => s.case_id);
+      io.stderr(`crashlab: skipping ${ids.length} case(s): ${reason} (${ids.slice(0, 4).join(", ")}${ids.length > 4 ? ", …" : ""})\n`);
+    }
   if (resolved.trials.length === 0) throw new UsageError("the selection matches no case: check --example/--tag/--max-examples (`crashlab list` shows the cases)");
   checkCasesAgainstWorlds(resolved.trials.map((t) => t.case));
   // Caller speech is synthesized only for CRAWL cases on an audio target: check the voice once, now.
   if (resolved.target.accepts.includes("audio") && resolved.trials.some((t) => !t.case.recording)) await checkCallerVoice(options.speech);
 
   const speech = callerSpeech(options.speech, pkg.dir, io.env ?? {});
-  const conversation = resolved.trials.some((t) => t.case.kind === "run") ? conversationSettings(options, pkg.dir, io) : undefined;
+  const conversation = resolved.trials.some((t) => t.case.kind === "run")
+    ? { ...conversationSettings(options, pkg.dir, io), ...(options.verbose ? { onLine: (line: ConversationLine) => io.stderr(`${conversationLine(line)}\n`) } : {}) }
+    : undefined;
   const lockfile = findLockfile(pkg.dir);
   const digest = packageDigest(pkg.dir, lockfile).digest;
   // The last check before any trial runs, and the first thing written.
@@ -271,6 +277,12 @@ function conversationSettings(options: ResolvedRunOptions, packageDir: string, i
     ...(prompt ? { assistant_opening_prompt: prompt } : {}),
     ...(options.conditions[0] ? { condition: { preset: options.conditions[0] } } : {}),
   };
+}
+
+/** `--verbose`, while a conversation unfolds: `  run_x#1  12.34 s  CALLER (interrupt): …`. */
+function conversationLine(line: ConversationLine): string {
+  const who = line.speaker === "caller" ? `CALLER${line.label ? ` (${line.label})` : ""}` : "ASSISTANT";
+  return `  ${line.trial_id}  ${(line.at_ms / 1000).toFixed(2).padStart(6)} s  ${who}: ${line.text}`;
 }
 
 /** `--verbose`: the readable transcript, then each assessment, under the trial's progress line. */

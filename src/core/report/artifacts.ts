@@ -66,7 +66,8 @@ const ms = (x: number) => Math.round(x);
 export function conversationTranscript(record: TrialRecord): string {
   const lines: Array<{ at: number; order: number; text: string }> = [];
   let order = 0;
-  for (const t of record.turns) lines.push({ at: t.start_ms, order: order++, text: `${t.role === "user" ? "USER" : "ASSISTANT"} ${ms(t.start_ms)}..${ms(t.end_ms)}ms: ${t.text}` });
+  // RUN: a caller turn carries the action inferred from the recording (§4), e.g. `USER 1200..2400ms (INTERRUPT): …`.
+  for (const t of record.turns) lines.push({ at: t.start_ms, order: order++, text: `${t.role === "user" ? "USER" : "ASSISTANT"} ${ms(t.start_ms)}..${ms(t.end_ms)}ms${t.action ? ` (${t.action})` : ""}: ${t.text}` });
   for (const d of record.delegations) lines.push({ at: d.created_ms, order: order++, text: `DELEGATION ${ms(d.created_ms)}ms: target=${d.target}` });
   for (const t of record.tool_executions) {
     const result = t.status === "completed" ? JSON.stringify(t.output ?? null) : JSON.stringify({ error: t.error });

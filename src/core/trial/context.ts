@@ -46,6 +46,22 @@ export interface ConversationSettings {
   condition?: { preset: string; overrides?: Record<string, Json> };
   /** Live: a completion observer per conversation (absent: the completion rule decides). */
   observer?: () => CompletionObserver;
+  /**
+   * Each line of the conversation as it happens (`--verbose`): a caller line when it starts speaking,
+   * labelled with what it meant (opening, answer, correct, interrupt, backchannel, finish, closing); an
+   * assistant line when its turn's speech stops. The labels of the record (OPENING, SPEAK, INTERRUPT, …)
+   * are inferred from the recording afterwards.
+   */
+  onLine?: (line: ConversationLine) => void;
+}
+
+export interface ConversationLine {
+  trial_id: string;
+  at_ms: number;
+  speaker: "caller" | "assistant";
+  /** The caller's intent; null for the assistant. */
+  label: string | null;
+  text: string;
 }
 
 /** The synthesizer interface the harness needs (src/core/speech implements it). */

@@ -40,6 +40,7 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
       opens: settings?.assistant_opening_prompt ? "assistant" : "caller",
       ...(settings?.max_duration_ms ? { max_duration_ms: settings.max_duration_ms } : {}),
       ...(observer ? { observer: { observer, goal } } : {}),
+      ...(settings?.onLine ? { onAssistantLine: (at_ms: number, text: string) => settings.onLine!({ trial_id: ctx.spec.trial_id, at_ms, speaker: "assistant", label: null, text }) } : {}),
     },
     pending,
   );
@@ -71,7 +72,15 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
         clock: trial.clock,
         seed: trial.spec.seed,
         signal: trial.signal,
-        log: (kind, data) => trial.log("harness", `caller.${kind}`, data),
+        log: (kind, data) => {
+          trial.log("harness", `caller.${kind}`, data);
+          if (!settings.onLine) return;
+          // The offline caller knows its words and intent as it starts; the live one its words when it stops.
+          const d = data as { text?: string; intent?: string; start_ms?: number; end_ms?: number };
+          const line = { trial_id: ctx.spec.trial_id, speaker: "caller" as const, label: d.intent ?? null, text: d.text ?? "" };
+          if (kind === "utterance.started" && d.text !== undefined) settings.onLine({ ...line, at_ms: d.start_ms ?? trial.clock.now() });
+          else if (kind === "utterance.ended" && d.intent === undefined && d.text !== undefined) settings.onLine({ ...line, at_ms: d.end_ms ?? trial.clock.now() });
+        },
         utteranceAudio: (utterance, pcm) => {
           const audio = condition(pcm, spoken++);
           // Offline only: the simulator has no recognizer, so it is told the words of these exact bytes.

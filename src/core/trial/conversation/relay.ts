@@ -28,6 +28,8 @@ export interface RelaySettings {
   reserve_ms: number;
   /** Live: the completion observer decides when the call is over (the caller's goal is its context). */
   observer?: { observer: CompletionObserver; goal: string };
+  /** Each assistant turn's words once its speech stops, with when it started (`--verbose` prints the conversation as it unfolds). */
+  onAssistantLine?: (at_ms: number, text: string) => void;
 }
 
 export const DEFAULT_RELAY_SETTINGS: RelaySettings = {
@@ -79,6 +81,7 @@ export class ConversationRelay implements TrialObserver {
   /** What both sides said, line by line, for the completion observer. */
   private readonly lines: string[] = [];
   private assistantWords = "";
+  private assistantTurnStart = 0;
   private callerLinesSeen = 0;
   private stats_: Omit<RelayStats, keyof PlaybackStats> = { caller_frames: 0, lag_events: 0, max_lag_ms: 0, total_lag_ms: 0, queue_max: 0 };
   readonly start_ms: number;
@@ -183,9 +186,11 @@ export class ConversationRelay implements TrialObserver {
     const speaking = voiced || t - this.lastAssistantVoiced < SPEAKING_HANGOVER_MS;
     if (speaking !== this.assistantSpeaking) {
       this.assistantSpeaking = speaking;
+      if (speaking) this.assistantTurnStart = t;
       caller.hearAssistantSpeaking(speaking, t);
       if (!speaking && this.assistantWords.trim()) {
         this.lines.push(`ASSISTANT: ${this.assistantWords.trim()}`);
+        this.settings.onAssistantLine?.(this.assistantTurnStart, this.assistantWords.trim());
         this.assistantWords = "";
       }
     }
