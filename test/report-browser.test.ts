@@ -53,6 +53,7 @@ interface Media {
 let browser: Browser;
 let audioRun: { dir: string; doc: ResultsFile };
 let judged: { dir: string; doc: ResultsFile };
+let conversation: { dir: string; doc: ResultsFile };
 let server: JudgeServer;
 
 beforeAll(async () => {
@@ -61,6 +62,10 @@ beforeAll(async () => {
   const r = await cli(["run", ...ids, "--repetitions", "2", "--results-dir", out, "--quiet"]);
   expect(r.code, r.stderr).toBe(0);
   audioRun = runFolder(out);
+  const cout = mkdtempSync(join(tmpdir(), "report-conversation-"));
+  const c = await cli(["run", "--example", "run_interrupted_unavailable", "--results-dir", cout, "--quiet"]);
+  expect(c.code, c.stderr).toBe(0);
+  conversation = runFolder(cout);
 
   server = await startJudgeServer((body) => {
     const content = String((body.input as Array<{ content: string }>)[0]!.content);
@@ -251,6 +256,36 @@ describe("report.html in chromium", () => {
     await page.click("#timeline-svg", { position: { x: GUTTER + 10, y: 40 } });
     expect(await page.$eval("#audio", (a) => (a as unknown as Media).currentTime)).toBeGreaterThan(0);
     expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("renders a RUN trial: each caller turn with its inferred action, the yield on the timeline, both voices", async () => {
+    const { page, seen } = await open(conversation.dir);
+    const id = "run_interrupted_unavailable#1";
+    await page.click(`table.trials tr[data-trial="${id}"] a`);
+    await page.waitForSelector("#trial-view:not([hidden]) #timeline-svg");
+    const detail = JSON.parse(unpackTrial(await page.$eval("#trial-0", (el) => el.textContent!))) as TrialDetail;
+    expect(detail.kind).toBe("run");
+    await audioReady(page);
+    const trial = conversation.doc.trials[0]!;
+    // Transcript rows: every caller turn shows the action the record gives it, in order.
+    const labels = await page.$$eval("#transcript .row.user .action", (as) => as.map((a) => a.textContent));
+    expect(labels).toEqual(detail.turns.filter((t) => t.role === "user").map((t) => t.action));
+    expect(labels).toContain("INTERRUPT");
+    expect(labels[0]).toBe("OPENING");
+    expect(await page.$$eval("#timeline-svg path.wave", (ps) => ps.map((p) => p.getAttribute("class")))).toEqual(["wave caller", "wave assistant"]);
+    // The yield lane: the one interruption, labelled with the delay the metrics recorded.
+    const opportunity = (trial.metrics.audio!.yield_opportunities as Array<{ kind: string; delay_ms: number }>).find((o) => o.kind === "yield")!;
+    const yieldTexts = await page.$$eval("#timeline-svg .span text, #timeline-svg .span title", (ts) => ts.map((t) => t.textContent ?? ""));
+    expect(yieldTexts.some((t) => t.includes(`${opportunity.delay_ms} ms`))).toBe(true);
+    // Clicking the interrupting turn seeks the audio to it.
+    const row = labels.indexOf("INTERRUPT");
+    const turn = detail.turns.filter((t) => t.role === "user")[row]!;
+    await page.click(`#transcript .row[data-row="${detail.turns.indexOf(turn)}"]`);
+    expect(await page.$eval("#audio", (a) => (a as unknown as Media).currentTime)).toBeCloseTo(turn.start_ms / 1000, 3);
+    await page.screenshot({ path: join(shots, "report-run-trial.png"), fullPage: false });
+    expect(seen.errors).toEqual([]);
+    expect(seen.requests).toEqual([]);
     await page.close();
   });
 
