@@ -159,6 +159,15 @@ describe("crashlab CLI: RUN conversations", () => {
     expect(stderr).toMatch(/^ {4}USER \d+\.\.\d+ms \(OPENING\): /m);
   }, 120_000);
 
+  it("a package whose datasets hold only conversations but that builds cases with crawl() is told so, not blamed on the filters", async () => {
+    const conversationOnly = JSON.parse(readFileSync(join(repo, "crashlab/data/run.json"), "utf8")) as { scenarios: unknown[] };
+    const dir = fixture(packageWith({ schema_version: "1.0", scenarios: conversationOnly.scenarios.slice(0, 1) }));
+    const { code, stderr } = await cli(["run", "--package", dir]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/has no cases: crawl\(\) and walk\(\) make cases of single-turn scenarios .* converse\(\) of multi-turn ones/);
+    expect(stderr).not.toMatch(/selection matches no case/);
+  });
+
   it("a text target skips RUN cases and says why", async () => {
     const out = mkdtempSync(join(tmpdir(), "crashlab-run-text-"));
     const { code, stdout, stderr } = await cli(["run", "--target", "text_restaurant", "--example", "run_missing_name", "--example", "restaurant_003", "--results-dir", out, "--json"]);

@@ -156,6 +156,10 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
       const ids = resolved.skipped.filter((s) => s.reason === reason).map((s) => s.case_id);
       io.stderr(`crashlab: skipping ${ids.length} case(s): ${reason} (${ids.slice(0, 4).join(", ")}${ids.length > 4 ? ", …" : ""})\n`);
     }
+  if (pkg.plan.cases.length === 0)
+    throw new UsageError(
+      `the PLAN of ${pkg.file} has no cases: crawl() and walk() make cases of single-turn scenarios (walk() of those with recordings), converse() of multi-turn ones — check which your datasets hold`,
+    );
   if (resolved.trials.length === 0) throw new UsageError("the selection matches no case: check --example/--tag/--max-examples (`crashlab list` shows the cases)");
   checkCasesAgainstWorlds(resolved.trials.map((t) => t.case));
   // Caller speech is synthesized only for CRAWL cases on an audio target: check the voice once, now.
