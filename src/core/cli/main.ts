@@ -156,6 +156,13 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
       const ids = resolved.skipped.filter((s) => s.reason === reason).map((s) => s.case_id);
       io.stderr(`crashlab: skipping ${ids.length} case(s): ${reason} (${ids.slice(0, 4).join(", ")}${ids.length > 4 ? ", …" : ""})\n`);
     }
+  // A required semantic verifier with no judge could never pass: every trial would be inconclusive and the
+  // run would end without a decision. Say so before anything runs.
+  const needsJudge = resolved.verifiers.filter((v) => v.required && v.verifier.kind === "semantic").map((v) => v.verifier.id);
+  if (needsJudge.length > 0 && !options.judge)
+    throw new UsageError(
+      `${needsJudge.join(", ")} ${needsJudge.length === 1 ? "is" : "are"} required, but no semantic judge runs: add --judge (with OPENAI_API_KEY, or --judge-endpoint for your own Responses-compatible server), run --live, or make ${needsJudge.length === 1 ? "it" : "them"} advisory (--advisory <id>)`,
+    );
   if (pkg.plan.cases.length === 0)
     throw new UsageError(
       `the PLAN of ${pkg.file} has no cases: crawl() and walk() make cases of single-turn scenarios (walk() of those with recordings), converse() of multi-turn ones — check which your datasets hold`,
