@@ -246,7 +246,7 @@ describe("issue 8 item 7: a documented trial-count ceiling, with a message sayin
 
   it("--repetitions 1000000000 is refused at once, and the ceiling comes from --max-trials or the PLAN", async () => {
     refused(await cli(["run", "--repetitions", "1000000000"]), '--repetitions takes a whole number from 1 to 1000000 (got "1000000000")');
-    refused(await cli(["run", "--repetitions", "500"]), /this run would have 30,500 trials \(61 case\(s\) × 500 repetition\(s\)\).* raise the ceiling with --max-trials 30500/);
+    refused(await cli(["run", "--repetitions", "500"]), /this run would have 36,000 trials \(72 case\(s\) × 500 repetition\(s\)\).* raise the ceiling with --max-trials 36000/);
     expect(resolveOptions(parseRunArgs([]), { max_trials: 50_000 }).max_trials).toBe(50_000);
     expect(resolveOptions(parseRunArgs(["--max-trials", "7"]), { max_trials: 50_000 }).max_trials).toBe(7);
     expect(resolveOptions(parseRunArgs([])).max_trials).toBe(DEFAULT_MAX_TRIALS);
@@ -497,6 +497,6 @@ describe("issue 8 item 12: validate --package and run check datasets against the
   it("every bundled case agrees with its world", async () => {
     const r = await cli(["validate", "--package", "crashlab"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/valid, 61 case\(s\) from 2 dataset\(s\) checked against world "restaurant"/);
+    expect(r.stdout).toMatch(/valid, 72 case\(s\) from 3 dataset\(s\) checked against world "restaurant"/);
   });
 });
