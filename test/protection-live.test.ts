@@ -43,5 +43,5 @@ describe("evaluator-only data never crosses the wire", () => {
       expect(sent[0]).toContain('"type":"session.start"');
       if (c.scenario.input.context?.summary) expect(sent[0]).toContain(c.scenario.input.context.summary);
     }
-  });
+  }, 900_000);
 });

@@ -81,7 +81,11 @@ describe("WALK through the GPT-Live simulator", () => {
 
   it("filters by condition and by recording metadata", async () => {
     const byCondition = alpha.resolveRun(PLAN, { selection: { conditions: ["telephony"] } });
-    expect(byCondition.trials.map((t) => t.case.recording!.condition)).toEqual(["telephony", "telephony", "telephony", "telephony"]);
+    const walked = byCondition.trials.filter((t) => t.case.kind === "walk");
+    expect(walked.map((t) => t.case.recording!.condition)).toEqual(["telephony", "telephony", "telephony", "telephony"]);
+    // RUN conversations stay: a condition degrades their simulated caller's speech instead.
+    expect(byCondition.trials.filter((t) => t.case.kind !== "walk").every((t) => t.case.kind === "run")).toBe(true);
+    expect(byCondition.trials.filter((t) => t.case.kind === "run").length).toBe(PLAN.cases.filter((c) => c.kind === "run").length);
     const byWhere = alpha.resolveRun(PLAN, { selection: { where: ["synthesizer.voice=EN-US+F3", "preset=echo"] } });
     expect(byWhere.trials.length).toBe(4);
     expect(() => alpha.resolveRun(PLAN, { selection: { where: ["accent"] } })).toThrow(/--where takes key=value/);
@@ -90,8 +94,12 @@ describe("WALK through the GPT-Live simulator", () => {
   it("skips WALK cases for a text-only target, and says so", async () => {
     const resolved = alpha.resolveRun(PLAN, { target: "text_restaurant" });
     expect(resolved.trials.every((t) => !t.case.recording)).toBe(true);
-    expect(resolved.skipped.length).toBe(walkCases.length);
-    expect(resolved.skipped[0]!.reason).toMatch(/takes text; WALK cases replay recordings/);
+    const walkSkips = resolved.skipped.filter((s) => /takes text; WALK cases replay recordings/.test(s.reason));
+    expect(walkSkips.map((s) => s.case_id)).toEqual(walkCases.map((c) => c.id));
+    // The spoken conversations of RUN are skipped too, for their own reason.
+    const runSkips = resolved.skipped.filter((s) => /takes text; RUN cases hold a spoken conversation/.test(s.reason));
+    expect(runSkips.length).toBe(PLAN.cases.filter((c) => c.kind === "run").length);
+    expect(resolved.skipped.length).toBe(walkSkips.length + runSkips.length);
   });
 });
 
