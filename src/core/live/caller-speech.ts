@@ -161,6 +161,11 @@ export class CallerListener {
     private readonly fragmentMs = 200,
   ) {}
 
+  /** A registered utterance is being heard right now. */
+  get following(): boolean {
+    return this.confirmed !== undefined;
+  }
+
   /** Feed one full 20 ms chunk whose audio starts at `startMs` on the input timeline. */
   hear(chunk: Uint8Array, startMs: number): Hearing {
     const hash = chunkFingerprint(chunk);

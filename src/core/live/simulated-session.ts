@@ -40,6 +40,7 @@ import {
 } from "./protocol";
 import type { ConfigIssue } from "./errors";
 import { SimulatedVoice, type DeltaInfo, type SimulatorSynthesizer } from "./simulated-voice";
+import { BridgedEar, type TranscriptBridgeEnd } from "./transcript-bridge";
 import { CLOSE_FRAME_KEY, WireEnd, frameKey } from "./wire-time";
 
 export const LIVE_FAULT_KINDS = [
@@ -133,6 +134,10 @@ export interface SessionEnvironment {
   faults: { kind: LiveFaultKind; atInputMs: number }[];
   timing: SimulatorTiming;
   stats: SimulatedSessionStats;
+  /** TEST FACILITY (transcript-bridge.ts): words for unregistered voiced audio, passed out of band. */
+  bridge?: TranscriptBridgeEnd;
+  /** Diagnostics: every text frame the client sent, as received. */
+  tap?: (text: string) => void;
 }
 
 /** Backend model reported when the session names none. */
@@ -182,6 +187,8 @@ export class SimulatedSession {
   private originMs = 0;
   private voice!: SimulatedVoice;
   private readonly listener: CallerListener;
+  /** Only with a transcript bridge (a test facility): hears voiced audio that matches nothing registered. */
+  private readonly bridgedEar: BridgedEar | undefined;
   private serverEvents = 0;
 
   private inputBytes = 0;
@@ -216,8 +223,10 @@ export class SimulatedSession {
   ) {
     this.wire = new WireEnd(env.clock, socket);
     this.listener = new CallerListener(env.registry, env.timing.transcriptFragmentMs);
+    this.bridgedEar = env.bridge ? new BridgedEar(env.bridge) : undefined;
     ws.on("message", (data, isBinary) => {
       const buffer = data as Buffer;
+      if (!isBinary) env.tap?.(buffer.toString("utf8"));
       const release = this.wire.received(frameKey(isBinary ? buffer : buffer.toString("utf8")));
       try {
         this.onFrame(buffer, isBinary);
@@ -424,7 +433,9 @@ export class SimulatedSession {
 
   private hearChunk(chunk: Uint8Array, startMs: number): void {
     if (this.muted) return;
-    const hearing = this.listener.hear(chunk, startMs);
+    let hearing = this.listener.hear(chunk, startMs);
+    // The registered ear first; only audio it is not following goes to the bridged ear (tests only).
+    if (this.bridgedEar && !hearing.recognized && !hearing.completed && hearing.fragments.length === 0 && !this.listener.following) hearing = this.bridgedEar.hear(chunk, startMs);
     for (const fragment of hearing.fragments) {
       this.send({
         type: "session.input_transcript.delta",
@@ -489,6 +500,7 @@ export class SimulatedSession {
     if (kind === "commentary" && delegationId !== null) {
       // A delegated result: spoken as a new turn; the ack places it on the output timeline.
       this.turns.push({ role: "assistant", text: content });
+      this.env.bridge?.said(content);
       this.voice
         .say(content, { newTurn: true })
         .then(({ placement }) => ack(placement.start_ms, placement.end_ms))
@@ -564,6 +576,8 @@ export class SimulatedSession {
     const decision = this.env.policy.frontend({ request, context: { ...(this.summary ? { summary: this.summary } : {}), history: [...this.history, ...this.turns] } });
     this.turns.push({ role: "user", text: request });
     if (decision.kind === "reply") {
+      // An empty reply is a policy choosing to stay silent (a caller that has already said goodbye).
+      if (!decision.text.trim()) return;
       this.turns.push({ role: "assistant", text: decision.text });
       this.speak(decision.text, false);
       return;
@@ -695,6 +709,7 @@ export class SimulatedSession {
   }
 
   private speak(text: string, newTurn: boolean): void {
+    this.env.bridge?.said(text);
     this.voice.say(text, { newTurn }).catch((error) => this.internalError(error));
   }
 

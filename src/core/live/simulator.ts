@@ -26,6 +26,7 @@ import {
   type SimulatorTiming,
 } from "./simulated-session";
 import type { SimulatorSynthesizer } from "./simulated-voice";
+import type { TranscriptBridgeEnd } from "./transcript-bridge";
 
 export const LIVE_SESSIONS_PATH = "/v1/live/sessions";
 
@@ -44,6 +45,14 @@ export interface LiveSimulatorOptions {
   /** When set, only this bearer token is accepted; otherwise any non-empty one is. */
   apiKey?: string;
   timing?: Partial<SimulatorTiming>;
+  /**
+   * TEST FACILITY, never set by the harness: a transcript bridge (transcript-bridge.ts) through which two
+   * simulators "hear" each other's relayed audio. The fingerprint ear stays as it is; only voiced audio
+   * it does not follow is heard as the other side's next text.
+   */
+  transcriptBridge?: TranscriptBridgeEnd;
+  /** Diagnostics: every text frame a client sends, with its session index (to check what went over the wire). */
+  tap?: (frame: { session: number; text: string }) => void;
 }
 
 export interface LiveSimulatorStats {
@@ -142,7 +151,19 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
         return;
       }
       sessionStats.faults = faults.map((f) => f.kind);
-      const session = new SimulatedSession(ws, socket, { index, clock, policy, synthesizer, registry, faults, timing, stats: sessionStats });
+      const tap = options.tap;
+      const session = new SimulatedSession(ws, socket, {
+        index,
+        clock,
+        policy,
+        synthesizer,
+        registry,
+        faults,
+        timing,
+        stats: sessionStats,
+        ...(options.transcriptBridge ? { bridge: options.transcriptBridge } : {}),
+        ...(tap ? { tap: (text: string) => tap({ session: index, text }) } : {}),
+      });
       sessions.add(session);
       ws.on("close", () => sessions.delete(session));
     });

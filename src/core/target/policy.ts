@@ -13,7 +13,7 @@ export interface PolicyTurn {
 
 /** The voice frontend's decision for a turn. */
 export type FrontendDecision =
-  /** Answer directly, without the backend: public facts, a clarifying question, a refusal. */
+  /** Answer directly, without the backend: public facts, a clarifying question, a refusal. An empty text says nothing. */
   | { kind: "reply"; text: string }
   /** Hand the turn to the reasoning backend; the acknowledgement is spoken meanwhile. */
   | { kind: "delegate"; acknowledgement?: string };
