@@ -28,6 +28,7 @@ export class PlaybackBuffer {
   private readonly queue: Int16Array[] = [];
   private offset = 0;
   private buffered = 0;
+  private received = 0;
   private playing = false;
   /** When the oldest unplayed audio arrived while not playing (the reserve wait's start). */
   private waitingSince: number | null = null;
@@ -47,6 +48,7 @@ export class PlaybackBuffer {
     if (samples.length === 0) return;
     this.queue.push(samples);
     this.buffered += samples.length;
+    this.received += samples.length;
     this.stats_.max_buffered_ms = Math.max(this.stats_.max_buffered_ms, (this.buffered * 1000) / RATE);
     if (!this.playing && this.waitingSince === null) this.waitingSince = at_ms;
   }
@@ -90,6 +92,16 @@ export class PlaybackBuffer {
     this.played.push(out);
     this.stats_.frames++;
     return out;
+  }
+
+  /** Samples of audio received so far. */
+  get receivedSamples(): number {
+    return this.received;
+  }
+
+  /** Samples of received audio played so far: playback is first in first out, so sample n received is sample n played. */
+  get playedSamples(): number {
+    return this.received - this.buffered;
   }
 
   /** Audio still waiting to play. */

@@ -82,7 +82,14 @@ class LiveCallerSession implements CallerSession {
   private readonly said: CallerUtterance[] = [];
   private current: CallerUtterance | null = null;
   private lastVoiced = Number.NEGATIVE_INFINITY;
-  private pendingText = "";
+  /**
+   * The caller's words as its service transcribed them, each tagged with how much of its audio had been
+   * received when they arrived. Playback is first in first out, so once that much has played the words
+   * have been spoken: they belong to the utterance playing then. (Words and audio arrive interleaved, but
+   * the audio plays up to a reserve later, so the words of an utterance arrive before it starts to play.)
+   */
+  private readonly words: { text: string; at_sample: number }[] = [];
+  private wordsTaken = 0;
   private closing = false;
 
   constructor(
@@ -137,10 +144,11 @@ class LiveCallerSession implements CallerSession {
         this.io.log("utterance.started", { start_ms: at_ms });
       }
       this.lastVoiced = at_ms + 20;
-    } else if (this.current && at_ms - this.lastVoiced >= UTTERANCE_GAP_MS) {
+    }
+    if (this.current) this.takeWords(this.current);
+    if (!voiced && this.current && at_ms - this.lastVoiced >= UTTERANCE_GAP_MS) {
       this.current.end_ms = this.lastVoiced;
-      this.current.text = (this.current.text || this.pendingText).trim();
-      this.pendingText = "";
+      this.current.text = this.current.text.trim();
       if (saysGoodbye(this.current.text)) this.current.intent = "closing";
       this.io.log("utterance.ended", { text: this.current.text, end_ms: this.current.end_ms });
       this.current = null;
@@ -151,11 +159,17 @@ class LiveCallerSession implements CallerSession {
   progress(): CallerProgress {
     const last = this.said.at(-1);
     const closing = Boolean(last && last.end_ms !== null && saysGoodbye(last.text));
-    return { agenda: this.script.agenda.map((a) => ({ id: a.id, status: "pending" as const, at_ms: null })), goal_met: false, finally_refused: false, closing_said: closing, speaking: this.current !== null };
+    return { agenda: this.script.agenda.map((a) => ({ id: a.id, status: "pending" as const, at_ms: null })), goal_met: null, finally_refused: false, closing_said: closing, speaking: this.current !== null };
   }
 
   utterances(): CallerUtterance[] {
-    return this.said.map((u) => ({ ...u, text: u.text || (u === this.current ? this.pendingText.trim() : u.text) }));
+    return this.said.map((u) => ({ ...u, text: u.text.trim() }));
+  }
+
+  /** Give the utterance playing now the words whose audio has played. */
+  private takeWords(utterance: CallerUtterance): void {
+    const played = this.playback.playedSamples;
+    while (this.wordsTaken < this.words.length && this.words[this.wordsTaken]!.at_sample <= played) utterance.text += this.words[this.wordsTaken++]!.text;
   }
 
   failure(): string | null {
@@ -189,8 +203,7 @@ class LiveCallerSession implements CallerSession {
         if (message.audio) this.playback.add(message.at_ms, message.audio);
         return;
       case "session.output_transcript.delta":
-        if (this.current) this.current.text += e.delta;
-        else this.pendingText += e.delta;
+        this.words.push({ text: e.delta, at_sample: this.playback.receivedSamples });
         return;
       case "session.delegation.created":
         // The caller's backend is managed and tool-free; a client delegation would need an application it does not have.

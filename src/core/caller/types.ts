@@ -67,8 +67,8 @@ export interface AgendaProgress {
 
 export interface CallerProgress {
   agenda: AgendaProgress[];
-  /** Every required agenda item is done. */
-  goal_met: boolean;
+  /** Every required agenda item is done; null when this caller cannot tell (the live caller keeps no agenda of its own). */
+  goal_met: boolean | null;
   /** The caller pressed as far as its agenda allows and the assistant still refused. */
   finally_refused: boolean;
   /** The caller said its closing words (a `finish` item, or goodbye after a final refusal). */

@@ -53,7 +53,7 @@ export interface RelayStats extends PlaybackStats {
 
 /** How the conversation ended, as the relay saw it. */
 export type RelayEnd =
-  | { ended: "complete"; outcome: "resolved" | "refused" | "unresolved"; reason: string; fired_ms: number }
+  | { ended: "complete"; outcome: "resolved" | "refused" | "unresolved" | null; reason: string; fired_ms: number }
   | { ended: "duration_limit"; reason: string }
   | { ended: "no_opening"; reason: string };
 
@@ -209,7 +209,7 @@ export class ConversationRelay implements TrialObserver {
   private completed(now: number, caller: CallerSession): RelayEnd | null {
     const progress = caller.progress();
     const observing = this.settings.observer;
-    let verdict: { outcome: "resolved" | "refused" | "unresolved"; reason: string } | null = null;
+    let verdict: { outcome: "resolved" | "refused" | "unresolved" | null; reason: string } | null = null;
     if (observing) {
       const ended = caller.utterances().filter((u) => u.end_ms !== null);
       for (const u of ended.slice(this.callerLinesSeen)) this.lines.push(`CALLER: ${u.text}`);
@@ -220,8 +220,10 @@ export class ConversationRelay implements TrialObserver {
       verdict = { outcome: drained.outcome, reason: `the completion observer: ${drained.reason}` };
     } else {
       if (!progress.closing_said) return null;
-      const outcome = progress.finally_refused ? "refused" : progress.goal_met ? "resolved" : "unresolved";
-      verdict = { outcome, reason: `the caller closed the call (${outcome})` };
+      // A caller that cannot tell whether its goal was met (the live one) leaves the outcome open: the
+      // rule saw a closing, not an outcome (grading decides what happened).
+      const outcome = progress.finally_refused ? "refused" : progress.goal_met === null ? null : progress.goal_met ? "resolved" : "unresolved";
+      verdict = { outcome, reason: `the caller closed the call (${outcome ?? "outcome not known to the rule"})` };
     }
     // Drain: remaining speech and delegated work finish, then both sides are quiet for the tail.
     if (progress.speaking || this.pending.waitingFor().length > 0 || this.playback.pendingMs > 0) return null;
