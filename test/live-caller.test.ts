@@ -160,7 +160,7 @@ describe("RUN with the live simulated caller, two simulator sessions on loopback
       expect(start.session.audio.output.voice).toBe(script.persona.voice);
       expect(start.session.instructions).toContain(script.goal);
       // Every frame but the audio it carries (base64 PCM, which could spell anything by chance).
-      const wire = frames.caller.map((f) => ({ ...f.json, ...(f.json.type === "session.input_audio.append" ? { audio: "(pcm)" } : {}) }));
+      const wire: Array<Record<string, unknown>> = frames.caller.map((f) => ({ ...f.json, ...(f.json.type === "session.input_audio.append" ? { audio: "(pcm)" } : {}) }));
       for (const f of wire.filter((f) => f.type === "session.input_audio.append")) expect(Object.keys(f).sort()).toEqual(["audio", "event_id", "type"]);
       expect(wire.map((f) => f.type).filter((type) => type !== "session.input_audio.append")).toEqual(["session.start", "session.instructions.append", "session.close"]);
       const sent = wire.map((f) => JSON.stringify(f)).join("\n");

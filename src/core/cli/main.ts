@@ -257,7 +257,7 @@ function callerSpeech(settings: ResolvedRunOptions["speech"], packageDir: string
  * with espeak-ng in its persona's voice or --caller-voice; its speech cached like CRAWL's), the maximum
  * duration, who opens (--assistant-opening-prompt FILE: the assistant), and the caller-side condition.
  */
-function conversationSettings(options: ResolvedRunOptions, packageDir: string, io: CliIO): ConversationSettings {
+export function conversationSettings(options: ResolvedRunOptions, packageDir: string, io: CliIO): ConversationSettings {
   const { conversation } = options;
   const voices = new Map<string, CachedSynthesizer>();
   const synthesizer = (voice: string) => voices.get(voice) ?? voices.set(voice, new CachedSynthesizer(new EspeakSynthesizer({ voice }), { root: resolve(packageDir, ".."), refresh: options.speech.refresh })).get(voice)!;

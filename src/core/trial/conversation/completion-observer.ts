@@ -70,10 +70,11 @@ export class CompletionObserver {
   /**
    * Ask again when the conversation grew since the last question and the rate limit allows; never more
    * than one call at a time. A failed call is counted and retried at the next exchange (the maximum
-   * duration still bounds the conversation).
+   * duration still bounds the conversation). Once it said "drain" it is not asked again: the drain
+   * (the goodbyes that follow) must not be undone by a later verdict.
    */
   consider(now: number, goal: string, lines: readonly string[]): void {
-    if (this.inFlight || lines.length === 0 || lines.length === this.lastAskedLines) return;
+    if (this.drained() || this.inFlight || lines.length === 0 || lines.length === this.lastAskedLines) return;
     if (now - this.lastAskedAt < (this.options.minIntervalMs ?? 3_000)) return;
     this.inFlight = true;
     this.lastAskedAt = now;
