@@ -10,6 +10,7 @@
  * local GPT-Live simulator, both delegation modes), the same cases at the text level, and the trials
  * that end early: every simulator fault and every limit, through audio.
  */
+import { offlineConversation } from "./conversation-settings";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -122,7 +123,8 @@ function suites(): Array<{ name: string; go: () => Promise<Trial[]> }> {
   const speech = new EspeakSynthesizer({ voice: "coral" });
   const audio = async (options: RunOptions, plan = PLAN) => {
     const out: Trial[] = [];
-    await run(plan, { speech, seed: GOLDEN_SEED, concurrency: 2, ...options, onTrialEnd: (record, _done, _total, media, catalog) => void out.push({ record, media, catalog }) });
+    // RUN conversations are golden too: the offline caller, as `crashlab run` holds them.
+    await run(plan, { speech, conversation: offlineConversation(), seed: GOLDEN_SEED, concurrency: 2, ...options, onTrialEnd: (record, _done, _total, media, catalog) => void out.push({ record, media, catalog }) });
     return out.sort((a, b) => a.record.trial_id.localeCompare(b.record.trial_id));
   };
   const faulted = (fault: LiveFaultKind) =>
