@@ -56,6 +56,8 @@ describe("RUN: the bundled conversations", () => {
         expect(r.input.kind).toBe("simulated");
         expect(r.conversation!.completion).toMatchObject({ by: "rule", ended: "complete" });
         expect(r.conversation!.relay.caller_frames).toBeGreaterThan(100);
+        // Virtual time: every relay tick ran on its deadline.
+        expect(r.conversation!.relay.tick_lag_histogram).toEqual([[0, r.conversation!.relay.caller_frames]]);
         // Every delegation went through the protocol's own mode.
         for (const d of r.delegations) expect(d.target).toBe(delegation);
       }
@@ -160,6 +162,27 @@ describe("RUN: the metrics are what conversation.wav shows", () => {
       expect(yieldsChecked).toBeGreaterThanOrEqual(1);
     },
     600_000,
+  );
+});
+
+describe("RUN: the relay on the wall clock", () => {
+  it(
+    "counts every tick's lateness in the histogram the lag percentiles read, covering the pacer's worst lag",
+    async () => {
+      // Two seconds of a real-time conversation, cut short by the duration limit: enough ticks to count.
+      const result = await run(RUN_PLAN, { speech, conversation: offlineConversation({ max_duration_ms: 2000 }), real_time: true, selection: { ids: ["run_booking_step_by_step"] } });
+      const conversation = result.records[0]!.conversation!;
+      expect(conversation.completion.ended).toBe("duration_limit");
+      const { tick_lag_histogram: histogram, caller_frames, max_lag_ms } = conversation.relay;
+      expect(caller_frames).toBeGreaterThanOrEqual(100);
+      expect(histogram.reduce((n, [, ticks]) => n + ticks, 0)).toBe(caller_frames);
+      const ms = histogram.map(([late]) => late);
+      expect(ms).toEqual([...new Set(ms)].sort((a, b) => a - b));
+      expect(ms.every((late) => Number.isInteger(late) && late >= 0)).toBe(true);
+      // The worst tick is at least as late as the pacer's worst lag (whole milliseconds, floored).
+      expect(ms.at(-1)! + 1).toBeGreaterThan(max_lag_ms - 0.001);
+    },
+    60_000,
   );
 });
 

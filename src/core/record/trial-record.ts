@@ -183,6 +183,8 @@ export const ConversationRecord = z.strictObject({
     lag_events: z.number().int(),
     max_lag_ms: z.number(),
     total_lag_ms: z.number(),
+    /** How late each tick ran, in whole ms: `[ms, ticks]` pairs, ascending (a lag percentile reads from it). */
+    tick_lag_histogram: z.array(z.tuple([z.number().int(), z.number().int()])),
     queue_max: z.number().int(),
   }),
   completion: z.strictObject({

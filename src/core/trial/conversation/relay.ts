@@ -47,6 +47,12 @@ export interface RelayStats extends PlaybackStats {
   lag_events: number;
   max_lag_ms: number;
   total_lag_ms: number;
+  /**
+   * How late each tick ran against its deadline, in whole milliseconds (floored): `[ms, ticks]` pairs in
+   * ascending order, one tick per caller frame. Unlike `lag_events` it also counts a timer waking a little
+   * late, so a lag percentile can be read from it. Virtual time: every tick on time, `[[0, caller_frames]]`.
+   */
+  tick_lag_histogram: [number, number][];
   /** Most target events waiting for one tick. */
   queue_max: number;
 }
@@ -83,7 +89,9 @@ export class ConversationRelay implements TrialObserver {
   private assistantWords = "";
   private assistantTurnStart = 0;
   private callerLinesSeen = 0;
-  private stats_: Omit<RelayStats, keyof PlaybackStats> = { caller_frames: 0, lag_events: 0, max_lag_ms: 0, total_lag_ms: 0, queue_max: 0 };
+  /** Ticks per whole millisecond of lateness. */
+  private readonly tickLag = new Map<number, number>();
+  private stats_: Omit<RelayStats, keyof PlaybackStats> = { caller_frames: 0, lag_events: 0, max_lag_ms: 0, total_lag_ms: 0, tick_lag_histogram: [], queue_max: 0 };
   readonly start_ms: number;
 
   constructor(
@@ -134,7 +142,7 @@ export class ConversationRelay implements TrialObserver {
     await pacer.streamSilenceUntil(stop.signal, (_silence, timing) => {
       const t = this.start_ms + this.callerFrames.length * 20;
       try {
-        this.tick(t, send, caller);
+        this.tick(t, Math.max(0, Math.floor(timing.sent_ms - timing.due_ms)), send, caller);
       } catch (e) {
         failure = e instanceof StageError ? e : new StageError("relay", e);
         stop.abort();
@@ -157,17 +165,17 @@ export class ConversationRelay implements TrialObserver {
       const over = this.completed(t + 20, caller);
       if (over) return finish(over);
       if (elapsed >= settings.max_duration_ms) finish({ ended: "duration_limit", reason: `duration_limit: the conversation did not finish within ${settings.max_duration_ms / 1000} s` });
-      void timing;
     });
     const pacing = pacer.stats();
-    this.stats_ = { caller_frames: this.callerFrames.length, lag_events: pacing.lag_events, max_lag_ms: pacing.max_lag_ms, total_lag_ms: pacing.total_lag_ms, queue_max: this.queueMax };
+    const tick_lag_histogram = [...this.tickLag].sort((a, b) => a[0] - b[0]);
+    this.stats_ = { caller_frames: this.callerFrames.length, lag_events: pacing.lag_events, max_lag_ms: pacing.max_lag_ms, total_lag_ms: pacing.total_lag_ms, tick_lag_histogram, queue_max: this.queueMax };
     trial.log("harness", "relay.finished", { ...this.stats(), ended: end ? (end as RelayEnd).ended : "failed" });
     if (failure) throw failure;
     return end!;
   }
 
-  /** One 20 ms tick at timeline time `t`. */
-  private tick(t: number, send: (chunk: Uint8Array) => void, caller: CallerSession): void {
+  /** One 20 ms tick at timeline time `t`, run `lateMs` after its deadline. */
+  private tick(t: number, lateMs: number, send: (chunk: Uint8Array) => void, caller: CallerSession): void {
     if (this.overflow) throw new StageError("relay", new Error(`more than ${this.settings.queue_limit} target events waited for one relay tick: the relay cannot keep up`));
     for (const e of this.queue.splice(0)) {
       if (e.type === "audio.delta") this.playback.add(e.at_ms, e.pcm);
@@ -197,6 +205,7 @@ export class ConversationRelay implements TrialObserver {
     const frame = caller.speak(t);
     if (rms(pcm16FromBytes(frame)) >= VOICED_RMS) this.lastCallerVoiced = t + 20;
     this.callerFrames.push(frame);
+    this.tickLag.set(lateMs, (this.tickLag.get(lateMs) ?? 0) + 1);
     send(frame);
   }
 
