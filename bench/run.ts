@@ -3,11 +3,12 @@
  * and ratios (these machines are shared and noisy: compare ratios, not absolutes). Never part of the tests.
  */
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { PLAN } from "../crashlab/evaluations";
 import { CachedSynthesizer, EspeakSynthesizer, run, type RunOptions } from "crashlab/alpha";
 import { benchAudio } from "./audio.bench";
+import { benchConversationsOffline, benchConversationsRealTime } from "./conversation.bench";
 import { benchReport } from "./report.bench";
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
@@ -28,6 +29,16 @@ function print(title: string, rows: Row[]): void {
   const w = Math.max(...rows.map((r) => r.name.length));
   console.log(`  ${"benchmark".padEnd(w)}  ${"ops/s".padStart(12)}  ${"mean ms".padStart(10)}  ${"× real time".padStart(12)}`);
   for (const r of rows) console.log(`  ${r.name.padEnd(w)}  ${fmt(r.ops_per_s).padStart(12)}  ${fmt(r.mean_ms, 3).padStart(10)}  ${fmt(r.x_realtime, 1).padStart(12)}`);
+}
+
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function printRealTime(rt: Awaited<ReturnType<typeof benchConversationsRealTime>>): void {
+  console.log(`\nRUN relay in real time: ${rt.conversations} conversations at once against ${rt.target} (wall clock, offline caller, local simulator)`);
+  console.log(`  load average (1/5/15 min) before ${rt.load_before.join(" / ")}, after ${rt.load_after.join(" / ")} on ${availableParallelism()} cores; this process used ${rt.cpu_cores.toFixed(2)} cores`);
+  console.log(`  trials: ${Object.entries(rt.statuses).map(([k, n]) => `${n} ${k}`).join(", ")}; wall ${s(rt.wall_ms)} for a longest conversation of ${s(rt.longest_timeline_ms)}`);
+  console.log(`  tick lag over ${rt.ticks.toLocaleString("en-US")} ticks of 20 ms: p50 ${rt.p50_ms}–${rt.p50_ms + 1} ms, p99 ${rt.p99_ms}–${rt.p99_ms + 1} ms, max ${rt.max_ms}–${rt.max_ms + 1} ms`);
+  console.log(`  pacer lag events (a tick whose deadline had passed): ${rt.lag_events}, worst ${rt.max_lag_ms.toFixed(1)} ms, ${s(rt.total_lag_ms)} in all`);
 }
 
 const speech = new CachedSynthesizer(new EspeakSynthesizer(), { root: mkdtempSync(join(tmpdir(), "crashlab-bench-")) });
@@ -63,6 +74,18 @@ if (want("run")) {
   print("whole runs (virtual time, concurrency 1; × real time = trial timelines ÷ wall time)", rows);
 }
 if (want("realtime")) print("real-time pacing (wall clock)", [await wholeRun("restaurant", 1, { real_time: true, selection: { ids: ["restaurant_003", "restaurant_008", "restaurant_024"] } })]);
+if (want("conversation")) {
+  const offline = await benchConversationsOffline();
+  const w = Math.max(...offline.conversations.map((c) => c.case_id.length));
+  console.log(`\nRUN conversations offline (virtual time, concurrency 1, caller speech cached, the assistant's synthesized by the simulator as it goes; × faster = conversation timeline ÷ wall time)`);
+  console.log(`  ${"conversation".padEnd(w)}  ${"status".padEnd(8)}  ${"timeline".padStart(9)}  ${"wall".padStart(8)}  ${"× faster".padStart(9)}`);
+  for (const c of offline.conversations) console.log(`  ${c.case_id.padEnd(w)}  ${c.status.padEnd(8)}  ${s(c.timeline_ms).padStart(9)}  ${s(c.wall_ms).padStart(8)}  ${fmt(c.x_faster, 1).padStart(9)}`);
+  console.log(`  ${"all".padEnd(w)}  ${"".padEnd(8)}  ${s(offline.timeline_ms).padStart(9)}  ${s(offline.wall_ms).padStart(8)}  ${fmt(offline.x_faster, 1).padStart(9)}`);
+  console.log(`  first pass, also synthesizing every caller line: ${s(offline.cold.timeline_ms)} of conversation in ${s(offline.cold.wall_ms)} (${fmt(offline.cold.x_faster, 1)}× faster)`);
+  printRealTime(await benchConversationsRealTime(8));
+}
+// Not in a plain `pnpm bench` (another minute of wall clock): the same, with the assistant's speech cached.
+if (only.includes("conversation-cached-voice")) printRealTime(await benchConversationsRealTime(8, "restaurant_cached_voice"));
 if (want("report")) {
   const r = await benchReport(2000);
   if (r) {
