@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { PLAN } from "../crashlab/evaluations";
 import { CachedSynthesizer, EspeakSynthesizer, run, type RunOptions } from "crashlab/alpha";
 import { benchAudio } from "./audio.bench";
-import { benchConversationsOffline, benchConversationsRealTime } from "./conversation.bench";
+import { benchConversationsOffline, benchConversationsRealTime, offlineCaller } from "./conversation.bench";
 import { benchReport } from "./report.bench";
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
@@ -43,10 +43,13 @@ function printRealTime(rt: Awaited<ReturnType<typeof benchConversationsRealTime>
 
 const speech = new CachedSynthesizer(new EspeakSynthesizer(), { root: mkdtempSync(join(tmpdir(), "crashlab-bench-")) });
 
-/** A whole run of the bundled package: trials per second and how much faster than its own timeline it ran. */
+/**
+ * A whole run of the bundled package, RUN conversations included (the offline caller, as `crashlab run`
+ * holds them): trials per second and how much faster than its own timeline it ran.
+ */
 async function wholeRun(target: string, repetitions: number, extra: RunOptions = {}): Promise<Row> {
   const started = performance.now();
-  const result = await run(PLAN, { target, repetitions, concurrency: 1, speech, ...extra });
+  const result = await run(PLAN, { target, repetitions, concurrency: 1, speech, conversation: offlineCaller(), ...extra });
   const wall = performance.now() - started;
   if (!result.decision.ok) throw new Error(`bench run of ${target} did not pass its gates: ${result.decision.message}`);
   const timeline = result.records.reduce((sum, r) => sum + r.duration_ms, 0);
