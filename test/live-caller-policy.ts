@@ -47,11 +47,13 @@ export function agendaCallerPolicy(script: CallerScript): AssistantPolicy & { sa
       const owed = speakable.find((i) => i.required && (i.action === "answer" || i.action === "correct"));
       const item = matched ?? (isQuestion(request) ? (owed ?? speakable.find((i) => i.action === "finish")) : undefined);
       if (item) return take(item);
-      if (script.agenda.every((i) => !i.required || done.has(i.id))) {
+      // As the offline caller decides: with nothing left to say, it closes only when asked something or
+      // refused; a statement ("One moment while I book that.") gets no reply — the answer is coming.
+      if (script.agenda.every((i) => !i.required || done.has(i.id)) && (isQuestion(request) || isRefusal(request))) {
         finished = true;
         return say(isRefusal(request) ? "Fine. Goodbye." : "No, that's all. Thank you, goodbye.");
       }
-      return say("Sorry, could you say that again?");
+      return { kind: "reply", text: "" };
     },
     async backend() {
       throw new Error("the test caller never delegates");

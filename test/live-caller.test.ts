@@ -73,7 +73,7 @@ async function responsesServer(): Promise<JudgeServer> {
     const format = (body.text as { format?: { name?: string } } | undefined)?.format;
     if (format?.name === "completion_verdict") {
       const content = String((body.input as Array<{ content: string }>)[0]!.content);
-      const callerSaidBye = content.split("\n").some((l) => l.startsWith("CALLER:") && /\bbye\b/i.test(l));
+      const callerSaidBye = content.split("\n").some((l) => l.startsWith("CALLER:") && /bye\b/i.test(l));
       return {
         status: 200,
         json: textResponse(JSON.stringify(callerSaidBye ? { should_drain: true, outcome: "resolved", reason: "The table is booked and the caller said goodbye." } : { should_drain: false, outcome: "unresolved", reason: "The booking is still being arranged." })),
