@@ -325,18 +325,19 @@ describe("issue 8 item 9: deeply nested JSON is a typed dataset error in validat
   });
 });
 
-describe("issue 8 item 10: precise messages", () => {
-  const problem = (text: string) => {
-    const dir = temp();
-    writeFileSync(join(dir, "d.json"), text);
-    try {
-      loadDataset(join(dir, "d.json"));
-    } catch (error) {
-      return (error as Error).message;
-    }
-    return "loaded";
-  };
+/** The message loading this dataset text gives, or "loaded". */
+function problem(text: string): string {
+  const dir = temp();
+  writeFileSync(join(dir, "d.json"), text);
+  try {
+    loadDataset(join(dir, "d.json"));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return "loaded";
+}
 
+describe("issue 8 item 10: precise messages", () => {
   it("a wrong type is not reported as missing", () => {
     expect(problem(JSON.stringify({ schema_version: "1.0", scenarios: {} }))).toContain("field scenarios: wrong type: expected array, got an object");
     expect(problem(dataset(scenario({ title: 5 })))).toContain('scenario "s1", field scenarios[0].title: wrong type: expected string, got a number (5)');
@@ -383,17 +384,6 @@ describe("issue 8 item 10: precise messages", () => {
 });
 
 describe("issue 8 item 11: prototype keys, odd-length WAV data and recording paths", () => {
-  const problem = (text: string) => {
-    const dir = temp();
-    writeFileSync(join(dir, "d.json"), text);
-    try {
-      loadDataset(join(dir, "d.json"));
-    } catch (error) {
-      return (error as Error).message;
-    }
-    return "loaded";
-  };
-
   it("__proto__, constructor and prototype keys are refused in datasets and states, with the path", () => {
     const base = dataset(scenario());
     expect(problem(base.replace('"initial_state":{}', '"initial_state":{"__proto__":{"reservations":[]}}'))).toContain(

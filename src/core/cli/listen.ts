@@ -1,6 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { onPath } from "./on-path";
 
 /** Players tried in order, with the arguments that play one WAV file and exit. */
 const PLAYERS: ReadonlyArray<{ name: string; args: (file: string) => string[] }> = [
@@ -17,18 +16,6 @@ export interface Player {
   play(file: string): { ok: boolean; message?: string };
 }
 
-/** The executable's full path on PATH, or null. */
-function onPath(name: string, path: string): string | null {
-  for (const dir of path.split(delimiter).filter(Boolean)) {
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
 
 /** The first audio player available (`--listen`), or null with the list of what was looked for. */
 export function findPlayer(env: Record<string, string | undefined>): Player | { missing: string[] } {

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
+import { onPath } from "./on-path";
 
 /** How each platform opens a file in the user's browser (the first found on PATH is used). */
 const OPENERS: Readonly<Record<string, ReadonlyArray<{ name: string; args: (url: string) => string[] }>>> = {
@@ -8,18 +8,6 @@ const OPENERS: Readonly<Record<string, ReadonlyArray<{ name: string; args: (url:
   darwin: [{ name: "open", args: (u) => [u] }],
   win32: [{ name: "explorer.exe", args: (u) => [u] }],
 };
-
-function onPath(name: string, path: string): string | null {
-  for (const dir of path.split(delimiter).filter(Boolean)) {
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
 
 export type OpenResult = { opened: true; with: string } | { opened: false; reason: string };
 
