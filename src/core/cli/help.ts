@@ -2,7 +2,8 @@ export const MAIN_HELP = `crashlab — evaluate assembled agent systems inside c
 
 Usage:
   crashlab run [options]          run the evaluation package's cases as trials and apply the gates
-  crashlab list [--package P]     list the package's targets, cases and verifiers
+  crashlab list [--package P] [--data F]
+                                  list the package's targets, cases and verifiers
   crashlab validate <dataset>     check a scenario dataset (evaluation-contract §1) and its recordings
   crashlab validate --package P [dataset]
                                   also check the package's datasets against its world (initial states,
@@ -33,6 +34,9 @@ Usage: crashlab run [options]
 Package and selection:
   --package <path>            evaluations.ts, or a folder holding evaluations.ts or crashlab/evaluations.ts
                               (default: ./crashlab/evaluations.ts)
+  --data <file>               run this dataset's scenarios instead of the PLAN's cases (repeatable), against
+                              the package's world, targets, verifiers and gates: multi-turn scenarios
+                              become RUN conversations, recorded ones WALK cases, the rest CRAWL cases
   --target <name>             which of the PLAN's targets to evaluate (default: the PLAN's default or first)
   --example <id>, --scenario <id>
                               run only this scenario (repeatable)

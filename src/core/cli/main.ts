@@ -29,6 +29,7 @@ import { CompletionObserver } from "../trial/conversation/completion-observer";
 import type { ConversationLine, ConversationSettings } from "../trial/context";
 import { readInputFile } from "../dataset/input-file";
 import { parseFlags } from "./flags";
+import { planWithDatasets } from "./dataset-plan";
 import { parseRunArgs, resolveOptions, UsageError, type ResolvedRunOptions } from "./options";
 
 export interface CliIO {
@@ -124,7 +125,8 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   resolveOptions(cli, {}, io.env ?? {});
   const file = findPackage(io.cwd, cli.package);
   const pkg = await loadPackage(file, io.alpha);
-  const options = resolveOptions(cli, pkg.plan.defaults, io.env ?? {});
+  const plan = cli.data && cli.data.length > 0 ? planWithDatasets(pkg.plan, cli.data, io.cwd, pkg.file) : pkg.plan;
+  const options = resolveOptions(cli, plan.defaults, io.env ?? {});
   const runOptions = {
     ...(options.target ? { target: options.target } : {}),
     target_settings: options.target_settings,
@@ -149,7 +151,7 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
     ...(options.run_name ? { run_name: options.run_name } : {}),
   };
   // Everything a user can get wrong is checked here, before any folder is created.
-  const resolved = resolveRun(pkg.plan, runOptions);
+  const resolved = resolveRun(plan, runOptions);
   if (resolved.skipped.length > 0 && !options.quiet)
     // One line per reason: WALK and RUN cases are skipped by a text target for different reasons.
     for (const reason of new Set(resolved.skipped.map((s) => s.reason))) {
@@ -188,7 +190,7 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   const player = options.listen ? findPlayer(io.env ?? {}) : null;
   if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
   const result = await run(
-    pkg.plan,
+    plan,
     {
       ...runOptions,
       package: { dir: pkg.dir, digest },
@@ -320,9 +322,9 @@ function findLockfile(dir: string): string | undefined {
 }
 
 async function listCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags(argv, { package: { type: "string" }, json: { type: "boolean" } });
+  const { values } = parseFlags(argv, { package: { type: "string" }, json: { type: "boolean" }, data: { type: "string", multiple: true } });
   const pkg = await loadPackage(findPackage(io.cwd, values.package), io.alpha);
-  const plan = pkg.plan;
+  const plan = values.data && values.data.length > 0 ? planWithDatasets(pkg.plan, values.data, io.cwd, pkg.file) : pkg.plan;
   const verifiers = ["outcome", ...(plan.verifiers ?? []).map((v) => v.id)];
   if (values.json) {
     io.stdout(

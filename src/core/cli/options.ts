@@ -17,6 +17,7 @@ export const BUILTIN_DEFAULTS = { repetitions: 1, concurrency: 1, seed: 1, resul
 
 export const RUN_OPTIONS = {
   package: { type: "string" },
+  data: { type: "string", multiple: true },
   repetitions: { type: "string" },
   concurrency: { type: "string" },
   example: { type: "string", multiple: true },

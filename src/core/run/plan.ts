@@ -243,6 +243,22 @@ export function walk(loaded: LoadedDataset, options: CrawlOptions): CaseDefiniti
     );
 }
 
+/**
+ * Every scenario of a dataset as the case its shape calls for: a multi-turn scenario becomes a RUN
+ * conversation (`converse`), a single-turn scenario with recordings one WALK case per recording (`walk`),
+ * any other single-turn scenario a CRAWL case (`crawl`). Dataset order is kept.
+ */
+export function datasetCases(loaded: LoadedDataset, options: CrawlOptions): CaseDefinition[] {
+  const recorded = loaded.dataset.scenarios.some((s) => s.interaction === "single_turn" && (s.input.recordings?.length ?? 0) > 0);
+  const byScenario = new Map<Scenario, CaseDefinition[]>();
+  const add = (c: CaseDefinition) => byScenario.set(c.scenario, [...(byScenario.get(c.scenario) ?? []), c]);
+  const walked = recorded ? walk(loaded, options) : [];
+  walked.forEach(add);
+  crawl(loaded, options).filter((c) => !byScenario.has(c.scenario)).forEach(add);
+  converse(loaded, options).forEach(add);
+  return loaded.dataset.scenarios.flatMap((s) => byScenario.get(s) ?? []);
+}
+
 /** Trial seed = first 32 bits of sha256(run seed, trial id): independent of order, concurrency and filters. */
 export function trialSeed(runSeed: number, trialId: string): number {
   return createHash("sha256").update(`${runSeed}\u0000${trialId}`).digest().readUInt32BE(0);
