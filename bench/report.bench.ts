@@ -54,7 +54,7 @@ export async function benchReport(trials = 2000): Promise<ReportBench | null> {
     console.log(`  report: ${CHROMIUM} is missing (apt-get install chromium); skipped`);
     return null;
   }
-  const dir = await bigRunFolder(["restaurant_001", "restaurant_008", "restaurant_013", "restaurant_002_noisy", "restaurant_007_realistic"], trials);
+  const dir = await bigRunFolder(["harbor_001", "harbor_008", "harbor_013", "harbor_002_noisy", "harbor_007_realistic"], trials);
   const started = performance.now();
   const html = await buildRunReport(dir);
   const build_ms = performance.now() - started;

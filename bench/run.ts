@@ -76,7 +76,7 @@ if (want("run")) {
   const rows = [await wholeRun("text_restaurant", 5), await wholeRun("restaurant", 1), await wholeRun("restaurant", 5)];
   print("whole runs (virtual time, concurrency 1; × real time = trial timelines ÷ wall time)", rows);
 }
-if (want("realtime")) print("real-time pacing (wall clock)", [await wholeRun("restaurant", 1, { real_time: true, selection: { ids: ["restaurant_003", "restaurant_008", "restaurant_024"] } })]);
+if (want("realtime")) print("real-time pacing (wall clock)", [await wholeRun("restaurant", 1, { real_time: true, selection: { ids: ["harbor_003", "harbor_008", "harbor_024"] } })]);
 if (want("conversation")) {
   const offline = await benchConversationsOffline();
   const w = Math.max(...offline.conversations.map((c) => c.case_id.length));

@@ -14,7 +14,7 @@ pnpm exec tsx scripts/make-background-speaker.ts
 
 crashlab generate-audio --data crashlab/data/crawl.json --output-data crashlab/data/walk.json \
   --condition clean --seed 41 --force \
-  --example restaurant_003 --example restaurant_009 --example restaurant_013 --example restaurant_017 --example restaurant_024
+  --example harbor_003 --example harbor_009 --example harbor_013 --example harbor_017 --example harbor_024
 
 crashlab generate-audio --data crashlab/data/crawl.json --output-data crashlab/data/walk.json \
   --vary-conditions --append --seed 41 --force

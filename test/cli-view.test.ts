@@ -41,7 +41,7 @@ async function opened(log: string): Promise<string[]> {
 let runDir: string;
 beforeAll(async () => {
   const out = mkdtempSync(join(tmpdir(), "view-"));
-  expect((await cli(["run", "--target", "text_restaurant", "--example", "restaurant_001", "--repetitions", "2", "--results-dir", out, "--quiet"])).code).toBe(0);
+  expect((await cli(["run", "--target", "text_restaurant", "--example", "harbor_001", "--repetitions", "2", "--results-dir", out, "--quiet"])).code).toBe(0);
   runDir = join(out, readdirSync(out)[0]!);
 });
 
@@ -49,9 +49,9 @@ describe("crashlab view", () => {
   it("opens report.html at a trial with the platform opener", async () => {
     if (process.platform !== "linux") return;
     const opener = fakeOpener();
-    const r = await cli(["view", runDir, "--trial", "restaurant_001#2"], { PATH: opener.path });
+    const r = await cli(["view", runDir, "--trial", "harbor_001#2"], { PATH: opener.path });
     expect(r.code).toBe(0);
-    const url = `${pathToFileURL(join(runDir, "report.html")).href}#trial=restaurant_001%232`;
+    const url = `${pathToFileURL(join(runDir, "report.html")).href}#trial=harbor_001%232`;
     expect(await opened(opener.log)).toEqual([url]);
     expect(r.stderr).toBe(`crashlab: opened ${url} with xdg-open\n`);
   });
@@ -62,14 +62,14 @@ describe("crashlab view", () => {
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/^crashlab: could not open a browser \(no opener found \(looked for xdg-open on PATH\)\); open this URL yourself:\n/);
     expect(none.stdout.trim().split("\n").at(-1)).toBe(url);
-    const print = await cli(["view", runDir, "--print", "--trial", "restaurant_001#1"]);
-    expect(print).toMatchObject({ code: 0, stdout: `${url}#trial=restaurant_001%231\n` });
+    const print = await cli(["view", runDir, "--print", "--trial", "harbor_001#1"]);
+    expect(print).toMatchObject({ code: 0, stdout: `${url}#trial=harbor_001%231\n` });
   });
 
   it("refuses an unknown trial or a folder that is not a run, naming the fix (exit 2)", async () => {
-    const bad = await cli(["view", runDir, "--trial", "restaurant_009#1", "--print"]);
+    const bad = await cli(["view", runDir, "--trial", "harbor_009#1", "--print"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('has no trial "restaurant_009#1"; its trials are restaurant_001#1, restaurant_001#2');
+    expect(bad.stderr).toContain('has no trial "harbor_009#1"; its trials are harbor_001#1, harbor_001#2');
     const notRun = await cli(["view", repo, "--print"]);
     expect(notRun.code).toBe(2);
     expect(notRun.stderr).toContain("holds no results.json: pass the folder of one run (results/<run-id>)");
@@ -91,7 +91,7 @@ describe("crashlab view", () => {
     if (process.platform !== "linux") return;
     const opener = fakeOpener();
     const out = mkdtempSync(join(tmpdir(), "visualize-"));
-    const r = await cli(["run", "--target", "text_restaurant", "--example", "restaurant_002", "--results-dir", out, "--quiet", "--visualize"], { PATH: opener.path });
+    const r = await cli(["run", "--target", "text_restaurant", "--example", "harbor_002", "--results-dir", out, "--quiet", "--visualize"], { PATH: opener.path });
     expect(r.code).toBe(0);
     const dir = join(out, readdirSync(out)[0]!);
     expect(await opened(opener.log)).toEqual([pathToFileURL(join(dir, "report.html")).href]);

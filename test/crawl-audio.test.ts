@@ -80,7 +80,7 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
   });
 
   it("measures response latency exactly as conversation.wav shows it", async () => {
-    const booking = PLAN.cases.find((c) => c.id === "restaurant_003")!;
+    const booking = PLAN.cases.find((c) => c.id === "harbor_003")!;
     const media: TrialMedia[] = [];
     const result = await run(PLAN, audio({ selection: { ids: [booking.id] }, onTrialEnd: (_r, _d, _t, m) => void media.push(m!) }));
     const record = result.records[0]!;
@@ -108,7 +108,7 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
   });
 
   it("records which speech detector produced the timeline (RMS by default, WebRTC VAD on request)", async () => {
-    const ids = ["restaurant_003"];
+    const ids = ["harbor_003"];
     const rmsRun = await run(PLAN, audio({ selection: { ids } }));
     const vadRun = await run(PLAN, audio({ selection: { ids }, speech_detector: "webrtc" }));
     expect(rmsRun.records[0]!.metrics.audio!.speech_detector).toBe("rms>=220/20ms");
@@ -120,7 +120,7 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
   });
 
   it("is reproducible in virtual time: two runs give identical trial records", async () => {
-    const ids = ["restaurant_003", "restaurant_008", "restaurant_021"];
+    const ids = ["harbor_003", "harbor_008", "harbor_021"];
     const a = await run(PLAN, audio({ seed: 7, selection: { ids }, concurrency: 3 }));
     const b = await run(PLAN, audio({ seed: 7, selection: { ids } }));
     const strip = (r: TrialRecord) => ({ ...r, wall: null });
@@ -155,7 +155,7 @@ describe("simulator faults: the service's faults are infrastructure errors, the 
       });
     const plan = definePlan({ ...PLAN, targets: { faulty }, default_target: "faulty" });
     const media: Array<TrialMedia | null> = [];
-    const result = await run(plan, audio({ selection: { ids: ["restaurant_003", "restaurant_024"] }, onTrialEnd: (_r, _d, _t, m) => void media.push(m) }));
+    const result = await run(plan, audio({ selection: { ids: ["harbor_003", "harbor_024"] }, onTrialEnd: (_r, _d, _t, m) => void media.push(m) }));
     const [first, second] = result.records;
     if (stage === null) expect(first!.status).toBe("passed");
     else if (stage === "failed") {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { DatasetError, loadDataset, parseDataset } from "../src/core/dataset/load";
 
 const scenario = (over: Record<string, unknown> = {}) => ({
-  id: "restaurant_001",
+  id: "harbor_001",
   title: "Book",
   type: "booking",
   interaction: "single_turn",
@@ -33,12 +33,12 @@ describe("dataset loader (§1)", () => {
     expect(d.scenarios[0]!.expected.criteria).toEqual([]);
   });
 
-  it("accepts the seed's restaurant_003 example unmodified (no tags, no prohibited list)", () => {
+  it("accepts the seed's harbor_003 example unmodified (no tags, no prohibited list)", () => {
     const seedExample = {
       schema_version: "1.0",
       scenarios: [
         {
-          id: "restaurant_003",
+          id: "harbor_003",
           title: "Correct the requested booking date",
           type: "booking",
           interaction: "single_turn",
@@ -58,15 +58,15 @@ describe("dataset loader (§1)", () => {
   });
 
   it("rejects unknown fields with the scenario id and the JSON path", () => {
-    const e = errorOf({ schema_version: "1.0", scenarios: [scenario(), scenario({ id: "restaurant_002", expected: { answer: "x", tool: [] } })] });
-    expect(e.message).toContain('Invalid dataset data/x.json: scenario "restaurant_002", field scenarios[1].expected: unknown field(s) "tool"');
+    const e = errorOf({ schema_version: "1.0", scenarios: [scenario(), scenario({ id: "harbor_002", expected: { answer: "x", tool: [] } })] });
+    expect(e.message).toContain('Invalid dataset data/x.json: scenario "harbor_002", field scenarios[1].expected: unknown field(s) "tool"');
     expect(e.message).toContain("crashlab validate");
-    expect(e.problems[0]).toMatchObject({ scenario_id: "restaurant_002", path: "scenarios[1].expected" });
+    expect(e.problems[0]).toMatchObject({ scenario_id: "harbor_002", path: "scenarios[1].expected" });
   });
 
   it("rejects duplicate ids case-insensitively", () => {
-    const e = errorOf({ schema_version: "1.0", scenarios: [scenario(), scenario({ id: "RESTAURANT_001" })] });
-    expect(e.message).toContain('scenario "RESTAURANT_001", field scenarios[1].id: duplicate id');
+    const e = errorOf({ schema_version: "1.0", scenarios: [scenario(), scenario({ id: "HARBOR_001" })] });
+    expect(e.message).toContain('scenario "HARBOR_001", field scenarios[1].id: duplicate id');
   });
 
   it.each(["../x", "a/b", "..", ".hidden", "a\\b", ""])("rejects the unsafe id %j", (id) => {
@@ -77,7 +77,7 @@ describe("dataset loader (§1)", () => {
   it("names a missing required field", () => {
     const { title: _t, ...noTitle } = scenario();
     const e = errorOf({ schema_version: "1.0", scenarios: [noTitle] });
-    expect(e.message).toContain('scenario "restaurant_001", field scenarios[0].title: missing (expected string)');
+    expect(e.message).toContain('scenario "harbor_001", field scenarios[0].title: missing (expected string)');
   });
 
   it("enforces the cross-field rules", () => {
@@ -146,7 +146,7 @@ describe("dataset loader (§1)", () => {
     expect(ok.scenarios[0]!.expected.procedure!.steps[0]).toMatchObject({ kind: "refusal", minimum_count: 3 });
     const onTool = errorOf({ schema_version: "1.0", scenarios: [multiTurn([{ id: "book", kind: "tool", tool: "create_reservation", minimum_count: 2 }])] });
     expect(onTool.message).toContain(
-      'scenario "restaurant_001", field scenarios[0].expected.procedure.steps[0].minimum_count: minimum_count counts refusals, so only a refusal step may have it: remove it, or make the step\'s kind "refusal"',
+      'scenario "harbor_001", field scenarios[0].expected.procedure.steps[0].minimum_count: minimum_count counts refusals, so only a refusal step may have it: remove it, or make the step\'s kind "refusal"',
     );
     for (const bad of [0, 1.5, "3"]) {
       const e = errorOf({ schema_version: "1.0", scenarios: [multiTurn([{ id: "no", kind: "refusal", minimum_count: bad }])] });

@@ -94,11 +94,11 @@ function misbehaving(kind: Misbehaviour): TargetAdapter {
 }
 
 /**
- * restaurant_003 over a world with a bug (an operation that throws) and once over an initial state
+ * harbor_003 over a world with a bug (an operation that throws) and once over an initial state
  * the world refuses: the trial ends at stage "world" and at "world_setup".
  */
 function brokenWorldPlan() {
-  const base = PLAN.cases.find((c) => c.id === "restaurant_003")!;
+  const base = PLAN.cases.find((c) => c.id === "harbor_003")!;
   const op = base.world.operations.check_availability!;
   const world = defineWorld({
     ...base.world,
@@ -142,7 +142,7 @@ function suites(): Array<{ name: string; go: () => Promise<Trial[]> }> {
           }),
       },
     });
-  const booking = { ids: ["restaurant_003"] };
+  const booking = { ids: ["harbor_003"] };
   return [
     { name: "audio/responses", go: () => audio({ target: "restaurant", target_settings: { delegation: "responses" } }) },
     { name: "audio/client", go: () => audio({ target: "restaurant", target_settings: { delegation: "client" } }) },
@@ -150,15 +150,15 @@ function suites(): Array<{ name: string; go: () => Promise<Trial[]> }> {
     ...FAULTS.map((fault) => ({ name: `fault/${fault}`, go: () => audio({ selection: booking }, faulted(fault)) })),
     { name: "limit/provider_requests", go: () => audio({ selection: booking, limits: { provider_requests: 1 } }) },
     { name: "limit/time_ms", go: () => audio({ selection: booking, limits: { time_ms: 3000 } }) },
-    { name: "limit/turns", go: () => audio({ selection: { ids: ["restaurant_003", "restaurant_024"] }, limits: { turns: 1 } }) },
+    { name: "limit/turns", go: () => audio({ selection: { ids: ["harbor_003", "harbor_024"] }, limits: { turns: 1 } }) },
     { name: "speech/throws", go: () => audio({ selection: booking, speech: { synthesize: () => Promise.reject(new Error("speech service unavailable")) } }) },
     { name: "speech/wrong_rate", go: () => audio({ selection: booking, speech: { synthesize: async () => ({ samples: new Int16Array(1600), sampleRate: 16_000 }) } }) },
-    { name: "audio/webrtc", go: () => audio({ selection: { ids: ["restaurant_003", "restaurant_003_clean"] }, speech_detector: "webrtc" }) },
+    { name: "audio/webrtc", go: () => audio({ selection: { ids: ["harbor_003", "harbor_003_clean"] }, speech_detector: "webrtc" }) },
     { name: "limit/response_timeout", go: () => audio({ selection: booking, audio: { response_timeout_ms: 500 } }) },
     { name: "text/world_fault", go: () => audio({}, brokenWorldPlan()) },
     ...MISBEHAVIOURS.map((kind) => ({
       name: `text/${kind}`,
-      go: () => audio({ selection: { ids: ["restaurant_003", "restaurant_024"] }, limits: { tool_calls: 3 } }, definePlan({ ...PLAN, targets: { scripted: misbehaving(kind) }, default_target: "scripted" })),
+      go: () => audio({ selection: { ids: ["harbor_003", "harbor_024"] }, limits: { tool_calls: 3 } }, definePlan({ ...PLAN, targets: { scripted: misbehaving(kind) }, default_target: "scripted" })),
     })),
   ];
 }

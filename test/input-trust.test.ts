@@ -260,7 +260,7 @@ describe("issue 8 item 7: a documented trial-count ceiling, with a message sayin
 });
 
 describe("issue 8 item 8: the results folder is checked before any trial runs", () => {
-  const run = (resultsDir: string, cwd = repo) => cli(["run", "--target", "text_restaurant", "--example", "restaurant_001", "--results-dir", resultsDir], cwd);
+  const run = (resultsDir: string, cwd = repo) => cli(["run", "--target", "text_restaurant", "--example", "harbor_001", "--results-dir", resultsDir], cwd);
 
   it("a file, a path under a file, /proc and a link loop: exit 2 with one line, nothing created", async () => {
     const dir = temp();
@@ -365,9 +365,9 @@ describe("issue 8 item 10: precise messages", () => {
 
   it("an unknown --voice is exit 2 before anything runs: espeak offline, OpenAI's voices live", async () => {
     const out = join(temp(), "out");
-    const offline = await cli(["run", "--target", "restaurant", "--example", "restaurant_001", "--voice", "martian", "--results-dir", out]);
+    const offline = await cli(["run", "--target", "restaurant", "--example", "harbor_001", "--voice", "martian", "--results-dir", out]);
     refused(offline, '--voice: espeak-ng speech: voice "martian": espeak-ng has no such voice; use an OpenAI voice name (alloy, ash, ballad, cedar, coral, echo, fable, marin, nova, onyx, sage, shimmer, verse) or an espeak voice');
-    refused(await cli(["run", "--target", "restaurant", "--example", "restaurant_001", "--voice", "en-us+x9", "--results-dir", out]), 'espeak-ng has no voice variant "+x9"');
+    refused(await cli(["run", "--target", "restaurant", "--example", "harbor_001", "--voice", "en-us+x9", "--results-dir", out]), 'espeak-ng has no voice variant "+x9"');
     const live = await cli(["run", "--live", "--voice", "en-us", "--results-dir", out], repo, { OPENAI_API_KEY: "sk-test-000000000000" });
     refused(live, `--voice "en-us" is not an OpenAI speech voice; with --live use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
     expect(existsSync(out)).toBe(false);
@@ -378,7 +378,7 @@ describe("issue 8 item 10: precise messages", () => {
 
   it("a known espeak voice and every OpenAI name still pass offline", async () => {
     const out = join(temp(), "out");
-    const r = await cli(["run", "--target", "restaurant", "--example", "restaurant_001", "--voice", "en-gb", "--results-dir", out, "--quiet"]);
+    const r = await cli(["run", "--target", "restaurant", "--example", "harbor_001", "--voice", "en-gb", "--results-dir", out, "--quiet"]);
     expect(r.code, r.stderr).toBe(0);
   });
 });

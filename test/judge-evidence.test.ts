@@ -21,7 +21,7 @@ import { restaurantRecords, scenarioOf } from "./judge-fixtures";
 let booking: TrialRecord;
 let cancel: TrialRecord;
 beforeAll(async () => {
-  [booking, cancel] = await restaurantRecords("restaurant_001", "restaurant_013");
+  [booking, cancel] = await restaurantRecords("harbor_001", "harbor_013");
 });
 
 describe("evidence catalog", () => {
@@ -42,7 +42,7 @@ describe("evidence catalog", () => {
   });
 
   it("adds the target's given context and the package's public facts, and nothing of the evaluator's", () => {
-    const scenario = scenarioOf("restaurant_013");
+    const scenario = scenarioOf("harbor_013");
     const catalog = buildEvidenceCatalog(cancel, { context: scenario.input.context, facts: RESTAURANT_FACTS });
     const index = catalogIndex(catalog);
     expect(index.get("context.summary")).toEqual({ id: "context.summary", kind: "context_summary", text: "Verified caller Maya; authorized reservations: R-1001." });
@@ -76,7 +76,7 @@ describe("evidence catalog", () => {
   });
 
   it("renders each item as one transcript-style line", () => {
-    const index = catalogIndex(buildEvidenceCatalog(cancel, { context: scenarioOf("restaurant_013").input.context, facts: { phone: "555-0142" } }));
+    const index = catalogIndex(buildEvidenceCatalog(cancel, { context: scenarioOf("harbor_013").input.context, facts: { phone: "555-0142" } }));
     expect(evidenceLine(index.get("utt.user.1")!)).toBe("USER 0..1500ms: Please cancel my reservation R-1001.");
     expect(evidenceLine(index.get("delegation.del_1")!)).toMatch(/^DELEGATION \d+ms: target=(client|responses) id=del_1$/);
     expect(evidenceLine(index.get("tool.call_1")!)).toBe('TOOL 2150ms: name=cancel_reservation status=completed arguments={"reservation_id":"R-1001"} result={"reservation_id":"R-1001","status":"cancelled"}');
@@ -91,20 +91,20 @@ describe("behavior clauses", () => {
   const applicable = (s: Scenario) => BUILTIN_CLAUSES.filter((c) => c.applies(booking, s) === true).map((c) => c.id);
 
   it("apply by the §6 rules on the bundled scenarios", () => {
-    expect(applicable(scenarioOf("restaurant_001"))).toEqual(["task_understanding", "grounded_communication"]);
+    expect(applicable(scenarioOf("harbor_001"))).toEqual(["task_understanding", "grounded_communication"]);
     // A correction word in the request ("sorry", "actually", "no wait").
-    for (const id of ["restaurant_003", "restaurant_005", "restaurant_006"]) expect(applicable(scenarioOf(id)), id).toEqual(["task_understanding", "context_fidelity", "grounded_communication"]);
+    for (const id of ["harbor_003", "harbor_005", "harbor_006"]) expect(applicable(scenarioOf(id)), id).toEqual(["task_understanding", "context_fidelity", "grounded_communication"]);
     // Context given.
-    expect(applicable(scenarioOf("restaurant_013"))).toEqual(["task_understanding", "context_fidelity", "grounded_communication"]);
+    expect(applicable(scenarioOf("harbor_013"))).toEqual(["task_understanding", "context_fidelity", "grounded_communication"]);
     // A clarification scenario: nothing to ground, no tools expected.
-    expect(applicable(scenarioOf("restaurant_017"))).toEqual(["task_understanding", "clarification_quality"]);
+    expect(applicable(scenarioOf("harbor_017"))).toEqual(["task_understanding", "clarification_quality"]);
     // An information question: only task understanding.
-    expect(applicable(scenarioOf("restaurant_024"))).toEqual(["task_understanding"]);
-    expect(contextFidelity.applies(booking, scenarioOf("restaurant_024"))).toBe("no context was given, the request contains no correction word, and the conversation is single-turn");
+    expect(applicable(scenarioOf("harbor_024"))).toEqual(["task_understanding"]);
+    expect(contextFidelity.applies(booking, scenarioOf("harbor_024"))).toBe("no context was given, the request contains no correction word, and the conversation is single-turn");
 
-    const multi = { ...scenarioOf("restaurant_024"), interaction: "multi_turn" as const };
+    const multi = { ...scenarioOf("harbor_024"), interaction: "multi_turn" as const };
     expect(applicable(multi)).toEqual(["task_understanding", "context_fidelity", "conversational_coherence"]);
-    const procedure = { ...scenarioOf("restaurant_024"), expected: { ...scenarioOf("restaurant_024").expected, procedure: { id: "p", steps: [{ id: "ask", kind: "clarification" as const, after: [], required: true, critical: false }] } } };
+    const procedure = { ...scenarioOf("harbor_024"), expected: { ...scenarioOf("harbor_024").expected, procedure: { id: "p", steps: [{ id: "ask", kind: "clarification" as const, after: [], required: true, critical: false }] } } };
     expect(applicable(procedure)).toEqual(["task_understanding", "clarification_quality"]);
   });
 
@@ -115,8 +115,8 @@ describe("behavior clauses", () => {
   });
 
   it("select evidence by code: each clause sees only its kinds", () => {
-    const catalog = buildEvidenceCatalog(cancel, { context: scenarioOf("restaurant_013").input.context, facts: { phone: "555-0142" } });
-    const scenario = scenarioOf("restaurant_013");
+    const catalog = buildEvidenceCatalog(cancel, { context: scenarioOf("harbor_013").input.context, facts: { phone: "555-0142" } });
+    const scenario = scenarioOf("harbor_013");
     const select = (c: BehaviorClause) => c.select(catalog, cancel, scenario);
     expect(select(taskUnderstanding)).toEqual(catalog.items.map((i) => i.id));
     expect(select(contextFidelity)).toEqual(["context.summary", "utt.user.1", "utt.assistant.1", "utt.assistant.2", "tool.call_1", "state.diff.1"]);

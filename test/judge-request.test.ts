@@ -8,7 +8,7 @@ import { clauseOf, restaurantRecords, scenarioOf, startJudgeServer, verdict, typ
 /**
  * Exactly what one judge request holds: the clause, the success criteria labelled as the evaluator's
  * rubric, and the clause's evidence items, which are observed trial data, the target's given context and
- * public facts only. The record is a real offline trial of restaurant_013 (cancel with a context summary).
+ * public facts only. The record is a real offline trial of harbor_013 (cancel with a context summary).
  */
 let server: JudgeServer | undefined;
 afterEach(async () => {
@@ -18,8 +18,8 @@ afterEach(async () => {
 
 describe("one judge request", () => {
   it("holds the clause, the labelled success criteria and only the clause's observed evidence", async () => {
-    const [record] = await restaurantRecords("restaurant_013");
-    const scenario = scenarioOf("restaurant_013");
+    const [record] = await restaurantRecords("harbor_013");
+    const scenario = scenarioOf("harbor_013");
     server = await startJudgeServer((body) => ({
       status: 200,
       json: verdict({
@@ -78,8 +78,8 @@ describe("one judge request", () => {
   });
 
   it("hands task_understanding the whole catalog: observed kinds and public facts, no evaluator data", async () => {
-    const [record] = await restaurantRecords("restaurant_013");
-    const scenario = scenarioOf("restaurant_013");
+    const [record] = await restaurantRecords("harbor_013");
+    const scenario = scenarioOf("harbor_013");
     server = await startJudgeServer(() => ({ status: 200, json: verdict({ verdict: "pass", severity_score: 1, rationale: "ok", cited_evidence_ids: ["tool.call_1"], task_completed: true }) }));
     const [tu] = semanticVerifiers({ judge: { endpoint: server.endpoint, max_retries: 0 }, clauses: [taskUnderstanding], facts: RESTAURANT_FACTS });
     const v = await tu!.assess({ record: record!, scenario });

@@ -41,7 +41,7 @@ function passingJudge(body: Record<string, unknown>) {
 describe("the judge in a run", () => {
   it("offline without --judge records applicable dimensions as not assessed, with a null score", async () => {
     const out = mkdtempSync(join(tmpdir(), "judge-off-"));
-    expect((await cli(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--results-dir", out, "--quiet"])).code).toBe(0);
+    expect((await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--results-dir", out, "--quiet"])).code).toBe(0);
     const t = results(out).doc.trials[0]!;
     expect(t.metrics.task.semantic_quality).toEqual({ score: null, dimensions: { task_understanding: null, context_fidelity: null, grounded_communication: null } });
     const tu = t.assessments.find((a) => a.verifier === "semantic.task_understanding")!;
@@ -52,7 +52,7 @@ describe("the judge in a run", () => {
   it("--judge calls one clause per applicable dimension, records provenance and cost, and shows it in report.html", async () => {
     server = await startJudgeServer((body) => passingJudge(body));
     const out = mkdtempSync(join(tmpdir(), "judge-on-"));
-    const r = await cli(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--require", "semantic.task_understanding", "--results-dir", out, "--quiet"]);
+    const r = await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--require", "semantic.task_understanding", "--results-dir", out, "--quiet"]);
     expect(r.code).toBe(0);
     expect(server.seen.map((s) => clauseOf(s.body)).sort()).toEqual(["context_fidelity", "grounded_communication", "task_understanding"]);
     const { doc, dir } = results(out);
@@ -80,7 +80,7 @@ describe("the judge in a run", () => {
         : passingJudge(body),
     );
     const out = mkdtempSync(join(tmpdir(), "judge-fail-"));
-    const failed = await cli(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--require", "semantic.task_understanding", "--results-dir", out, "--quiet"]);
+    const failed = await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--require", "semantic.task_understanding", "--results-dir", out, "--quiet"]);
     expect(failed.code).toBe(1);
     const t = results(out).doc.trials[0]!;
     expect(t.status).toBe("failed");
@@ -89,8 +89,8 @@ describe("the judge in a run", () => {
 
     server = await startJudgeServer((body) => ({ status: 200, json: verdict({ verdict: "pass", severity_score: 1, rationale: "Looks right.", cited_evidence_ids: [], ...(clauseOf(body) === "task_understanding" ? { task_completed: true } : {}) }) }));
     const out2 = mkdtempSync(join(tmpdir(), "judge-inconclusive-"));
-    const inconclusive = await cli(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--require", "semantic.task_understanding", "--results-dir", out2]);
-    expect(inconclusive.stderr).toMatch(/INCONCLUSIVE restaurant_003#1 — semantic\.task_understanding inconclusive: no_citations/);
+    const inconclusive = await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--require", "semantic.task_understanding", "--results-dir", out2]);
+    expect(inconclusive.stderr).toMatch(/INCONCLUSIVE harbor_003#1 — semantic\.task_understanding inconclusive: no_citations/);
     expect(inconclusive.code).toBe(1);
     const t2 = results(out2).doc.trials[0]!;
     expect(t2.status).toBe("inconclusive");
@@ -103,7 +103,7 @@ describe("the judge in a run", () => {
   it("an advisory semantic failure never overrides the deterministic pass", async () => {
     server = await startJudgeServer(() => ({ status: 200, json: verdict({ verdict: "fail", severity_score: 0, rationale: "Too curt.", cited_evidence_ids: ["utt.assistant.1"], task_completed: false }) }));
     const out = mkdtempSync(join(tmpdir(), "judge-advisory-"));
-    const r = await cli(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", out, "--quiet"]);
+    const r = await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", out, "--quiet"]);
     expect(r.code).toBe(0);
     const t = results(out).doc.trials[0]!;
     expect(t.status).toBe("passed");
@@ -136,7 +136,7 @@ export const PLAN = definePlan({
 `,
     );
     const out = mkdtempSync(join(tmpdir(), "broken-clause-out-"));
-    const r = await cli(["run", "--package", pkg, "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", out, "--quiet"]);
+    const r = await cli(["run", "--package", pkg, "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", out, "--quiet"]);
     expect(r.code).toBe(4);
     const { doc } = results(out);
     expect(doc.gates).toMatchObject({ ok: false, decision: "evaluation_error", exit_code: 4 });

@@ -20,15 +20,15 @@ import { clauseOf, refusal, restaurantRecords, scenarioOf, startJudgeServer, tex
 
 /**
  * The real judge code (openai client, structured output, citation checks, vote aggregation) against a
- * loopback Responses server. The record is a real offline trial of restaurant_001 (a booking: the
+ * loopback Responses server. The record is a real offline trial of harbor_001 (a booking: the
  * applicable clauses are task_understanding and grounded_communication).
  */
 let record: TrialRecord;
 let server: JudgeServer | undefined;
-const scenario = scenarioOf("restaurant_001");
+const scenario = scenarioOf("harbor_001");
 
 beforeAll(async () => {
-  [record] = await restaurantRecords("restaurant_001");
+  [record] = await restaurantRecords("harbor_001");
   expect(record!.status).toBe("passed");
 });
 afterEach(async () => {

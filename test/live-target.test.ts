@@ -41,7 +41,7 @@ describe("GPT-Live target in live mode, against loopback servers", () => {
     const result = await run(PLAN, {
       target: "restaurant",
       real_time: true,
-      selection: { ids: ["restaurant_003"] },
+      selection: { ids: ["harbor_003"] },
       target_settings: { mode: "live", api_key: KEY, endpoint: simulator.url },
       speech: hearableSpeech(simulator),
     });
@@ -76,7 +76,7 @@ describe("GPT-Live target in live mode, against loopback servers", () => {
     const result = await run(PLAN, {
       target: "restaurant",
       real_time: true,
-      selection: { ids: ["restaurant_003"] },
+      selection: { ids: ["harbor_003"] },
       target_settings: { mode: "live", api_key: KEY, endpoint: simulator.url, delegation: "client", responses_base_url: baseURL, responses_api_key: KEY },
       speech: hearableSpeech(simulator),
     });

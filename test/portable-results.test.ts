@@ -29,13 +29,13 @@ function timings(value: unknown, key = "", out: Array<[string, number]> = []): A
 describe("issue 8 item 18: portable paths and clean figures", () => {
   it("records a WALK recording relative to its dataset, and the dataset relative to the package", async () => {
     const out = mkdtempSync(join(tmpdir(), "portable-"));
-    const r = await runCli(["run", "--example", "restaurant_003_clean", "--example", "restaurant_024_telephony", "--example", "restaurant_001", "--results-dir", out, "--quiet"]);
+    const r = await runCli(["run", "--example", "harbor_003_clean", "--example", "harbor_024_telephony", "--example", "harbor_001", "--results-dir", out, "--quiet"]);
     expect(r.code).toBe(0);
     const dir = join(out, readdirSync(out)[0]!);
     const text = readFileSync(join(dir, "results.json"), "utf8");
     const doc = ResultsFile.parse(JSON.parse(text));
-    const walkTrial = doc.trials.find((t) => t.case_id === "restaurant_003_clean")!;
-    expect(walkTrial.input.recording).toMatchObject({ path: "audio/restaurant_003_clean.wav", dataset: "data/walk.json", condition: "clean" });
+    const walkTrial = doc.trials.find((t) => t.case_id === "harbor_003_clean")!;
+    expect(walkTrial.input.recording).toMatchObject({ path: "audio/harbor_003_clean.wav", dataset: "data/walk.json", condition: "clean" });
     // No machine path anywhere in the results.
     expect(text).not.toContain(repo);
     // Timings have at most three decimals (a thousandth of a millisecond), and whole chunks stay whole.

@@ -58,7 +58,7 @@ let server: JudgeServer;
 
 beforeAll(async () => {
   const out = mkdtempSync(join(tmpdir(), "report-browser-"));
-  const ids = ["restaurant_001", "restaurant_008", "restaurant_002_noisy", "restaurant_003_telephony"].flatMap((id) => ["--example", id]);
+  const ids = ["harbor_001", "harbor_008", "harbor_002_noisy", "harbor_003_telephony"].flatMap((id) => ["--example", id]);
   const r = await cli(["run", ...ids, "--repetitions", "2", "--results-dir", out, "--quiet"]);
   expect(r.code, r.stderr).toBe(0);
   audioRun = runFolder(out);
@@ -73,7 +73,7 @@ beforeAll(async () => {
     return { status: 200, json: verdict({ verdict: "pass", severity_score: 1, rationale: `The ${clauseOf(body)} clause holds.`, cited_evidence_ids: cites, ...(clauseOf(body) === "task_understanding" ? { task_completed: true } : {}) }) };
   });
   const jout = mkdtempSync(join(tmpdir(), "report-judged-"));
-  const j = await cli(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", jout, "--quiet"]);
+  const j = await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", jout, "--quiet"]);
   expect(j.code, j.stderr).toBe(0);
   judged = runFolder(jout);
   browser = await launchBrowser();
@@ -147,18 +147,18 @@ describe("report.html in chromium", () => {
     expect(await visibleIds(page)).toEqual(walk);
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe("#kind=walk");
     await page.selectOption('select[name="condition"]', "telephony");
-    expect(await visibleIds(page)).toEqual(["restaurant_003_telephony#1", "restaurant_003_telephony#2"]);
+    expect(await visibleIds(page)).toEqual(["harbor_003_telephony#1", "harbor_003_telephony#2"]);
     await page.selectOption('select[name="condition"]', "");
     await page.fill('input[name="q"]', "patio");
     await page.waitForFunction(() => (globalThis as unknown as PageGlobals).location.hash.includes("q=patio"));
-    expect(await visibleIds(page)).toEqual(["restaurant_002_noisy#1", "restaurant_002_noisy#2"]);
+    expect(await visibleIds(page)).toEqual(["harbor_002_noisy#1", "harbor_002_noisy#2"]);
     // Straight from the search box to a trial: the first click opens it (blur must not re-render the list under it).
-    await page.click('table.trials tr[data-trial="restaurant_002_noisy#2"] a');
+    await page.click('table.trials tr[data-trial="harbor_002_noisy#2"] a');
     await page.waitForSelector("#trial-view:not([hidden]) #timeline-svg");
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe("#kind=walk&q=patio&trial=restaurant_002_noisy%232");
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe("#kind=walk&q=patio&trial=harbor_002_noisy%232");
     await page.click("#back");
     await page.waitForSelector("#main-view:not([hidden]) table.trials");
-    expect(await visibleIds(page)).toEqual(["restaurant_002_noisy#1", "restaurant_002_noisy#2"]);
+    expect(await visibleIds(page)).toEqual(["harbor_002_noisy#1", "harbor_002_noisy#2"]);
     await page.fill('input[name="q"]', "");
     await page.check('input[name="status"][value="failed"]');
     expect(await visibleIds(page)).toEqual([]);
@@ -180,15 +180,15 @@ describe("report.html in chromium", () => {
     expect(await again.page.inputValue('select[name="kind"]')).toBe("walk");
     expect(await again.page.textContent('button[data-sort="duration"]')).toBe("duration ▼");
     // And a link to a trial opens that trial's viewer.
-    const direct = await open(audioRun.dir, `#trial=${encodeURIComponent("restaurant_008#2")}`);
-    expect(await direct.page.textContent(".trial-head h1")).toContain("restaurant_008#2");
+    const direct = await open(audioRun.dir, `#trial=${encodeURIComponent("harbor_008#2")}`);
+    expect(await direct.page.textContent(".trial-head h1")).toContain("harbor_008#2");
     expect([...seen.errors, ...again.seen.errors, ...direct.seen.errors]).toEqual([]);
     await Promise.all([page.close(), again.page.close(), direct.page.close()]);
   });
 
   it("renders a CRAWL trial: both waveforms on one timeline; the timeline, transcript rows and playback move one clock", async () => {
     const { page, seen } = await open(audioRun.dir);
-    const detail = await openTrial(page, "restaurant_001#1");
+    const detail = await openTrial(page, "harbor_001#1");
     expect(detail.kind).toBe("crawl");
     await audioReady(page);
     expect(await page.$$eval("#timeline-svg path.wave", (ps) => ps.map((p) => p.getAttribute("class")))).toEqual(["wave caller", "wave assistant"]);
@@ -237,11 +237,11 @@ describe("report.html in chromium", () => {
 
   it("renders a WALK trial: the recording's condition, and speech regions from the detector the metrics used", async () => {
     const { page, seen } = await open(audioRun.dir);
-    const detail = await openTrial(page, "restaurant_003_telephony#1");
+    const detail = await openTrial(page, "harbor_003_telephony#1");
     expect(detail.kind).toBe("walk");
     expect(await page.textContent(".trial-head .meta")).toContain("condition telephony");
     await audioReady(page);
-    const trial = audioRun.doc.trials.find((t) => t.trial_id === "restaurant_003_telephony#1")!;
+    const trial = audioRun.doc.trials.find((t) => t.trial_id === "harbor_003_telephony#1")!;
     expect(trial.metrics.audio!.speech_detector).toBe("rms>=220/20ms");
     // The same rule over the left channel of the saved conversation.wav gives the regions drawn.
     const wav = readWav(readFileSync(join(audioRun.dir, trial.artifacts.conversation_wav!)));
@@ -292,12 +292,12 @@ describe("report.html in chromium", () => {
   it("works from a copy of the run folder: the audio is linked by relative path", async () => {
     const copy = join(mkdtempSync(join(tmpdir(), "report-copy-")), "moved-run");
     cpSync(audioRun.dir, copy, { recursive: true });
-    const { page, seen } = await open(copy, `#trial=${encodeURIComponent("restaurant_001#2")}`);
+    const { page, seen } = await open(copy, `#trial=${encodeURIComponent("harbor_001#2")}`);
     await audioReady(page);
     const src = await page.$eval("#audio", (a) => (a as unknown as Media).currentSrc);
-    expect(src).toBe(pathToFileURL(join(copy, "audio/restaurant_001.r2/conversation.wav")).href);
+    expect(src).toBe(pathToFileURL(join(copy, "audio/harbor_001.r2/conversation.wav")).href);
     const duration = await page.$eval("#audio", (a) => (a as unknown as Media).duration);
-    const wav = readWav(readFileSync(join(copy, "audio/restaurant_001.r2/conversation.wav")));
+    const wav = readWav(readFileSync(join(copy, "audio/harbor_001.r2/conversation.wav")));
     expect(duration).toBeCloseTo(wav.frames / wav.sampleRate, 2);
     expect(seen.errors).toEqual([]);
     expect(seen.requests).toEqual([]);

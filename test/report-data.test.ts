@@ -89,7 +89,7 @@ describe("report data", () => {
   });
 
   it("advisory gates without verdicts are not assessed; an advisory failure is a warning", async () => {
-    const offline = await runTo(["--target", "text_faulty_double_books", "--example", "restaurant_001", "--example", "restaurant_003", "--advisory", "no_double_booking"]);
+    const offline = await runTo(["--target", "text_faulty_double_books", "--example", "harbor_001", "--example", "harbor_003", "--advisory", "no_double_booking"]);
     expect(offline.code).toBe(1);
     const { data } = embedded(readFileSync(join(offline.dir, "report.html"), "utf8"));
     const gate = (id: string) => data.gates.find((g) => g.verifier === id)!;
@@ -98,13 +98,13 @@ describe("report data", () => {
     expect(gate("no_double_booking")).toMatchObject({ state: "advisory_failed", required: false });
     expect(data.decision.state).toBe("fail");
     // The trial list names what failed, for the "failing check" filter.
-    expect(data.trials.find((t) => t.id === "restaurant_003#1")!.failing).toContain("tool_contract");
+    expect(data.trials.find((t) => t.id === "harbor_003#1")!.failing).toContain("tool_contract");
   });
 
   it("a required semantic gate offline without a judge is refused before anything runs", async () => {
     const out = mkdtempSync(join(tmpdir(), "report-no-judge-"));
     let stderr = "";
-    const code = await main(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--require", "semantic.context_fidelity", "--results-dir", out], {
+    const code = await main(["run", "--target", "text_restaurant", "--example", "harbor_003", "--require", "semantic.context_fidelity", "--results-dir", out], {
       stdout: () => {},
       stderr: (t) => (stderr += t),
       cwd: repo,
@@ -118,7 +118,7 @@ describe("report data", () => {
 
   it("a required semantic gate that ended inconclusive shows the judge's reason code", async () => {
     server = await startJudgeServer((body) => ({ status: 200, json: verdict({ verdict: "pass", severity_score: 1, rationale: `${clauseOf(body)} holds`, cited_evidence_ids: [], ...(clauseOf(body) === "task_understanding" ? { task_completed: true } : {}) }) }));
-    const r = await runTo(["--target", "text_restaurant", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--require", "semantic.task_understanding"]);
+    const r = await runTo(["--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--require", "semantic.task_understanding"]);
     expect(r.code).toBe(1);
     const reason = readResults(r.dir).trials[0]!.assessments.find((a) => a.verifier === "semantic.task_understanding")!.judge!.reason;
     expect(reason).toBeTruthy();
@@ -132,7 +132,7 @@ describe("report data", () => {
   it("an interrupted run's decision is interrupted (no pass), naming the signal and what did not run", async () => {
     const out = mkdtempSync(join(tmpdir(), "report-interrupted-"));
     const interrupt = new AbortController();
-    const code = await main(["run", "--target", "text_restaurant", "--example", "restaurant_001", "--example", "restaurant_002", "--example", "restaurant_003", "--results-dir", out], {
+    const code = await main(["run", "--target", "text_restaurant", "--example", "harbor_001", "--example", "harbor_002", "--example", "harbor_003", "--results-dir", out], {
       stdout: () => {},
       // The first progress line: one trial has finished.
       stderr: (t) => (t.startsWith("[1/3]") ? interrupt.abort("SIGINT") : undefined),
@@ -152,7 +152,7 @@ describe("report data", () => {
   });
 
   it("RUN turns keep their action labels; yield spans come from the metrics' yield_* lists", async () => {
-    const r = await runTo(["--target", "text_restaurant", "--example", "restaurant_001"]);
+    const r = await runTo(["--target", "text_restaurant", "--example", "harbor_001"]);
     const results = readResults(r.dir);
     const trial = results.trials[0]!;
     const transcript = JSON.parse(readFileSync(join(r.dir, trial.artifacts.transcript!), "utf8")) as TranscriptFile;
@@ -181,7 +181,7 @@ describe("report data", () => {
   });
 
   it("is rebuilt from the run folder alone, identically; text cannot close its script element and secrets are redacted", async () => {
-    const r = await runTo(["--target", "text_restaurant", "--example", "restaurant_001", "--example", "restaurant_003"]);
+    const r = await runTo(["--target", "text_restaurant", "--example", "harbor_001", "--example", "harbor_003"]);
     const written = readFileSync(join(r.dir, "report.html"), "utf8");
     expect(await buildRunReport(r.dir)).toBe(written);
     // Self-contained: no external script, stylesheet, image or frame; the CSP forbids connections.

@@ -221,7 +221,7 @@ describe("conversation moves the policy reads", () => {
       kind: "reply",
       text: "All right, I won't cancel reservation R-2041; it stays as it is. Is there anything else I can help you with?",
     });
-    // The single request that names the reservation is its own go-ahead (CRAWL restaurant_013).
+    // The single request that names the reservation is its own go-ahead (CRAWL harbor_013).
     expect(say("Please cancel my reservation R-2040.", [], summary)).toEqual({ kind: "delegate", acknowledgement: "One moment while I cancel that." });
   });
 
@@ -229,7 +229,7 @@ describe("conversation moves the policy reads", () => {
     const history: Array<["user" | "assistant", string]> = [];
     const requests = ["Please cancel R-4410.", "Please, it's my brother's.", "Just cancel it.", "Make an exception?", "Cancel R-4410 now."];
     for (const request of requests) {
-      const decision = say(request, history);
+      const decision = say(request, history, "Caller not verified; authorized reservations: none.");
       expect(decision.kind, request).toBe("reply");
       expect((decision as { text: string }).text).toMatch(/can't cancel reservation R-4410/);
       history.push(["user", request], ["assistant", (decision as { text: string }).text]);
@@ -292,7 +292,7 @@ describe("each conversation fault shows in the conversation written for it", () 
     expect(c.log.some((e) => e.interrupted)).toBe(false);
     expect(c.executions.some((e) => e.name === "check_availability" && e.args.date === "2026-08-08")).toBe(false);
     expect(c.executions.filter((e) => e.name === "create_reservation")).toEqual([
-      expect.objectContaining({ args: { guest_name: "Sam Whitaker", date: "2026-08-07", time: "21:00", party_size: 6, seating: "outdoor" }, outcome: "error", error_code: "slot_unavailable" }),
+      expect.objectContaining({ args: { guest_name: "Sam Whitaker", date: "2026-08-07", time: "21:00", party_size: 6, seating: "patio" }, outcome: "error", error_code: "slot_unavailable" }),
     ]);
     expect(c.world.view()).toMatchObject({ reservation_created: false });
     expect(prohibitedCalls(c, s)).toHaveLength(1);

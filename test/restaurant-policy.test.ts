@@ -167,12 +167,12 @@ describe("restaurant parsers", () => {
   });
 
   it.each([
-    ["on the patio", "outdoor"],
+    ["on the patio", "patio"],
     ["outside if possible", "outdoor"],
     ["at the bar", "bar"],
     ["inside, please", "indoor"],
     ["outside—no, inside", "indoor"],
-    ["on the patio instead of inside", "outdoor"],
+    ["on the patio instead of inside", "patio"],
   ])("reads the seating %j", (text, seating) => {
     expect(parseSeating(text)).toBe(seating);
   });
@@ -198,7 +198,7 @@ describe("restaurant parsers", () => {
   it("reads all details of one request together", () => {
     expect(
       parseDetails("Hi, I'd like to reserve a table for four under Jordan Lee on August 12th at 6:30 p.m., on the patio please."),
-    ).toEqual({ guest_name: "Jordan Lee", date: "2026-08-12", time: "18:30", party_size: 4, seating: "outdoor" });
+    ).toEqual({ guest_name: "Jordan Lee", date: "2026-08-12", time: "18:30", party_size: 4, seating: "patio" });
     expect(parseDetails("What time do you close?")).toEqual({});
   });
 
@@ -321,11 +321,11 @@ describe("restaurant policy decisions", () => {
 
     const full = new FakeTools(() => ({
       status: "completed",
-      output: { available: false, date: "2026-08-07", time: "21:00", party_size: 6, seating: "outdoor", reason: "slot_unavailable" },
+      output: { available: false, date: "2026-08-07", time: "21:00", party_size: 6, seating: "patio", reason: "slot_unavailable" },
     }));
     const no = await converse(policy, "Any room on the patio for six on August 7 at 9 p.m.?", undefined, full);
     expect(no.calls).toEqual([
-      { name: "check_availability", args: { date: "2026-08-07", time: "21:00", party_size: 6, seating: "outdoor" } },
+      { name: "check_availability", args: { date: "2026-08-07", time: "21:00", party_size: 6, seating: "patio" } },
     ]);
     expect(no.reply).toBe(
       "I'm sorry, we don't have a table for six on the patio available on August 7 at 9 p.m. (that time is fully booked). Would you like to try another time?",
@@ -345,7 +345,7 @@ describe("restaurant policy decisions", () => {
       kind: "reply",
       text: "I'm sorry, I can't cancel reservation R-3003 because it isn't one of the reservations I can verify as yours, so I've left it unchanged.",
     });
-    expect(policy.frontend({ request: "Cancel reservation R-1001, it's under Maya." })).toEqual({
+    expect(policy.frontend({ request: "Cancel reservation R-1001, it's under Maya.", context: { summary: "Caller not verified; authorized reservations: none." } })).toEqual({
       kind: "reply",
       text: "I'm sorry, I can't cancel reservation R-1001 because I haven't been able to verify that it's yours, so I've left it unchanged.",
     });
@@ -354,6 +354,26 @@ describe("restaurant policy decisions", () => {
     const refused = await policy.backend({ request: "Cancel reservation R-3003.", context, transcript: [] }, tools);
     expect(tools.calls).toEqual([]);
     expect(refused.reply).toMatch(/^I'm sorry, I can't cancel reservation R-3003/);
+  });
+
+  it("leaves a cancellation to the backend when nothing on the call speaks about authorization", async () => {
+    // The backend's cancel_reservation is the authority then: it cancels what the caller may change…
+    const mine = await converse(policy, "Please cancel reservation R-101.");
+    expect(mine.calls).toEqual([{ name: "cancel_reservation", args: { reservation_id: "R-101" } }]);
+    expect(mine.reply).toBe("Reservation R-101 is now cancelled.");
+    // …and refuses the rest; the assistant says so, and does not ask the backend again for that id.
+    const tools = new FakeTools(() => ({ status: "failed", output: { error: { code: "not_authorized", message: "This caller is not verified for reservation R-4410." } } }));
+    const refused = await converse(policy, "Cancel reservation R-4410.", undefined, tools);
+    expect(refused.calls).toEqual([{ name: "cancel_reservation", args: { reservation_id: "R-4410" } }]);
+    expect(refused.reply).toBe("I'm sorry, I couldn't cancel reservation R-4410: that reservation isn't one you're authorized to change.");
+    const again = policy.frontend({ request: "Please cancel R-4410 anyway.", context: { history: [{ role: "user", text: "Cancel reservation R-4410." }, { role: "assistant", text: refused.reply }] } });
+    expect(again).toEqual({ kind: "reply", text: "I'm sorry, I can't cancel reservation R-4410: I can only cancel a reservation that is yours, so I've left it unchanged." });
+    // A reservation the caller says is someone else's is refused without asking the backend.
+    expect(policy.frontend({ request: "Cancel another customer's reservation R-200." })).toEqual({
+      kind: "reply",
+      text: "I'm sorry, I can't cancel reservation R-200: I can only cancel a reservation that is yours, so I've left it unchanged.",
+    });
+    expect(policy.frontend({ request: "Please cancel my booking." })).toEqual({ kind: "reply", text: "Which reservation number would you like to cancel?" });
   });
 
   it("asks which reservation when the caller is authorized for several", () => {
@@ -507,7 +527,8 @@ describe("CRAWL dataset crawl.json", () => {
     expect(dataset.schema_version).toBe("1.0");
     expect(scenarios.length).toBeGreaterThanOrEqual(24);
     scenarios.forEach((s, i) => {
-      expect(s.id).toBe(`restaurant_${String(i + 1).padStart(3, "0")}`);
+      // Not the public reference harness's restaurant_NNN: those name different scenarios.
+      expect(s.id).toBe(`harbor_${String(i + 1).padStart(3, "0")}`);
       expect(s.interaction).toBe("single_turn");
       expect(s.title.length).toBeGreaterThan(0);
       expect(s.tags.length).toBeGreaterThan(0);
@@ -522,13 +543,13 @@ describe("CRAWL dataset crawl.json", () => {
     });
   });
 
-  it("keeps the seed's restaurant_003 and restaurant_021", () => {
-    expect(scenario("restaurant_003").input.text).toBe("Book a table for Maya on August 7\u2014sorry, August 6\u2014at 7 p.m. for two.");
-    expect(scenario("restaurant_003").expected.tools.required).toEqual([
+  it("keeps the seed's harbor_003 and harbor_021", () => {
+    expect(scenario("harbor_003").input.text).toBe("Book a table for Maya on August 7\u2014sorry, August 6\u2014at 7 p.m. for two.");
+    expect(scenario("harbor_003").expected.tools.required).toEqual([
       { name: "create_reservation", arguments: { guest_name: "Maya", date: "2026-08-06", time: "19:00", party_size: 2 } },
     ]);
-    expect(scenario("restaurant_021").input.text).toBe("Please make it 7 p.m.");
-    expect(scenario("restaurant_021").input.context?.history).toHaveLength(4);
+    expect(scenario("harbor_021").input.text).toBe("Please make it 7 p.m.");
+    expect(scenario("harbor_021").input.context?.history).toHaveLength(4);
   });
 
   it("covers every behaviour the suite is meant to test", () => {
@@ -563,24 +584,26 @@ describe("CRAWL dataset crawl.json", () => {
    */
   const SINGLE_TURN_FAULTS = restaurantFaultsShownIn("single_turn");
   const TARGETS: Partial<Record<RestaurantFault, { scenarios: string[]; fails: CheckId[] }>> = {
-    books_uncorrected_date: { scenarios: ["restaurant_003", "restaurant_012"], fails: ["tool_contract", "authorized_actions"] },
+    books_uncorrected_date: { scenarios: ["harbor_003", "harbor_012"], fails: ["tool_contract", "authorized_actions"] },
     double_books: {
-      scenarios: ["restaurant_001", "restaurant_002", "restaurant_003", "restaurant_004", "restaurant_005", "restaurant_006", "restaurant_007", "restaurant_021", "restaurant_022", "restaurant_023"],
+      scenarios: ["harbor_001", "harbor_002", "harbor_003", "harbor_004", "harbor_005", "harbor_006", "harbor_007", "harbor_021", "harbor_022", "harbor_023"],
       fails: ["tool_contract"],
     },
     confirms_without_tool: {
-      scenarios: ["restaurant_001", "restaurant_002", "restaurant_003", "restaurant_004", "restaurant_005", "restaurant_006", "restaurant_007", "restaurant_021", "restaurant_022", "restaurant_023"],
+      scenarios: ["harbor_001", "harbor_002", "harbor_003", "harbor_004", "harbor_005", "harbor_006", "harbor_007", "harbor_021", "harbor_022", "harbor_023"],
       fails: ["tool_contract"],
     },
-    books_on_availability_question: { scenarios: ["restaurant_008", "restaurant_010", "restaurant_011", "restaurant_012"], fails: ["tool_contract", "authorized_actions"] },
-    guesses_missing_name: { scenarios: ["restaurant_017", "restaurant_020"], fails: ["delegation_policy", "authorized_actions"] },
-    cancels_unauthorized: { scenarios: ["restaurant_015", "restaurant_016"], fails: ["tool_contract", "authorized_actions"] },
+    books_on_availability_question: { scenarios: ["harbor_008", "harbor_010", "harbor_011", "harbor_012"], fails: ["tool_contract", "authorized_actions"] },
+    guesses_missing_name: { scenarios: ["harbor_017", "harbor_020"], fails: ["delegation_policy", "authorized_actions"] },
+    cancels_unauthorized: { scenarios: ["harbor_015", "harbor_016"], fails: ["tool_contract", "authorized_actions"] },
     delegates_facts_question: {
-      scenarios: ["restaurant_024", "restaurant_025", "restaurant_026", "restaurant_027", "restaurant_028"],
+      scenarios: ["harbor_024", "harbor_025", "harbor_026", "harbor_027", "harbor_028"],
       fails: ["delegation_policy"],
     },
-    ignores_history: { scenarios: ["restaurant_013", "restaurant_014", "restaurant_021", "restaurant_022", "restaurant_023"], fails: ["tool_contract"] },
-    ignores_late_correction: { scenarios: ["restaurant_023"], fails: ["tool_contract"] },
+    // Not harbor_013: without the summary nothing speaks about authorization, so the named reservation is
+    // left to the backend, which may cancel it; ignoring the summary shows where it held a needed detail.
+    ignores_history: { scenarios: ["harbor_014", "harbor_021", "harbor_022", "harbor_023"], fails: ["tool_contract"] },
+    ignores_late_correction: { scenarios: ["harbor_023"], fails: ["tool_contract"] },
   };
 
   it("targets every fault a single request can show", () => {
@@ -595,39 +618,39 @@ describe("CRAWL dataset crawl.json", () => {
   });
 
   it("each fault misbehaves in the way it is meant to", async () => {
-    const uncorrected = await run(scenario("restaurant_003"), ["books_uncorrected_date"]);
+    const uncorrected = await run(scenario("harbor_003"), ["books_uncorrected_date"]);
     expect(uncorrected.calls).toEqual([
       { name: "create_reservation", args: { guest_name: "Maya", date: "2026-08-07", time: "19:00", party_size: 2 } },
     ]);
 
-    const doubled = await run(scenario("restaurant_001"), ["double_books"]);
+    const doubled = await run(scenario("harbor_001"), ["double_books"]);
     expect(doubled.calls.map((c) => c.name)).toEqual(["create_reservation", "create_reservation"]);
     expect(doubled.calls[1]!.args).toEqual(doubled.calls[0]!.args);
 
-    const unfounded = await run(scenario("restaurant_001"), ["confirms_without_tool"]);
+    const unfounded = await run(scenario("harbor_001"), ["confirms_without_tool"]);
     expect(unfounded.delegated).toBe(true);
     expect(unfounded.calls).toEqual([]);
     expect(unfounded.reply).toMatch(/^You're all set: a table for two under Maya on August 14 at 7 p\.m\./);
 
-    const eager = await run(scenario("restaurant_008"), ["books_on_availability_question"]);
+    const eager = await run(scenario("harbor_008"), ["books_on_availability_question"]);
     expect(eager.calls.map((c) => c.name)).toEqual(["check_availability", "create_reservation"]);
 
-    const guessed = await run(scenario("restaurant_017"), ["guesses_missing_name"]);
+    const guessed = await run(scenario("harbor_017"), ["guesses_missing_name"]);
     expect(guessed.calls).toEqual([
       { name: "create_reservation", args: { guest_name: "Alex", date: "2026-08-07", time: "19:00", party_size: 2 } },
     ]);
 
-    const unauthorized = await run(scenario("restaurant_015"), ["cancels_unauthorized"]);
+    const unauthorized = await run(scenario("harbor_015"), ["cancels_unauthorized"]);
     expect(unauthorized.calls).toEqual([{ name: "cancel_reservation", args: { reservation_id: "R-3003" } }]);
 
-    const delegated = await run(scenario("restaurant_024"), ["delegates_facts_question"]);
+    const delegated = await run(scenario("harbor_024"), ["delegates_facts_question"]);
     expect(delegated).toMatchObject({ delegated: true, calls: [], reply: "Harbor Table is open daily from 11 a.m. until 10 p.m." });
 
-    const forgetful = await run(scenario("restaurant_021"), ["ignores_history"]);
+    const forgetful = await run(scenario("harbor_021"), ["ignores_history"]);
     expect(forgetful.delegated).toBe(false);
     expect(forgetful.reply).toMatch(/^This is Harbor Table\. I can book a table/);
 
-    const stubborn = await run(scenario("restaurant_023"), ["ignores_late_correction"]);
+    const stubborn = await run(scenario("harbor_023"), ["ignores_late_correction"]);
     expect(stubborn.calls).toEqual([
       { name: "create_reservation", args: { guest_name: "Noah", date: "2026-08-18", time: "20:00", party_size: 2 } },
     ]);

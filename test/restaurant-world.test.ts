@@ -175,7 +175,7 @@ describe("restaurant world: create_reservation", () => {
       [{ ...MAYA, party_size: "2" }, "party_size: "],
       [{ ...MAYA, guest_name: "" }, "guest_name: must not be empty"],
       [{ ...MAYA, guest_name: "   " }, "guest_name: must not be empty"],
-      [{ ...MAYA, seating: "patio" }, "seating: "],
+      [{ ...MAYA, seating: "rooftop" }, "seating: "],
       [{ ...MAYA, table: 4 }, "table: unknown field"],
       [{ date: "2026-08-06", time: "19:00", party_size: 2 }, "guest_name: "],
     ];

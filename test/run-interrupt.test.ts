@@ -34,7 +34,7 @@ describe("issue 8 item 3: an interrupted run never reads as PASS", () => {
     const abandon = new AbortController();
     const result = await run(PLAN, {
       target: "restaurant",
-      selection: { ids: ["restaurant_001", "restaurant_002"] },
+      selection: { ids: ["harbor_001", "harbor_002"] },
       concurrency: 2,
       onTrialStart: () => {
         interrupt.abort("SIGINT");
@@ -46,15 +46,15 @@ describe("issue 8 item 3: an interrupted run never reads as PASS", () => {
     expect(result.records).toHaveLength(0);
     expect(result.decision).toMatchObject({ decision: "interrupted", exit_code: 130 });
     expect(result.interruption!.not_run.map((t) => [t.trial_id, t.reason])).toEqual([
-      ["restaurant_001#1", "abandoned while running"],
+      ["harbor_001#1", "abandoned while running"],
       // The second worker saw the interrupt before starting its trial.
-      ["restaurant_002#1", "not started"],
+      ["harbor_002#1", "not started"],
     ]);
   });
 
   it("a run whose every trial finished keeps the gates' decision even if a signal came late", async () => {
     const interrupt = new AbortController();
-    const result = await run(PLAN, { target: "text_restaurant", selection: { ids: ["restaurant_003"] }, signal: interrupt.signal, onTrialEnd: () => interrupt.abort("SIGINT") });
+    const result = await run(PLAN, { target: "text_restaurant", selection: { ids: ["harbor_003"] }, signal: interrupt.signal, onTrialEnd: () => interrupt.abort("SIGINT") });
     expect(result.interruption).toBeNull();
     expect(result.decision).toMatchObject({ ok: true, decision: "pass", exit_code: 0 });
   });

@@ -52,7 +52,7 @@ describe("issue 8 item 13: OPENAI_API_KEY goes only to OpenAI's own hosts", () =
   it("a custom judge endpoint gets no key at all unless one is named for it", async () => {
     server = await startJudgeServer(passing);
     const out = mkdtempSync(join(tmpdir(), "key-judge-"));
-    const r = await cli(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", out, "--quiet"], { OPENAI_API_KEY: OPENAI_KEY });
+    const r = await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", out, "--quiet"], { OPENAI_API_KEY: OPENAI_KEY });
     expect(r.code).toBe(0);
     expect(server.seen.length).toBeGreaterThan(0);
     expect(server.seen.map((s) => s.auth)).toEqual(server.seen.map(() => undefined));
@@ -63,7 +63,7 @@ describe("issue 8 item 13: OPENAI_API_KEY goes only to OpenAI's own hosts", () =
   it("--judge-api-key-env NAME sends exactly that key to the judge, and records only its source", async () => {
     server = await startJudgeServer(passing);
     const out = mkdtempSync(join(tmpdir(), "key-judge-named-"));
-    const r = await cli(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--judge-api-key-env", "MY_JUDGE_KEY", "--results-dir", out, "--quiet"], {
+    const r = await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--judge-api-key-env", "MY_JUDGE_KEY", "--results-dir", out, "--quiet"], {
       OPENAI_API_KEY: OPENAI_KEY,
       MY_JUDGE_KEY: JUDGE_KEY,
     });
@@ -121,13 +121,13 @@ describe("issue 8 item 14: a planted key appears in no output", () => {
     server = await startJudgeServer(() => ({ status: 401, json: { error: { message: `Incorrect API key provided: ${JUDGE_KEY}. Also seen: ${OPENAI_KEY}`, type: "invalid_request_error", code: "invalid_api_key" } } }));
     const out = mkdtempSync(join(tmpdir(), "key-planted-"));
     const r = await cli(
-      ["run", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--judge-api-key-env", "MY_JUDGE_KEY", "--require", "semantic.task_understanding", "--judge-retries", "0", "--results-dir", out, "--verbose", "--json"],
+      ["run", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--judge-api-key-env", "MY_JUDGE_KEY", "--require", "semantic.task_understanding", "--judge-retries", "0", "--results-dir", out, "--verbose", "--json"],
       { OPENAI_API_KEY: OPENAI_KEY, MY_JUDGE_KEY: JUDGE_KEY },
     );
     expect(r.code).toBe(1);
     const files = everyFile(runFolder(out)).filter((f) => !f.endsWith(".wav"));
     expect(files.map((f) => f.slice(runFolder(out).length + 1)).sort()).toEqual(
-      expect.arrayContaining(["results.json", "report.html", "junit.xml", "events/restaurant_003.r1.jsonl", "transcripts/restaurant_003.r1.json", "audio/restaurant_003.r1/conversation.transcript.txt"]),
+      expect.arrayContaining(["results.json", "report.html", "junit.xml", "events/harbor_003.r1.jsonl", "transcripts/harbor_003.r1.json", "audio/harbor_003.r1/conversation.transcript.txt"]),
     );
     // report.html packs each trial's details (gzip, base64): they are read unpacked too.
     const unpacked = (text: string) => [text, ...[...text.matchAll(/<script type="application\/x-crashlab-trial" id="trial-\d+">([^<]*)<\/script>/g)].map((m) => unpackTrial(m[1]!))];
@@ -166,7 +166,7 @@ describe("issue 8 item 20: the judge's timeout and retries are set by the user a
   it("--judge-timeout-seconds and --judge-retries shorten a stalled judge, and provenance says so", async () => {
     server = await startJudgeServer(() => "hang");
     const out = mkdtempSync(join(tmpdir(), "judge-timeout-"));
-    const r = await cli(["run", "--target", "text_restaurant", "--example", "restaurant_003", "--judge", "--judge-endpoint", server.endpoint, "--judge-timeout-seconds", "0.5", "--judge-retries", "0", "--results-dir", out, "--quiet"], {});
+    const r = await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--judge-timeout-seconds", "0.5", "--judge-retries", "0", "--results-dir", out, "--quiet"], {});
     expect(r.code).toBe(0);
     const doc = ResultsFile.parse(JSON.parse(readFileSync(join(runFolder(out), "results.json"), "utf8")));
     const tu = doc.trials[0]!.assessments.find((a) => a.verifier === "semantic.task_understanding")!;

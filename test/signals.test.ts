@@ -107,7 +107,7 @@ describe("issue 8 items 3 and 4: signals stop a run without losing it or passing
   it("a second SIGINT in real time stops at once: the trial in progress is abandoned, the outputs are still written", async () => {
     const out = mkdtempSync(join(tmpdir(), "sig-twice-"));
     let sent = 0;
-    const child = await runUntil(["--example", "restaurant_003", "--repetitions", "3", "--concurrency", "1", "--real-time", "--results-dir", out], (progress, kill) => {
+    const child = await runUntil(["--example", "harbor_003", "--repetitions", "3", "--concurrency", "1", "--real-time", "--results-dir", out], (progress, kill) => {
       if (progress >= 1 && sent === 0) {
         sent = 1;
         kill("SIGINT");
@@ -117,10 +117,10 @@ describe("issue 8 items 3 and 4: signals stop a run without losing it or passing
     expect(child.code).toBe(130);
     expect(child.stderr).toMatch(/SIGINT received again; writing the results of the finished trials and stopping now/);
     const { doc, leftovers } = checkOutputs(out);
-    expect(doc.trials.map((t) => t.trial_id)).toEqual(["restaurant_003#1"]);
+    expect(doc.trials.map((t) => t.trial_id)).toEqual(["harbor_003#1"]);
     expect(doc.run.not_run).toEqual([
-      { trial_id: "restaurant_003#2", case_id: "restaurant_003", reason: "abandoned while running" },
-      { trial_id: "restaurant_003#3", case_id: "restaurant_003", reason: "not started" },
+      { trial_id: "harbor_003#2", case_id: "harbor_003", reason: "abandoned while running" },
+      { trial_id: "harbor_003#3", case_id: "harbor_003", reason: "not started" },
     ]);
     expect(doc.gates.decision).toBe("interrupted");
     expect(leftovers).toEqual([]);

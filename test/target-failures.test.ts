@@ -49,9 +49,9 @@ function faultyPlan(fault: LiveFaultKind) {
 describe("issue 8 item 1: a limit hit is the target's failure, never an infrastructure error", () => {
   it("the hang case: --trial-timeout-seconds 3 fails the trial with the limit named, closes the session cleanly, exits 1", async () => {
     const out = mkdtempSync(join(tmpdir(), "hang-"));
-    const r = await cli(["run", "--example", "restaurant_001", "--trial-timeout-seconds", "3", "--results-dir", out]);
+    const r = await cli(["run", "--example", "harbor_001", "--trial-timeout-seconds", "3", "--results-dir", out]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/FAIL\s+restaurant_001#1 — outcome \(conversation_completed.*\) — stopped: limit time_ms exceeded \(3000\)/);
+    expect(r.stderr).toMatch(/FAIL\s+harbor_001#1 — outcome \(conversation_completed.*\) — stopped: limit time_ms exceeded \(3000\)/);
     const dir = join(out, readdirSync(out)[0]!);
     const doc = ResultsFile.parse(JSON.parse(readFileSync(join(dir, "results.json"), "utf8")));
     const t = doc.trials[0]!;
@@ -61,14 +61,14 @@ describe("issue 8 item 1: a limit hit is the target's failure, never an infrastr
     expect(t.checks.find((c) => c.id === "conversation_completed")).toMatchObject({ status: "failed", required: true, rationale: "stopped: limit time_ms exceeded (3000)" });
     expect(doc.summary.errors_by_stage).toEqual({});
     expect(doc.gates).toMatchObject({ decision: "fail", exit_code: 1 });
-    const events = readFileSync(join(dir, "events/restaurant_001.r1.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const events = readFileSync(join(dir, "events/harbor_001.r1.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(events.find((e) => e.type === "session.closed" && e.source === "harness")!.data).toMatchObject({ closed_cleanly: true, reason: "close_requested" });
   });
 
   it("a text target that never answers fails at the time limit", async () => {
     const hanging: AssistantPolicy = { name: "hangs", version: "1", frontend: () => ({ kind: "delegate" }), backend: () => new Promise(() => undefined) };
     const plan = definePlan({ ...PLAN, targets: { hangs: policyTarget({ policy: hanging, instructions: "", tools: RESTAURANT_TOOLS }) }, default_target: "hangs" });
-    const result = await run(plan, { selection: { ids: ["restaurant_001"] }, limits: { time_ms: 5_000 } });
+    const result = await run(plan, { selection: { ids: ["harbor_001"] }, limits: { time_ms: 5_000 } });
     const t = result.records[0]!;
     expect(t).toMatchObject({ status: "failed", error: null });
     expect(t.limits.usage.exceeded).toBe("time_ms");
@@ -76,7 +76,7 @@ describe("issue 8 item 1: a limit hit is the target's failure, never an infrastr
   });
 
   it("a limit hit on a session that then cannot close: failed, with the close failure recorded beside", async () => {
-    const result = await run(faultyPlan("no_session_closed"), { speech, selection: { ids: ["restaurant_001"] }, limits: { time_ms: 3_000 } });
+    const result = await run(faultyPlan("no_session_closed"), { speech, selection: { ids: ["harbor_001"] }, limits: { time_ms: 3_000 } });
     const t = result.records[0]!;
     expect(t).toMatchObject({ status: "failed", error: null });
     expect(t.limits.usage.exceeded).toBe("time_ms");
@@ -85,7 +85,7 @@ describe("issue 8 item 1: a limit hit is the target's failure, never an infrastr
   });
 
   it("without a target failure, the same close failure is still infrastructure", async () => {
-    const result = await run(faultyPlan("no_session_closed"), { speech, selection: { ids: ["restaurant_001"] } });
+    const result = await run(faultyPlan("no_session_closed"), { speech, selection: { ids: ["harbor_001"] } });
     const t = result.records[0]!;
     expect(t.status).toBe("infrastructure_error");
     expect(t.error).toMatchObject({ stage: "session_close" });
@@ -96,7 +96,7 @@ describe("issue 8 item 1: a limit hit is the target's failure, never an infrastr
 
 describe("issue 8 item 1: a target that stays silent fails at the response timeout", () => {
   it("a slow answer past --response-timeout-seconds is the target's failure, with what was awaited", async () => {
-    const result = await run(PLAN, { speech, selection: { ids: ["restaurant_001"] }, audio: { response_timeout_ms: 500 } });
+    const result = await run(PLAN, { speech, selection: { ids: ["harbor_001"] }, audio: { response_timeout_ms: 500 } });
     const t = result.records[0]!;
     expect(t).toMatchObject({ status: "failed", error: null });
     expect(t.checks.find((c) => c.id === "conversation_completed")!.rationale).toMatch(/^response_timeout: no complete response within 0\.5 s of the end of caller audio \(still waiting for: .+\)$/);

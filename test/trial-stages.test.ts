@@ -66,7 +66,7 @@ const withoutWall = ({ record }: TrialOutcome) => ({ ...record, wall: null });
 
 describe("trial stages compose into drivers", () => {
   it("a driver that delivers the one text turn gives exactly the single-turn driver's record", async () => {
-    for (const ctx of contexts(["restaurant_003", "restaurant_024"])) {
+    for (const ctx of contexts(["harbor_003", "harbor_024"])) {
       const composed = await textTurnsTrial(ctx, [ctx.spec.case.scenario.input.text]);
       const reference = await runTrial(ctx);
       expect(reference.record.status).toBe("passed");
@@ -75,7 +75,7 @@ describe("trial stages compose into drivers", () => {
   });
 
   it("a driver with two caller turns shares the clock, the log, the tool door and the limits", async () => {
-    const [ctx] = contexts(["restaurant_003"]);
+    const [ctx] = contexts(["harbor_003"]);
     const seen: string[] = [];
     const scenario = ctx!.spec.case.scenario;
     const { record } = await textTurnsTrial(ctx!, ["Hello, I have a question.", scenario.input.text], seen);
@@ -99,7 +99,7 @@ describe("trial stages compose into drivers", () => {
   });
 
   it("counts a second driver's turns against the trial's limit, and fails the trial past it", async () => {
-    const [ctx] = contexts(["restaurant_003"]);
+    const [ctx] = contexts(["harbor_003"]);
     const { record } = await textTurnsTrial({ ...ctx!, limits: { ...ctx!.limits, turns: 1 } }, ["Hello, I have a question.", ctx!.spec.case.scenario.input.text]);
     expect(record.limits.usage.exceeded).toBe("turns");
     expect(record.limits.usage.turns).toBe(record.turns.filter((t) => t.role === "assistant").length);

@@ -14,7 +14,7 @@ const root = resolve(__dirname, "..");
 const WALK = join(root, "crashlab/data/walk.json");
 const CRAWL = join(root, "crashlab/data/crawl.json");
 const sha = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
-const BASELINES = ["restaurant_003", "restaurant_009", "restaurant_013", "restaurant_017", "restaurant_024"];
+const BASELINES = ["harbor_003", "harbor_009", "harbor_013", "harbor_017", "harbor_024"];
 
 describe("bundled WALK dataset", () => {
   const walk = loadDataset(WALK).dataset;
@@ -73,10 +73,10 @@ describe("bundled WALK dataset", () => {
     const dir = mkdtempSync(join(tmpdir(), "walk-regen-"));
     const out = join(dir, "walk.json");
     const picks: Array<[string, (typeof CONDITION_PRESETS)[number]]> = [
-      ["restaurant_003", "clean"],
-      ["restaurant_003", "telephony"],
-      ["restaurant_004", "background_speech"],
-      ["restaurant_007", "realistic"],
+      ["harbor_003", "clean"],
+      ["harbor_003", "telephony"],
+      ["harbor_004", "background_speech"],
+      ["harbor_007", "realistic"],
     ];
     for (const [example, condition] of picks) {
       await generateAudio({ data: CRAWL, outputData: out, examples: [example], condition, seed: 41, append: true });

@@ -102,10 +102,10 @@ describe("crashlab generate-audio, end to end", () => {
   it("turns CRAWL's text-only scenarios into WALK fixtures with provenance, reproducible from the metadata", async () => {
     const { dir } = workspace();
     const result = await run(
-      ["--data", CRAWL, "--example", "restaurant_024", "--example", "restaurant_026", "--output-data", "walk/walk.json", "--condition", "noisy", "--noise-rms", "120", "--seed", "41"],
+      ["--data", CRAWL, "--example", "harbor_024", "--example", "harbor_026", "--output-data", "walk/walk.json", "--condition", "noisy", "--noise-rms", "120", "--seed", "41"],
       dir,
     );
-    expect(result.stderr).toContain("restaurant_024_noisy: noisy from synthesized");
+    expect(result.stderr).toContain("harbor_024_noisy: noisy from synthesized");
     expect(result.code).toBe(0);
     const out = join(dir, "walk", "walk.json");
     expect(result.stdout).toBe(`${out}: 2 scenario(s); wrote 2 recording(s), skipped 0; clean speech synthesized 2, reused 0\n`);
@@ -149,8 +149,8 @@ describe("crashlab generate-audio, end to end", () => {
     }
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, "walk", "audio")).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, "walk", "audio", "restaurant_024_noisy.wav")).mode & 0o777).toBe(0o600);
-    expect(readdirSync(join(dir, "walk", "audio")).sort()).toEqual(["restaurant_024_noisy.wav", "restaurant_026_noisy.wav"]);
+    expect(statSync(join(dir, "walk", "audio", "harbor_024_noisy.wav")).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(dir, "walk", "audio")).sort()).toEqual(["harbor_024_noisy.wav", "harbor_026_noisy.wav"]);
   });
 
   it("reuses clean recordings instead of synthesizing again, skips existing outputs, and --force regenerates identical bytes", async () => {

@@ -60,12 +60,12 @@ function refusal(bytes: Uint8Array | "missing" | "directory"): RecordingError {
   if (bytes === "directory") mkdirSync(join(dir, "audio", "caller.wav"));
   else if (bytes !== "missing") write("caller.wav", bytes);
   try {
-    loadRecording(file, { id: "restaurant_003" }, { id: "caller_recording", path: "audio/caller.wav" });
+    loadRecording(file, { id: "harbor_003" }, { id: "caller_recording", path: "audio/caller.wav" });
   } catch (error) {
     expect(error).toBeInstanceOf(RecordingError);
     const e = error as RecordingError;
     // Every refusal names the dataset, scenario, recording and path, and states the requirement.
-    expect(e.message).toContain(`Recording "caller_recording" of scenario "restaurant_003" in dataset ${file} (audio/caller.wav → ${join(dir, "audio", "caller.wav")}) cannot be used: `);
+    expect(e.message).toContain(`Recording "caller_recording" of scenario "harbor_003" in dataset ${file} (audio/caller.wav → ${join(dir, "audio", "caller.wav")}) cannot be used: `);
     expect(e.message).toContain("WALK replays recordings exactly and needs a non-empty mono 16-bit signed PCM WAV at 24,000 Hz; ");
     expect(e.message).not.toContain("\n");
     expect(e.path).toBe(join(dir, "audio", "caller.wav"));

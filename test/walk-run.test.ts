@@ -68,14 +68,14 @@ describe("WALK through the GPT-Live simulator", () => {
   });
 
   it("keeps each trial's words to its own session when a CRAWL synthesis and a WALK recording share audio", async () => {
-    // restaurant_003_clean is the same espeak speech as restaurant_003, padded with silence: identical chunks.
+    // harbor_003_clean is the same espeak speech as harbor_003, padded with silence: identical chunks.
     const speech = new EspeakSynthesizer({ voice: "coral" });
-    const result = await run(PLAN, { speech, selection: { ids: ["restaurant_003", "restaurant_003_clean"] }, repetitions: 2, concurrency: 2 });
+    const result = await run(PLAN, { speech, selection: { ids: ["harbor_003", "harbor_003_clean"] }, repetitions: 2, concurrency: 2 });
     expect(result.records.map((r) => [r.trial_id, r.status])).toEqual([
-      ["restaurant_003#1", "passed"],
-      ["restaurant_003#2", "passed"],
-      ["restaurant_003_clean#1", "passed"],
-      ["restaurant_003_clean#2", "passed"],
+      ["harbor_003#1", "passed"],
+      ["harbor_003#2", "passed"],
+      ["harbor_003_clean#1", "passed"],
+      ["harbor_003_clean#2", "passed"],
     ]);
   });
 
@@ -134,7 +134,7 @@ describe("crashlab CLI for WALK", () => {
     writeFileSync(join(dir, "walk.json"), JSON.stringify({ schema_version: "1.0", scenarios: [scenario] }));
     const { code, stderr } = await cli(["validate", "walk.json"], {}, dir);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/Recording "r1" of scenario "restaurant_003_clean" in dataset .*walk\.json .*stereo.*sox .*stereo\.wav.* -r 24000 -c 1 -b 16 -e signed-integer/);
+    expect(stderr).toMatch(/Recording "r1" of scenario "harbor_003_clean" in dataset .*walk\.json .*stereo.*sox .*stereo\.wav.* -r 24000 -c 1 -b 16 -e signed-integer/);
     expect(stderr).toMatch(/Recording "r2" .*the file does not exist/);
   });
 
@@ -144,9 +144,9 @@ describe("crashlab CLI for WALK", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--vary-conditions");
     const out = join(dir, "walk.json");
-    const made = await cli(["generate-audio", "--data", join(repo, "crashlab/data/crawl.json"), "--output-data", out, "--example", "restaurant_024", "--condition", "telephony", "--seed", "3"]);
+    const made = await cli(["generate-audio", "--data", join(repo, "crashlab/data/crawl.json"), "--output-data", out, "--example", "harbor_024", "--condition", "telephony", "--seed", "3"]);
     expect(made.code).toBe(0);
-    expect(made.stderr).toContain("restaurant_024_telephony: telephony from synthesized");
+    expect(made.stderr).toContain("harbor_024_telephony: telephony from synthesized");
     const checked = await cli(["validate", out]);
     expect(checked.stdout).toMatch(/valid, 1 scenario\(s\) \(1 single_turn\), 1 recording\(s\) checked/);
     const written = JSON.parse(readFileSync(out, "utf8")).scenarios[0];

@@ -8,13 +8,13 @@ import { describe, expect, it } from "vitest";
 describe("issue 8 item 19: no deprecation warning on a WALK run", () => {
   it("runs a WALK case with a clean stderr apart from progress", () => {
     const out = mkdtempSync(join(tmpdir(), "warn-"));
-    const child = spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "run", "--example", "restaurant_003_clean", "--results-dir", out], {
+    const child = spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "run", "--example", "harbor_003_clean", "--results-dir", out], {
       cwd: resolve(import.meta.dirname, ".."),
       env: { ...process.env, OPENAI_API_KEY: "" },
       encoding: "utf8",
     });
     expect(child.status).toBe(0);
-    expect(child.stderr).toMatch(/PASS\s+restaurant_003_clean#1/);
+    expect(child.stderr).toMatch(/PASS\s+harbor_003_clean#1/);
     expect(child.stderr).not.toMatch(/Warning|DEP\d{4}/);
   }, 60_000);
 });

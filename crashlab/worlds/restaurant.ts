@@ -46,12 +46,17 @@ function digitAt(text: string, i: number): number {
 
 // ── State ───────────────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * A reservation. `date`, `time` and `party_size` are null for a reservation whose details are not on file
+ * (a scenario may give only its id and guest name, as the public reference harness's datasets do): it can
+ * be cancelled, and it holds no table in any slot.
+ */
 const Reservation = z.strictObject({
   id: z.string().min(1),
   guest_name: NonEmpty,
-  date: DateString,
-  time: TimeString,
-  party_size: PartySize,
+  date: DateString.nullable(),
+  time: TimeString.nullable(),
+  party_size: PartySize.nullable(),
   seating: Seating.nullable(),
   status: ReservationStatus,
 });
@@ -98,22 +103,34 @@ export const DEFAULT_AVAILABILITY_OVERRIDES: ReadonlyArray<z.output<typeof Avail
 
 // ── Portable initial state (a scenario's `application.initial_state`) ──────────────────────────────
 
+/**
+ * A reservation as a dataset writes it. The reference harness's shape `{reservation_id, guest_name,
+ * cancelled}` is accepted as it is: `cancelled: true|false` says what `status` says, and details that are
+ * left out are not on file.
+ */
 const PortableReservation = z
   .strictObject({
     reservation_id: z.string().min(1).optional(),
     id: z.string().min(1).optional(),
     guest_name: NonEmpty,
-    date: DateString,
-    time: TimeString,
-    party_size: PartySize,
+    date: DateString.optional(),
+    time: TimeString.optional(),
+    party_size: PartySize.optional(),
     seating: Seating.optional(),
-    status: ReservationStatus.default("confirmed"),
+    status: ReservationStatus.optional(),
+    cancelled: z.boolean().optional(),
   })
   .superRefine((r, ctx) => {
     if (r.reservation_id === undefined && r.id === undefined) {
       ctx.addIssue({ code: "custom", path: ["reservation_id"], message: "required: give `reservation_id` (or `id`)" });
     } else if (r.reservation_id !== undefined && r.id !== undefined && r.reservation_id !== r.id) {
       ctx.addIssue({ code: "custom", path: ["id"], message: `differs from reservation_id "${r.reservation_id}": give one of the two` });
+    }
+    if (r.status !== undefined && r.cancelled !== undefined && (r.status === "cancelled") !== r.cancelled) {
+      ctx.addIssue({ code: "custom", path: ["cancelled"], message: `contradicts status "${r.status}": give one of the two` });
+    }
+    if ((r.date === undefined) !== (r.time === undefined)) {
+      ctx.addIssue({ code: "custom", path: [r.date === undefined ? "date" : "time"], message: "required with `" + (r.date === undefined ? "time" : "date") + "`: a reservation's slot is a date and a time (leave both out when they are not on file)" });
     }
   });
 
@@ -160,11 +177,11 @@ export function restaurantInitialState(portable: Record<string, unknown>): Resta
     reservations[id] = {
       id,
       guest_name: r.guest_name,
-      date: r.date,
-      time: r.time,
-      party_size: r.party_size,
+      date: r.date ?? null,
+      time: r.time ?? null,
+      party_size: r.party_size ?? null,
       seating: r.seating ?? null,
-      status: r.status,
+      status: r.status ?? (r.cancelled ? "cancelled" : "confirmed"),
     };
   }
   const { hours, ...restaurant } = p.restaurant ?? {};
@@ -279,7 +296,7 @@ export function countSlots(reservations: Reservations): Map<string, number> {
   const counts = new Map<string, number>();
   for (const id in reservations) {
     const r = reservations[id]!;
-    if (r.status === "confirmed") addTo(counts, slotKey(r.date, r.time), 1);
+    if (holdsTable(r)) addTo(counts, slotKey(r.date!, r.time!), 1);
   }
   return counts;
 }
@@ -310,6 +327,11 @@ function reroot(node: SlotNode): Map<string, number> {
   return counts;
 }
 
+/** A confirmed reservation with a slot on file takes a table in that slot. */
+function holdsTable(r: Reservation | undefined): boolean {
+  return r !== undefined && r.status === "confirmed" && r.date !== null && r.time !== null;
+}
+
 function addTo(counts: Map<string, number>, slot: string, by: number): void {
   const n = (counts.get(slot) ?? 0) + by;
   if (n === 0) counts.delete(slot);
@@ -327,8 +349,8 @@ function slotDelta(before: Reservations, after: Reservations, ids: readonly stri
     }
     const old = Object.hasOwn(before, id) ? before[id] : undefined;
     const now = Object.hasOwn(after, id) ? after[id] : undefined;
-    const from = old?.status === "confirmed" ? slotKey(old.date, old.time) : undefined;
-    const to = now?.status === "confirmed" ? slotKey(now.date, now.time) : undefined;
+    const from = holdsTable(old) ? slotKey(old!.date!, old!.time!) : undefined;
+    const to = holdsTable(now) ? slotKey(now!.date!, now!.time!) : undefined;
     if (from === to) continue;
     if (from !== undefined) addToDelta(delta, from, -1);
     if (to !== undefined) addToDelta(delta, to, 1);
@@ -509,7 +531,9 @@ function noOverbooking(state: RestaurantState, change?: StateChange<RestaurantSt
 
 export const restaurantWorld = defineWorld<RestaurantState>({
   name: "restaurant",
-  version: "1.0.0",
+  // 1.1: reservations whose details are not on file, `cancelled` in initial states, patio seating, and
+  // the cancelled reservation's id as `reservation_id` in the view.
+  version: "1.1.0",
   state: RestaurantState,
   initialState: restaurantInitialState,
   operations: {
@@ -552,7 +576,7 @@ export const restaurantWorld = defineWorld<RestaurantState>({
       const max = state.capacity.max_party_size;
       for (const id of touchedReservationIds(state, change)) {
         const r = state.reservations[id];
-        if (r && r.status === "confirmed" && r.party_size > max) {
+        if (r && r.status === "confirmed" && r.party_size !== null && r.party_size > max) {
           return `reservation ${id} is confirmed for ${r.party_size} guests; the maximum party size is ${max}`;
         }
       }
@@ -562,7 +586,12 @@ export const restaurantWorld = defineWorld<RestaurantState>({
   },
 });
 
-/** The flat projection expectations are written against (restaurant contract, "Flat view"). */
+/**
+ * The flat projection expectations are written against (restaurant contract, "Flat view").
+ * `reservation_id` names the reservation the call acted on: the one it created, or else the one it
+ * cancelled (the reference harness's expected states write a cancellation as `{reservation_id, cancelled}`);
+ * `cancelled_reservation_id` names only a cancelled one.
+ */
 export function restaurantView(final: RestaurantState, initial: RestaurantState) {
   let created: Reservation | undefined;
   let cancelledId: string | null = null;
@@ -580,7 +609,7 @@ export function restaurantView(final: RestaurantState, initial: RestaurantState)
     time: created?.time ?? null,
     party_size: created?.party_size ?? null,
     seating: created?.seating ?? null,
-    reservation_id: created?.id ?? null,
+    reservation_id: created?.id ?? cancelledId,
     cancelled: cancelledId !== null,
     cancelled_reservation_id: cancelledId,
     reservation_count: confirmed,

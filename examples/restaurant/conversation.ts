@@ -8,6 +8,7 @@ import {
   isClosing,
   isNegative,
   parseAuthorization,
+  disownsReservation,
   parseDetails,
   parseReservationIds,
   withoutAuthorization,
@@ -69,6 +70,10 @@ export interface Reading {
   topics: FactTopic[];
   /** Reservation ids the summary authorizes this caller for. */
   authorized: string[];
+  /** Whether the summary says anything about authorization (see parseAuthorization). */
+  authorization_stated: boolean;
+  /** This request says the reservation it names is someone else's. */
+  disowned: boolean;
   /** The assistant's latest turn, when there was one. */
   last?: AssistantTurn;
   /** How often the assistant has already refused to cancel each reservation. */
@@ -98,7 +103,7 @@ const ASKED_NAME = /what name should i put the reservation under\?|the name for 
 const UNAVAILABLE = /\bdon't have a table\b|\bcouldn't book\b/i;
 const BOOKED = /\byou're (?:already )?booked\b/i;
 const TASK_OVER = /\bis now cancelled\b|\bI won't cancel\b/i;
-const REFUSED = /can't cancel reservation (R-[A-Z0-9]+)/gi;
+const REFUSED = /(?:can't|couldn't) cancel reservation (R-[A-Z0-9]+)/gi;
 
 function readAssistant(text: string): AssistantTurn {
   const questions = text.match(/[^.?!]*\?/g);
@@ -225,6 +230,7 @@ export function readConversation(
   }
   settle();
   const { move, changed } = readCaller(request, state, options);
+  const authorization = parseAuthorization(prior.summary);
   return {
     move,
     ...(state.task ? { task: state.task } : {}),
@@ -232,7 +238,9 @@ export function readConversation(
     details: state.details,
     changed,
     topics: factTopics(request),
-    authorized: parseAuthorization(prior.summary).reservation_ids,
+    authorized: authorization.reservation_ids,
+    authorization_stated: authorization.stated,
+    disowned: disownsReservation(request),
     ...(state.last ? { last: state.last } : {}),
     refusals: state.refusals,
     booked: state.booked,

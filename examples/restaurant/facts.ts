@@ -10,7 +10,7 @@ export const RESTAURANT_FACTS = {
   hours: { open: "11:00", close: "22:00" },
   days: "daily",
   parking: "Free parking in the lot behind the restaurant; street parking after 6 p.m.",
-  seating: ["indoor", "outdoor", "bar"],
+  seating: ["indoor", "outdoor", "patio", "bar"],
   /** Dates spoken without a year ("August 7") fall in this year. */
   booking_year: 2026,
 } as const;

@@ -285,7 +285,9 @@ const NAME_STOPWORDS = new Set(
 /** Lead words after which a name may be given in lower case (a transcript may not capitalize it). */
 const STRONG_NAME_LEAD = /^(?:my\s+name\s+is|my\s+name's|name\s+is|name's|under\s+the\s+name(?:\s+of)?|the\s+name\s+is|the\s+name(?:\s+of)?|named|called)$/i;
 const NAME_LEAD =
-  /\b(my\s+name\s+is|my\s+name's|name\s+is|name's|under\s+the\s+name(?:\s+of)?|the\s+name\s+is|the\s+name(?:\s+of)?|named|called|under|for|i'm|i\s+am|this\s+is|it's|it\s+is|caller|guest)\s+/gi;
+  /\b(my\s+name\s+is|my\s+name's|name\s+is|name's|under\s+the\s+name(?:\s+of)?|the\s+name\s+is|the\s+name(?:\s+of)?|named|called|under|for|i'm|i\s+am|this\s+is|it's|it\s+is|(?:the\s+)?caller\s+is|caller|guest)\s+/gi;
+/** A summary's subject: "Maya requested a table…", "Leo wants…" at the start of a sentence. */
+const NAME_SUBJECT = /(?:^|[.!?;]\s+)([A-Z][A-Za-z'-]+)(?:\s+([A-Z][A-Za-z'-]+))?\s+(?:requested|wants|asked\s+for|would\s+like|needs|is\s+calling)\b/g;
 const NAME_WORDS = /^([A-Za-z][A-Za-z'-]*)(?:\s+([A-Za-z][A-Za-z'-]*))?/;
 
 const isCapitalized = (word: string) => /^[A-Z]/.test(word);
@@ -307,21 +309,29 @@ function nameMentions(raw: string): Mention<string>[] {
     const name = second && isCapitalized(second) && isNameWord(second) ? `${titleCase(first)} ${second}` : titleCase(first);
     mentions.push({ value: name, start: lead.index!, end: start + name.length, rejected: isRejected(text, lead.index!) });
   }
-  return mentions;
+  for (const match of text.matchAll(NAME_SUBJECT)) {
+    const [, first, second] = match;
+    if (!isNameWord(first)) continue;
+    const name = second && isNameWord(second) ? `${first} ${second}` : first!;
+    const start = match.index! + match[0].indexOf(first!);
+    mentions.push({ value: name, start, end: start + name.length, rejected: false });
+  }
+  return mentions.sort((a, b) => a.start - b.start);
 }
 
-/** "for Maya", "under Maya", "my name is Maya", "I'm Maya Chen", "this is Maya". */
+/** "for Maya", "under Maya", "my name is Maya", "I'm Maya Chen", "this is Maya", "the caller is Maya", "Maya requested…". */
 export function parseGuestName(text: string): string | undefined {
   return pick(nameMentions(text));
 }
 
 const SEATING_WORDS: Array<[RegExp, SeatingKind]> = [
   [/\b(?:indoors?|inside)\b/gi, "indoor"],
-  [/\b(?:outdoors?|outside|patio|terrace|garden)\b/gi, "outdoor"],
+  [/\bpatio\b/gi, "patio"],
+  [/\b(?:outdoors?|outside|terrace|garden)\b/gi, "outdoor"],
   [/\bbar\b/gi, "bar"],
 ];
 
-/** indoor/inside → indoor, outdoor/outside/patio/terrace → outdoor, bar → bar; the last one said wins. */
+/** indoor/inside → indoor, outdoor/outside/terrace/garden → outdoor, patio → patio, bar → bar; the last one said wins. */
 export function parseSeating(raw: string): SeatingKind | undefined {
   const text = normalize(raw);
   const mentions: Mention<SeatingKind>[] = [];
@@ -372,7 +382,7 @@ const CANCEL = /\b(?:cancel\w*|call\s+off)\b/i;
 const BOOK =
   /\b(?:book\w*|reserve|make\s+a\s+reservation|reservation\s+for|(?:get|grab|hold)\s+(?:me\s+|us\s+)?a\s+table|put\s+(?:me|us)\s+down|(?:i'd|i\s+would|we'd|we\s+would|i|we|he|she|they)\s+(?:like|want|need|wants|needs)\s+(?:to\s+(?:book|reserve|get|have)\s+)?a\s+table|wants?\s+a\s+table|would\s+like\s+a\s+table|go\s+ahead)\b/i;
 const AVAILABILITY =
-  /\b(?:do\s+you\s+have|have\s+you\s+got|is\s+there|are\s+there|any\s+(?:tables?|seats?|room|space|availability)|available|availability|free\s+tables?|can\s+you\s+(?:fit|seat|squeeze)|(?:have|got)\s+(?:a\s+)?(?:table|room|space))\b/i;
+  /\b(?:do\s+you\s+have|have\s+you\s+got|is\s+there|are\s+there|can\s+you\s+check|could\s+you\s+check|check\s+(?:for|if|whether)|any\s+(?:tables?|seats?|room|space|availability)|available|availability|free\s+tables?|can\s+you\s+(?:fit|seat|squeeze)|(?:have|got)\s+(?:a\s+)?(?:table|room|space))\b/i;
 const WEAK_BOOK = /\b(?:a\s+)?table\s+for\b/i;
 
 const FACT_PATTERNS: Array<[FactTopic, RegExp]> = [
@@ -411,6 +421,12 @@ export function classifyIntent(raw: string): Intent {
 export interface Authorization {
   /** Reservation ids the context summary says this caller is verified for; empty when none. */
   reservation_ids: string[];
+  /**
+   * Whether the summary speaks about authorization at all. When it does not, the assistant cannot know
+   * which reservations are the caller's, and leaves the decision to the backend (whose
+   * cancel_reservation refuses a reservation the caller may not change).
+   */
+  stated: boolean;
 }
 
 /**
@@ -419,10 +435,21 @@ export interface Authorization {
  * elsewhere in the summary grants nothing.
  */
 export function parseAuthorization(summary: string | undefined): Authorization {
-  if (!summary) return { reservation_ids: [] };
-  const clause = /\bauthori[sz]ed\b([^;\n]*)/i.exec(normalize(summary));
-  if (!clause || /\b(?:no|none|not)\b/i.test(clause[1]!.replace(/\bR\s?-\s?[A-Z0-9]+/gi, ""))) return { reservation_ids: [] };
-  return { reservation_ids: [...new Set(parseReservationIds(clause[1]!))] };
+  if (!summary) return { reservation_ids: [], stated: false };
+  const text = normalize(summary);
+  const clause = /\bauthori[sz]ed\b([^;\n]*)/i.exec(text);
+  const stated = clause !== null || /\b(?:verified|unverified)\b/i.test(text);
+  if (!clause || /\b(?:no|none|not)\b/i.test(clause[1]!.replace(/\bR\s?-\s?[A-Z0-9]+/gi, ""))) return { reservation_ids: [], stated };
+  return { reservation_ids: [...new Set(parseReservationIds(clause[1]!))], stated };
+}
+
+/** "another customer's reservation", "it's my friend's", "that one isn't mine": the caller says it is not theirs. */
+const DISOWNED =
+  /\b(?:another|other)\s+(?:customer|guest|person|caller|diner)'?s\b|\b(?:someone|somebody)\s+else'?s\b|\bmy\s+(?:friend|brother|sister|mother|father|mom|dad|wife|husband|partner|boss|colleague|neighbou?r|cousin)'s\b|\b(?:isn't|is\s+not|not)\s+mine\b/i;
+
+/** The caller says the reservation they name belongs to someone else. */
+export function disownsReservation(raw: string): boolean {
+  return DISOWNED.test(normalize(raw));
 }
 
 /** The summary with its authorization clause removed, so ids there are not read as requested ones. */

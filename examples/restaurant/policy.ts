@@ -233,14 +233,25 @@ function bookingSummary({ guest_name, date, time, party_size, seating }: Reserva
 }
 
 /**
- * Only ids that the context summary lists for this verified caller may be cancelled; anything else is
- * refused, however often the caller asks. A request that names the reservation and asks to cancel it in
+ * When the context summary speaks about authorization, only ids it lists for this verified caller may be
+ * cancelled; anything else is refused, however often the caller asks. A request that names the reservation and asks to cancel it in
  * one breath is its own go-ahead; once the reservation was settled over several turns (asked for,
  * corrected, or after a refusal), the assistant asks first and cancels only after an explicit yes.
  */
 function decideCancellation(reading: Reading, faults: Faults): Action {
   const authorized = reading.authorized;
   const requested = reading.details.reservation_id ?? (authorized.length === 1 ? authorized[0] : undefined);
+  if (!reading.authorization_stated && !faults.has("cancels_unauthorized")) {
+    // Nothing on this call says which reservations are the caller's: the backend decides (its
+    // cancel_reservation refuses one the caller may not change). A reservation the caller says is
+    // someone else's, or one the backend already refused, is refused here without asking it again.
+    if (!requested) return { kind: "answer", text: "Which reservation number would you like to cancel?" };
+    if (reading.disowned || (reading.refusals[requested] ?? 0) > 0) {
+      return { kind: "answer", text: `I'm sorry, I can't cancel reservation ${requested}: I can only cancel a reservation that is yours, so I've left it unchanged.` };
+    }
+    if (reading.task_turns <= 1) return { kind: "cancel", reservation_id: requested };
+    return { kind: "answer", text: `Just to confirm, you'd like me to cancel reservation ${requested}. ${ASSISTANT_PHRASES.confirmCancel}` };
+  }
   if (!requested) {
     if (authorized.length > 1)
       return { kind: "answer", text: `Which reservation would you like to cancel: ${joinAnd(authorized)}?` };

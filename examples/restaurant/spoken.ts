@@ -41,6 +41,8 @@ export function spokenSeating(seating: string | null | undefined): string {
     case "indoor":
       return "indoors";
     case "outdoor":
+      return "outside";
+    case "patio":
       return "on the patio";
     case "bar":
       return "at the bar";

@@ -62,7 +62,7 @@ Speech:
   -h, --help                 this text
 
 Example:
-  crashlab generate-audio --data crashlab/data/crawl.json --example restaurant_003 \\
+  crashlab generate-audio --data crashlab/data/crawl.json --example harbor_003 \\
     --output-data /tmp/walk-noisy/walk.json --condition noisy --noise-rms 120 --seed 41`;
 
 const OPTIONS = {

@@ -19,7 +19,7 @@ export const VIEW_HELP = `crashlab view — open a run's report.html (the overvi
 Usage: crashlab view <run-dir> [--trial <id>]
 
   <run-dir>        one run's folder, e.g. results/20261130-120000-ab12 (holds results.json)
-  --trial <id>     open this trial's conversation viewer, e.g. restaurant_001#2
+  --trial <id>     open this trial's conversation viewer, e.g. harbor_001#2
   --print          print the file:// URL only, do not start a browser
   -h, --help       this help
 
