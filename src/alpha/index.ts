@@ -1,6 +1,8 @@
 export type * from "../core/target/policy";
 export type * from "../core/target/types";
 export { defineWorld, WorldDefinitionError } from "../core/world/define";
+// zod, the schema library worlds are written with: the very copy the engine uses.
+export { z } from "zod";
 export { createWorld, toolDeclarations, WorldSetupError, type WorldIssue } from "../core/world/world";
 export { OperationError } from "../core/world/types";
 export type {
@@ -21,7 +23,7 @@ export type {
 } from "../core/world/types";
 
 // Plans, cases and runs.
-export { definePlan, crawl, walk, converse, PlanError, DEFAULT_LIMITS, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions, type RunDefaults, type CaseRecording } from "../core/run/plan";
+export { definePlan, crawl, walk, converse, datasetCases, PlanError, DEFAULT_LIMITS, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions, type RunDefaults, type CaseRecording } from "../core/run/plan";
 export { run, resolveRun, type RunOptions, type RunResult, type GateOverrides } from "../core/run/run";
 export type { TrialRecord, TrialStatus, Assessment, OutcomeCheck, Dimension, ToolExecution, Turn, Limits, WorldEventRecord, JsonPatchOperation } from "../core/record/index";
 // Datasets (evaluation-contract §1).

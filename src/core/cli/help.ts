@@ -1,6 +1,8 @@
 export const MAIN_HELP = `crashlab — evaluate assembled agent systems inside controlled experiments
 
 Usage:
+  crashlab init [dir]             write a working evaluation package (world, dataset, verifier, targets)
+                                  into dir (default: the current folder); never overwrites a file
   crashlab run [options]          run the evaluation package's cases as trials and apply the gates
   crashlab list [--package P] [--data F]
                                   list the package's targets, cases and verifiers

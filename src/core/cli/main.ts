@@ -30,6 +30,7 @@ import type { ConversationLine, ConversationSettings } from "../trial/context";
 import { readInputFile } from "../dataset/input-file";
 import { parseFlags } from "./flags";
 import { planWithDatasets } from "./dataset-plan";
+import { scaffold, scaffoldSummary } from "../init/scaffold";
 import { parseRunArgs, resolveOptions, UsageError, type ResolvedRunOptions } from "./options";
 
 export interface CliIO {
@@ -52,7 +53,7 @@ export interface CliIO {
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError"].includes(name);
 }
 
 /**
@@ -91,6 +92,8 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         return await generateAudioCommand(rest, io);
       case "view":
         return await viewCommand(rest, io);
+      case "init":
+        return initCommand(rest, io);
       case "schema":
         io.stdout(JSON.stringify(resultsJsonSchema(), null, 2) + "\n");
         return 0;
@@ -319,6 +322,14 @@ function findLockfile(dir: string): string | undefined {
     if (parent === current) return undefined;
     current = parent;
   }
+}
+
+/** `crashlab init [dir]`: a working evaluation package in an empty or existing folder. */
+function initCommand(argv: string[], io: CliIO): number {
+  const { positionals } = parseFlags(argv, {}, 1);
+  const report = scaffold(resolve(io.cwd, positionals[0] ?? "."));
+  io.stdout(scaffoldSummary(report, io.cwd) + "\n");
+  return 0;
 }
 
 async function listCommand(argv: string[], io: CliIO): Promise<number> {

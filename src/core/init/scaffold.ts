@@ -1,0 +1,103 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { PACKAGE_DEPENDENCIES, PACKAGE_DEV_DEPENDENCIES, PACKAGE_SCRIPTS, packageJson, SCAFFOLD_FILES, tsconfigJson } from "./templates";
+
+/*
+ * `crashlab init [dir]`: scaffold a working evaluation package into an empty or existing folder. Nothing
+ * that exists is overwritten: an existing package.json gains only the scripts and dependencies it lacks,
+ * an existing tsconfig.json is left alone (the package gets its own, crashlab/tsconfig.json), and any
+ * scaffold file that already exists stops the whole command before anything is written.
+ */
+
+/** A user-causable problem with the folder being initialised (exit 2, nothing written). */
+export class InitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InitError";
+  }
+}
+
+export interface ScaffoldReport {
+  dir: string;
+  /** Files written, relative to `dir`. */
+  written: string[];
+  /** Entries added to an existing package.json. */
+  merged: string[];
+  /** The tsconfig the `typecheck` script uses, relative to `dir`. */
+  tsconfig: string;
+}
+
+export function scaffold(dir: string): ScaffoldReport {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InitError(`${dir} is not a folder; give a folder to initialise (it is created when missing)`);
+  const existing = Object.keys(SCAFFOLD_FILES).filter((file) => existsSync(join(dir, file)));
+  if (existing.length > 0)
+    throw new InitError(`${dir} already has ${existing.join(", ")}; crashlab init never overwrites a file — move them away or initialise another folder`);
+
+  const files: Record<string, string> = { ...SCAFFOLD_FILES };
+  const merged: string[] = [];
+  const pkgFile = join(dir, "package.json");
+  const hasTsconfig = existsSync(join(dir, "tsconfig.json"));
+  const tsconfig = hasTsconfig ? "crashlab/tsconfig.json" : "tsconfig.json";
+  if (hasTsconfig && existsSync(join(dir, tsconfig))) throw new InitError(`${dir} already has ${tsconfig}; crashlab init never overwrites a file`);
+  // A tsconfig inside crashlab/ includes its own folder; one at the root includes crashlab/.
+  files[tsconfig] = tsconfigJson(hasTsconfig ? ["./**/*.ts"] : ["crashlab/**/*.ts"]);
+  const scripts = { ...PACKAGE_SCRIPTS, typecheck: hasTsconfig ? "tsc --noEmit -p crashlab" : PACKAGE_SCRIPTS.typecheck };
+
+  if (existsSync(pkgFile)) {
+    let pkg: Record<string, unknown>;
+    try {
+      pkg = JSON.parse(readFileSync(pkgFile, "utf8").replace(/^\uFEFF/, "")) as Record<string, unknown>;
+    } catch (error) {
+      throw new InitError(`${pkgFile} is not valid JSON (${(error as Error).message}); fix it, then run crashlab init again`);
+    }
+    if (typeof pkg !== "object" || pkg === null || Array.isArray(pkg)) throw new InitError(`${pkgFile} does not hold a JSON object; fix it, then run crashlab init again`);
+    const add = (section: string, entries: Record<string, string>) => {
+      const current = (pkg[section] ?? {}) as Record<string, unknown>;
+      if (typeof current !== "object" || current === null || Array.isArray(current)) throw new InitError(`${pkgFile}: "${section}" is not an object; fix it, then run crashlab init again`);
+      for (const [key, value] of Object.entries(entries)) {
+        const elsewhere = ["dependencies", "devDependencies"].some((s) => s !== section && typeof pkg[s] === "object" && pkg[s] !== null && key in (pkg[s] as object));
+        if (key in current || (section !== "scripts" && elsewhere)) continue;
+        current[key] = value;
+        merged.push(`${section}.${key}`);
+      }
+      pkg[section] = current;
+    };
+    add("scripts", scripts);
+    add("dependencies", PACKAGE_DEPENDENCIES);
+    add("devDependencies", PACKAGE_DEV_DEPENDENCIES);
+    if (merged.length > 0) files["package.json"] = JSON.stringify(pkg, null, 2) + "\n";
+  } else {
+    files["package.json"] = packageJson(packageName(dir));
+    if (hasTsconfig) files["package.json"] = files["package.json"].replace(`"typecheck": "tsc --noEmit"`, `"typecheck": "tsc --noEmit -p crashlab"`);
+  }
+
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  return { dir, written: Object.keys(files), merged, tsconfig };
+}
+
+/** An npm package name from the folder's name. */
+function packageName(dir: string): string {
+  const name = basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[._-]+/, "");
+  return name || "evaluations";
+}
+
+/** What `crashlab init` prints: what was written, and what to run next. */
+export function scaffoldSummary(report: ScaffoldReport, cwd: string): string {
+  const where = relative(cwd, report.dir) || ".";
+  const cd = where === "." ? "" : `cd ${where} && `;
+  return [
+    `crashlab init: wrote an evaluation package in ${where}:`,
+    ...report.written.map((f) => `  ${f}`),
+    ...(report.merged.length > 0 ? [`  (package.json: added ${report.merged.join(", ")})`] : []),
+    "",
+    "Next:",
+    `  ${cd}npm install                   # crashlab, zod and TypeScript as pinned`,
+    `  npx crashlab run                  # every case against the assistant (offline): exit 0`,
+    `  npx crashlab run --target faulty  # a deliberate defect, caught: exit 1`,
+    `  npm run typecheck`,
+    "Then read crashlab/README.md: it says what to edit first.",
+  ].join("\n");
+}

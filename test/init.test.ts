@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as alpha from "../src/alpha/index";
+import { main } from "../src/core/cli/main";
+import { SCAFFOLD_PINS } from "../src/core/init/versions";
+
+/** `crashlab init` in-process: the scaffold runs, its defect is caught, and nothing is ever overwritten. */
+async function cli(argv: string[], cwd: string) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, alpha: alpha as Record<string, unknown>, env: {} });
+  return { code, stdout, stderr };
+}
+
+const fresh = () => mkdtempSync(join(tmpdir(), "crashlab-init-"));
+
+describe("crashlab init", () => {
+  it("scaffolds a package whose assistant passes and whose faulty variant fails on its own check", async () => {
+    const dir = fresh();
+    const init = await cli(["init", "shop"], dir);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain("crashlab/README.md");
+    const root = join(dir, "shop");
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    expect(pkg).toMatchObject({ type: "module", scripts: { eval: "crashlab run", typecheck: "tsc --noEmit" }, dependencies: { crashlab: "0.1.0", zod: SCAFFOLD_PINS.zod }, devDependencies: { typescript: SCAFFOLD_PINS.typescript } });
+    expect(JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8")).compilerOptions.moduleResolution).toBe("Bundler");
+
+    const ok = await cli(["run", "--results-dir", join(dir, "results"), "--quiet", "--target", "assistant_text"], root);
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain("4 passed, 0 failed");
+
+    const faulty = await cli(["run", "--results-dir", join(dir, "results"), "--quiet", "--target", "faulty_text"], root);
+    expect(faulty.code).toBe(1);
+    expect(faulty.stdout).toMatch(/gate required FAIL\s+one_booking_per_call/);
+  });
+
+  it("merges into an existing package.json and leaves an existing tsconfig.json alone", async () => {
+    const dir = fresh();
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "mine", scripts: { test: "vitest" }, devDependencies: { typescript: "5.8.0" } }));
+    writeFileSync(join(dir, "tsconfig.json"), "{}\n");
+    const init = await cli(["init"], dir);
+    expect(init.code).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    expect(pkg.scripts).toEqual({ test: "vitest", eval: "crashlab run", typecheck: "tsc --noEmit -p crashlab" });
+    expect(pkg.devDependencies.typescript).toBe("5.8.0");
+    expect(pkg.dependencies.zod).toBe(SCAFFOLD_PINS.zod);
+    expect(readFileSync(join(dir, "tsconfig.json"), "utf8")).toBe("{}\n");
+    expect(existsSync(join(dir, "crashlab/tsconfig.json"))).toBe(true);
+  });
+
+  it("refuses to overwrite any scaffold file, writing nothing", async () => {
+    const dir = fresh();
+    mkdirSync(join(dir, "crashlab"));
+    writeFileSync(join(dir, "crashlab/evaluations.ts"), "// mine\n");
+    const init = await cli(["init"], dir);
+    expect(init.code).toBe(2);
+    expect(init.stderr).toContain("already has crashlab/evaluations.ts");
+    expect(init.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(dir, "package.json"))).toBe(false);
+    expect(readFileSync(join(dir, "crashlab/evaluations.ts"), "utf8")).toBe("// mine\n");
+  });
+
+  it("pins what this crashlab is built and type-checked with", () => {
+    const ours = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
+    const installed = (name: string) => JSON.parse(readFileSync(join(__dirname, "..", "node_modules", name, "package.json"), "utf8")).version;
+    expect(SCAFFOLD_PINS.zod).toBe(installed("zod"));
+    expect(SCAFFOLD_PINS.typescript).toBe(installed("typescript"));
+    expect(SCAFFOLD_PINS["@types/node"]).toBe(installed("@types/node"));
+    expect(ours.dependencies.zod).toBe(`^${SCAFFOLD_PINS.zod}`);
+  });
+});
