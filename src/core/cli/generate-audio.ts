@@ -26,7 +26,7 @@ Usage:
   crashlab generate-audio --data <dataset.json> --output-data <walk.json> [options]
 
 Synthesizes each selected scenario's input.text once (offline espeak-ng unless --live), applies a
-deterministic acoustic condition (evaluation-contract §8), writes mono 24 kHz PCM16 WAVs under the
+deterministic acoustic condition (docs/audio-and-metrics.md), writes mono 24 kHz PCM16 WAVs under the
 output dataset's audio/ folder, and writes a dataset whose recordings carry the condition, seed,
 effect settings, observations and provenance. Clean speech is reused, not synthesized again, when the
 scenario has a clean recording or a clean fixture for the same text and voice already exists.

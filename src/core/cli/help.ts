@@ -6,7 +6,7 @@ Usage:
   crashlab run [options]          run the evaluation package's cases as trials and apply the gates
   crashlab list [--package P] [--data F]
                                   list the package's targets, cases and verifiers
-  crashlab validate <dataset>     check a scenario dataset (evaluation-contract §1) and its recordings
+  crashlab validate <dataset>     check a scenario dataset (docs/datasets.md) and its recordings
   crashlab validate --package P [dataset]
                                   also check the package's datasets against its world (initial states,
                                   tool and argument names), as \`run\` does before its first trial
@@ -70,7 +70,7 @@ WALK (recorded callers) and RUN (simulated callers):
                               simulated caller's speech is degraded by it (one only): clean, noisy,
                               telephony, background_speech, echo, packet_loss, realistic
   --where <key=value>         only recordings whose metadata matches, e.g. accent=scottish (repeatable)
-  --speech-detector <name>    rms (default, evaluation-contract §2) or webrtc (WebRTC VAD) for the timeline
+  --speech-detector <name>    rms (default; docs/audio-and-metrics.md) or webrtc (WebRTC VAD) for the timeline
   --listen                    play each conversation (caller left, assistant right) after its trial;
                               needs an audio player; not with --concurrency above 1
 
@@ -84,9 +84,9 @@ RUN (a simulated caller in one full-duplex conversation):
   --completion-model <id>     with --live: the model that judges when the conversation is over
                               (default gpt-5.6-luna)
   --no-semantic-drain         with --live: decide the end by the completion rule, without that model
-  --response-deadline-ms <ms> the §4 response deadline, 0–600000 (default 5000); CRAWL and WALK too
+  --response-deadline-ms <ms> the response deadline, 0–600000 (default 5000); CRAWL and WALK too
 
-Semantic judge (evaluation-contract §6):
+Semantic judge (docs/verifiers-and-clauses.md):
   --judge                     run the judge (default only with --live); needs OPENAI_API_KEY or --judge-endpoint
   --no-judge                  do not run the judge, also in live runs
   --judge-model <id>          judge model (default gpt-5.6-terra)

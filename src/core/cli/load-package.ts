@@ -34,7 +34,7 @@ export function findPackage(cwd: string, packageOption?: string): string {
   if (found) return found;
   throw new PackageError(
     `No evaluation package found: looked for ${candidates.map((c) => relative(cwd, c) || c).join(" and ")}. ` +
-      `Create crashlab/evaluations.ts exporting \`PLAN = definePlan({...})\` (see README, "Write your own package"), or pass --package <folder or file>.`,
+      `Create crashlab/evaluations.ts exporting \`PLAN = definePlan({...})\` (\`crashlab init\` writes a working one; docs/writing-a-package.md describes it), or pass --package <folder or file>.`,
   );
 }
 

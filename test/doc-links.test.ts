@@ -1,0 +1,73 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MAIN_HELP, RUN_HELP } from "../src/core/cli/help";
+
+/*
+ * The users' docs hold together: every relative link in README.md and docs/ reaches a file inside the
+ * repository (and a heading, when it names one), the docs ship in the package, --help names only docs
+ * that exist, and the docs never send a reader to the engine's source to learn a rule.
+ */
+
+const root = resolve(__dirname, "..");
+const docs = readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => join(root, "docs", f));
+const pages = [join(root, "README.md"), ...docs];
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
+function anchors(markdown: string): Set<string> {
+  const out = new Set<string>();
+  for (const [, title] of markdown.matchAll(/^#{1,6}\s+(.+)$/gm)) {
+    out.add(title!.trim().toLowerCase().replace(/`/g, "").replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-"));
+  }
+  return out;
+}
+
+/** Relative link targets outside code: `[text](target)` and `![alt](target)`. */
+function links(markdown: string): string[] {
+  const prose = markdown.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  return [...prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
+}
+
+describe("users' docs", () => {
+  it("has the pages a package author needs", () => {
+    const names = docs.map((f) => relative(join(root, "docs"), f)).sort();
+    for (const page of ["README.md", "writing-a-package.md", "datasets.md", "grading.md", "worlds.md", "targets.md", "verifiers-and-clauses.md", "gates.md", "results.md", "cli.md", "gpt-live-protocol.md"])
+      expect(names).toContain(page);
+  });
+
+  it.each(pages.map((p) => [relative(root, p), p]))("every relative link in %s resolves inside the repository", (_name, page) => {
+    const text = readFileSync(page, "utf8");
+    const broken: string[] = [];
+    for (const target of links(text)) {
+      const [path, anchor] = target.split("#") as [string, string | undefined];
+      const file = path === "" ? page : resolve(dirname(page), decodeURIComponent(path));
+      if (relative(root, file).startsWith("..") || !existsSync(file)) {
+        broken.push(`${target}: no such file in the repository`);
+        continue;
+      }
+      if (anchor && file.endsWith(".md") && !anchors(readFileSync(file, "utf8")).has(anchor)) broken.push(`${target}: no heading #${anchor}`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("finds broken links (the check itself can fail)", () => {
+    expect(links("see [x](missing.md) and `[y](code.md)` and [z](https://example.com)")).toEqual(["missing.md"]);
+    expect(anchors("## The expected state\n### `tool_contract` (CRAWL and WALK)")).toEqual(new Set(["the-expected-state", "tool_contract-crawl-and-walk"]));
+  });
+
+  it("ships the docs in the package", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    expect(pkg.files).toContain("docs");
+  });
+
+  it("--help names only docs that exist", () => {
+    const named = [...`${MAIN_HELP}\n${RUN_HELP}`.matchAll(/\bdocs\/[\w.-]+\.md\b/g)].map((m) => m[0]);
+    expect(named.length).toBeGreaterThan(0);
+    for (const doc of named) expect(existsSync(join(root, doc)), doc).toBe(true);
+    expect(`${MAIN_HELP}\n${RUN_HELP}`).not.toMatch(/evaluation-contract|§/);
+  });
+
+  it("never sends a package author to the engine's source to learn a rule", () => {
+    for (const page of docs) expect(readFileSync(page, "utf8"), relative(root, page)).not.toMatch(/\b(?:src|dist|core)\//);
+  });
+});
