@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { definePlan, defineVerifier, type TrialRecord, type WorldEventRecord } from "../src/alpha/index";
+import { definePlan, defineVerifier, z, type TrialRecord, type WorldEventRecord } from "../src/alpha/index";
 import { restaurantTargets } from "../crashlab/adapters/restaurant-targets";
 
 /**
@@ -31,5 +31,15 @@ describe("issue 8 item 17: precise public types", () => {
     const FACTS = { name: "Trattoria", seating: ["indoor", "outdoor"], hours: { open: "11:00" } } as const;
     const plan = definePlan({ name: "p", targets: restaurantTargets(), cases: [], facts: FACTS });
     expect(plan.facts).toBe(FACTS);
+  });
+});
+
+describe("issue 11: a package needs no zod of its own", () => {
+  it("crashlab/alpha re-exports z, the engine's own zod", async () => {
+    const zod = await import("zod");
+    expect(z).toBe(zod.z);
+    const Day = z.enum(["monday", "tuesday"]);
+    expectTypeOf<z.output<typeof Day>>().toEqualTypeOf<"monday" | "tuesday">();
+    expect(Day.safeParse("sunday").success).toBe(false);
   });
 });

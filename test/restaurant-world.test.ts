@@ -324,6 +324,41 @@ describe("restaurant world: portable initial state", () => {
     );
   });
 
+  it("reads the public reference harness's shapes: a reservation known by id and name, `cancelled` for `status`", () => {
+    const world = restaurant({
+      reservations: [
+        { reservation_id: "R-100", guest_name: "Maya", cancelled: false },
+        { reservation_id: "R-101", guest_name: "Leo", cancelled: true },
+      ],
+      authorized_reservation_ids: ["R-100", "R-101"],
+    });
+    expect(world.initial.reservations["R-100"]).toEqual({ id: "R-100", guest_name: "Maya", date: null, time: null, party_size: null, seating: null, status: "confirmed" });
+    expect(world.initial.reservations["R-101"]!.status).toBe("cancelled");
+    // Not on file means it holds no table; it can still be cancelled, once.
+    expect(countSlots(world.initial.reservations).size).toBe(0);
+    expect(world.perform("cancel_reservation", { reservation_id: "R-100" }, cause).outcome).toBe("ok");
+    expect(world.perform("cancel_reservation", { reservation_id: "R-101" }, cause).error?.code).toBe("already_cancelled");
+    // The reference writes a cancellation's expected state as {reservation_id, cancelled}.
+    expect(world.view()).toMatchObject({ reservation_created: false, reservation_id: "R-100", cancelled: true, cancelled_reservation_id: "R-100" });
+  });
+
+  it("refuses contradictions in those shapes, naming the field", () => {
+    const base = { reservation_id: "R-1", guest_name: "Maya" };
+    expect(setupError({ reservations: [{ ...base, status: "confirmed", cancelled: true }] }).message).toContain(
+      'application.initial_state.reservations[0].cancelled: contradicts status "confirmed"',
+    );
+    expect(setupError({ reservations: [{ ...base, date: "2026-08-06" }] }).message).toContain("application.initial_state.reservations[0].time: required with `date`");
+    expect(setupError({ reservations: [{ ...base, cancelled: "no" }] }).message).toContain("application.initial_state.reservations[0].cancelled");
+  });
+
+  it("knows patio seating, apart from outdoor", () => {
+    const world = restaurant();
+    const out = world.perform("create_reservation", { ...MAYA, seating: "patio" }, cause);
+    expect(out.outcome).toBe("ok");
+    expect(world.view()).toMatchObject({ seating: "patio" });
+    expect(RESTAURANT_FACTS.seating).toEqual(["indoor", "outdoor", "patio", "bar"]);
+  });
+
   it("rejects an initial state that breaks an invariant", () => {
     const error = setupError({
       reservations: [{ id: "R-1", guest_name: "Big group", date: "2026-08-06", time: "19:00", party_size: 14 }],
