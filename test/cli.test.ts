@@ -170,7 +170,7 @@ describe("crashlab CLI: RUN conversations", () => {
 
   it("a text target skips RUN cases and says why", async () => {
     const out = mkdtempSync(join(tmpdir(), "crashlab-run-text-"));
-    const { code, stdout, stderr } = await cli(["run", "--target", "text_restaurant", "--example", "run_missing_name", "--example", "restaurant_003", "--results-dir", out, "--json"]);
+    const { code, stdout, stderr } = await cli(["run", "--target", "text_restaurant", "--example", "run_missing_name", "--example", "harbor_003", "--results-dir", out, "--json"]);
     expect(code).toBe(0);
     expect(stderr + stdout).toMatch(/skipping 1 case\(s\): target "text_restaurant" takes text; RUN cases hold a spoken conversation \(run_missing_name\)/);
   }, 120_000);
