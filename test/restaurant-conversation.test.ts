@@ -178,6 +178,12 @@ describe("conversation moves the policy reads", () => {
       kind: "delegate",
       acknowledgement: "One moment while I book that.",
     });
+    // The name first, then more: "Ines, and three of us." (six p.m. was said already).
+    expect(say("Ines, and three of us.", [["user", "Can I get a table on September 2 at 6 p.m.?"], ["assistant", "I'd be happy to book a table. I still need the name for the reservation and how many people are coming. Could you tell me?"]])).toEqual({
+      kind: "delegate",
+      acknowledgement: "One moment while I book that.",
+    });
+    expect(say("Six p.m., please.", [["user", "Book a table for two on August 7."], ["assistant", "I still need the name for the reservation and the time. Could you tell me?"]])).toMatchObject({ kind: "reply" });
   });
 
   it("never books twice, answers a goodbye, and ignores a backchannel's lack of content", () => {

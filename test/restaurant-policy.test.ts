@@ -373,6 +373,7 @@ describe("restaurant policy decisions", () => {
       kind: "reply",
       text: "I'm sorry, I can't cancel reservation R-200: I can only cancel a reservation that is yours, so I've left it unchanged.",
     });
+    expect(policy.frontend({ request: "I want reservation R-77 cancelled, it belongs to a colleague." })).toMatchObject({ kind: "reply" });
     expect(policy.frontend({ request: "Please cancel my booking." })).toEqual({ kind: "reply", text: "Which reservation number would you like to cancel?" });
   });
 

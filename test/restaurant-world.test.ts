@@ -1,4 +1,4 @@
-import { createWorld, toolDeclarations, WorldSetupError, type World } from "crashlab/alpha";
+import { createWorld, matchesSubset, toolDeclarations, WorldSetupError, type World } from "crashlab/alpha";
 import { describe, expect, it } from "vitest";
 import {
   countSlots,
@@ -338,8 +338,10 @@ describe("restaurant world: portable initial state", () => {
     expect(countSlots(world.initial.reservations).size).toBe(0);
     expect(world.perform("cancel_reservation", { reservation_id: "R-100" }, cause).outcome).toBe("ok");
     expect(world.perform("cancel_reservation", { reservation_id: "R-101" }, cause).error?.code).toBe("already_cancelled");
-    // The reference writes a cancellation's expected state as {reservation_id, cancelled}.
+    // The reference writes a cancellation's expected state as {reservation_id, cancelled}, and lists
+    // reservations as [{reservation_id, cancelled}] in the scenario's order.
     expect(world.view()).toMatchObject({ reservation_created: false, reservation_id: "R-100", cancelled: true, cancelled_reservation_id: "R-100" });
+    expect(matchesSubset({ reservations: [{ reservation_id: "R-100", cancelled: true }, { reservation_id: "R-101", cancelled: true }] }, { ...world.state(), ...world.view() })).toBe(true);
   });
 
   it("refuses contradictions in those shapes, naming the field", () => {
@@ -406,6 +408,7 @@ describe("restaurant world: flat view", () => {
       cancelled: false,
       cancelled_reservation_id: null,
       reservation_count: 1,
+      reservations: [{ reservation_id: "R-1", guest_name: "Ann", date: "2026-08-06", time: "19:00", party_size: 2, seating: null, status: "confirmed", cancelled: false }],
     });
   });
 
@@ -424,6 +427,7 @@ describe("restaurant world: flat view", () => {
       cancelled: false,
       cancelled_reservation_id: null,
       reservation_count: 2,
+      reservations: [expect.objectContaining({ guest_name: "Ann", cancelled: false }), expect.objectContaining({ reservation_id: id, guest_name: "Maya", seating: "indoor" })],
     });
     // A portable expected.state matches as a subset of {...final, ...view}.
     expect({ ...world.state(), ...world.view() }).toMatchObject({ reservation_created: true, guest_name: "Maya", date: "2026-08-06" });

@@ -531,8 +531,8 @@ function noOverbooking(state: RestaurantState, change?: StateChange<RestaurantSt
 
 export const restaurantWorld = defineWorld<RestaurantState>({
   name: "restaurant",
-  // 1.1: reservations whose details are not on file, `cancelled` in initial states, patio seating, and
-  // the cancelled reservation's id as `reservation_id` in the view.
+  // 1.1: reservations whose details are not on file, `cancelled` in initial states, patio seating, the
+  // cancelled reservation's id as `reservation_id` in the view, and the view's list of reservations.
   version: "1.1.0",
   state: RestaurantState,
   initialState: restaurantInitialState,
@@ -590,7 +590,9 @@ export const restaurantWorld = defineWorld<RestaurantState>({
  * The flat projection expectations are written against (restaurant contract, "Flat view").
  * `reservation_id` names the reservation the call acted on: the one it created, or else the one it
  * cancelled (the reference harness's expected states write a cancellation as `{reservation_id, cancelled}`);
- * `cancelled_reservation_id` names only a cancelled one.
+ * `cancelled_reservation_id` names only a cancelled one. `reservations` lists every reservation with its
+ * `reservation_id` and `cancelled` flag (it stands in for the state's map of the same name when an
+ * expectation is matched against state and view together).
  */
 export function restaurantView(final: RestaurantState, initial: RestaurantState) {
   let created: Reservation | undefined;
@@ -613,5 +615,17 @@ export function restaurantView(final: RestaurantState, initial: RestaurantState)
     cancelled: cancelledId !== null,
     cancelled_reservation_id: cancelledId,
     reservation_count: confirmed,
+    // Every reservation as a list, in the order the state holds them (a scenario's own order first): the
+    // reference harness's expected states name reservations this way, `{reservation_id, cancelled}`.
+    reservations: Object.values(final.reservations).map((r) => ({
+      reservation_id: r.id,
+      guest_name: r.guest_name,
+      date: r.date,
+      time: r.time,
+      party_size: r.party_size,
+      seating: r.seating,
+      status: r.status,
+      cancelled: r.status === "cancelled",
+    })),
   };
 }

@@ -136,7 +136,8 @@ function readCaller(text: string, state: State, options: ReadOptions): { move: M
   const parsed = parseDetails(text, options.parse);
   const last = state.last;
   if (parsed.guest_name === undefined && last?.asked_name) {
-    const name = bareName(text);
+    // "Grace Lin, please." or "Ines, and three of us.": the name given first, on its own.
+    const name = bareName(text) ?? bareName(text.split(/,|\band\b/)[0]!);
     if (name) parsed.guest_name = name;
   }
 

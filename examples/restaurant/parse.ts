@@ -341,11 +341,11 @@ export function parseSeating(raw: string): SeatingKind | undefined {
   return pick(mentions.sort((a, b) => a.start - b.start));
 }
 
-/** Reservation ids as said aloud: "R-1001", "R 4F2A9C", "R1001", "reservation number 1001". */
+/** Reservation ids as said aloud: "R-1001", "R-77", "R 4F2A9C", "R1001", "reservation number 1001". */
 export function parseReservationIds(raw: string): string[] {
   const text = normalize(raw);
   const ids: Array<{ id: string; at: number }> = [];
-  for (const match of text.matchAll(/\bR\s?-\s?([A-Z0-9]{3,})\b|\bR\s?(\d[A-Z0-9]{2,})\b/gi))
+  for (const match of text.matchAll(/\bR\s?-\s?([A-Z0-9]{2,})\b|\bR\s?(\d[A-Z0-9]{2,})\b/gi))
     ids.push({ id: `R-${(match[1] ?? match[2])!.toUpperCase()}`, at: match.index! });
   for (const match of text.matchAll(/\breservation\s+(?:number|no\.?|id|#)\s*(\d[A-Z0-9]{2,})\b/gi))
     ids.push({ id: `R-${match[1]!.toUpperCase()}`, at: match.index! });
@@ -443,9 +443,9 @@ export function parseAuthorization(summary: string | undefined): Authorization {
   return { reservation_ids: [...new Set(parseReservationIds(clause[1]!))], stated };
 }
 
-/** "another customer's reservation", "it's my friend's", "that one isn't mine": the caller says it is not theirs. */
+/** "another customer's reservation", "it's my friend's", "it belongs to a colleague", "that one isn't mine": the caller says it is not theirs. */
 const DISOWNED =
-  /\b(?:another|other)\s+(?:customer|guest|person|caller|diner)'?s\b|\b(?:someone|somebody)\s+else'?s\b|\bmy\s+(?:friend|brother|sister|mother|father|mom|dad|wife|husband|partner|boss|colleague|neighbou?r|cousin)'s\b|\b(?:isn't|is\s+not|not)\s+mine\b/i;
+  /\b(?:another|other)\s+(?:customer|guest|person|caller|diner)'?s\b|\b(?:someone|somebody)\s+else'?s\b|\bmy\s+(?:friend|brother|sister|mother|father|mom|dad|wife|husband|partner|boss|colleague|neighbou?r|cousin)'s\b|\b(?:isn't|is\s+not|not)\s+mine\b|\bbelongs?\s+to\s+(?:a|an|my|another|someone|somebody)\s+(?:customer|guest|friend|colleague|relative|brother|sister|neighbou?r|else)\b/i;
 
 /** The caller says the reservation they name belongs to someone else. */
 export function disownsReservation(raw: string): boolean {
