@@ -47,7 +47,7 @@ describe("evidence catalog", () => {
     const index = catalogIndex(catalog);
     expect(index.get("context.summary")).toEqual({ id: "context.summary", kind: "context_summary", text: "Verified caller Maya; authorized reservations: R-1001." });
     expect(index.get("fact.phone")).toEqual({ id: "fact.phone", kind: "fact", key: "phone", value: "555-0142" });
-    expect(index.get("fact.seating")).toEqual({ id: "fact.seating", kind: "fact", key: "seating", value: ["indoor", "outdoor", "bar"] });
+    expect(index.get("fact.seating")).toEqual({ id: "fact.seating", kind: "fact", key: "seating", value: ["indoor", "outdoor", "patio", "bar"] });
     const text = JSON.stringify(catalog);
     for (const secret of [scenario.expected.answer, ...scenario.expected.criteria, ...(scenario.expected.golden_path?.steps ?? [])]) expect(text).not.toContain(secret);
 

@@ -7,6 +7,14 @@ import { SCAFFOLD_PINS } from "./versions";
  * keeps. Paths are relative to the folder being initialised.
  */
 
+/**
+ * An import statement of a scaffold file. The files are text written into a user's package, so their
+ * imports are built as strings: written out literally they would read as imports of this module.
+ */
+function importLine(names: string, module: string): string {
+  return "import " + names + " from " + JSON.stringify(module) + ";";
+}
+
 export const PACKAGE_SCRIPTS = {
   eval: "crashlab run",
   typecheck: "tsc --noEmit",
@@ -94,11 +102,11 @@ What to edit first, to evaluate your own assistant:
 a few rules. Keep it as small as your scenarios need; it is not what you are evaluating.
 `,
 
-  "crashlab/evaluations.ts": `import { datasetCases, definePlan, loadDataset } from "crashlab/alpha";
-import { shopTargets } from "./adapters/targets";
-import { SHOP_FACTS } from "./facts";
-import { oneBookingPerCall } from "./verifiers/one-booking-per-call";
-import { shopWorld } from "./worlds/shop";
+  "crashlab/evaluations.ts": `${importLine("{ datasetCases, definePlan, loadDataset }", "crashlab/alpha")}
+${importLine("{ shopTargets }", "./adapters/targets")}
+${importLine("{ SHOP_FACTS }", "./facts")}
+${importLine("{ oneBookingPerCall }", "./verifiers/one-booking-per-call")}
+${importLine("{ shopWorld }", "./worlds/shop")}
 
 // Every scenario of the dataset becomes the case its shape calls for (single-turn: CRAWL).
 const data = loadDataset(new URL("./data/crawl.json", import.meta.url));
@@ -129,8 +137,8 @@ export const SHOP_FACTS = {
 export type Day = (typeof SHOP_FACTS.days)[number];
 `,
 
-  "crashlab/worlds/shop.ts": `import { defineWorld, OperationError, z, type ReadContext, type WriteContext } from "crashlab/alpha";
-import { SHOP_FACTS } from "../facts";
+  "crashlab/worlds/shop.ts": `${importLine("{ defineWorld, OperationError, z, type ReadContext, type WriteContext }", "crashlab/alpha")}
+${importLine("{ SHOP_FACTS }", "../facts")}
 
 /*
  * The shop's booking book as a world: its state, the operations the assistant's backend may call (they
@@ -202,8 +210,8 @@ export const shopWorld = defineWorld<ShopState>({
 });
 `,
 
-  "crashlab/policy.ts": `import type { AssistantPolicy, PolicyTools } from "crashlab/alpha";
-import { SHOP_FACTS } from "./facts";
+  "crashlab/policy.ts": `${importLine("type { AssistantPolicy, PolicyTools }", "crashlab/alpha")}
+${importLine("{ SHOP_FACTS }", "./facts")}
 
 /*
  * The assistant's offline stand-in: a deterministic rule-based policy that drives the local GPT-Live
@@ -258,10 +266,10 @@ export function shopPolicy(options: ShopPolicyOptions = {}): AssistantPolicy {
 }
 `,
 
-  "crashlab/adapters/targets.ts": `import { gptLiveTarget, policyTarget, toolDeclarations, type TargetEntry, type TargetSettings } from "crashlab/alpha";
-import { shopPolicy, type ShopPolicyOptions } from "../policy";
-import { SHOP_FACTS } from "../facts";
-import { shopWorld } from "../worlds/shop";
+  "crashlab/adapters/targets.ts": `${importLine("{ gptLiveTarget, policyTarget, toolDeclarations, type TargetEntry, type TargetSettings }", "crashlab/alpha")}
+${importLine("{ shopPolicy, type ShopPolicyOptions }", "../policy")}
+${importLine("{ SHOP_FACTS }", "../facts")}
+${importLine("{ shopWorld }", "../worlds/shop")}
 
 const INSTRUCTIONS = \`You answer the phone for \${SHOP_FACTS.name}, a bike repair shop. Opening hours: \${SHOP_FACTS.hours}
 Address: \${SHOP_FACTS.address}. Answer questions about these facts yourself. For booking a service or checking a
@@ -300,7 +308,7 @@ export function shopTargets(): Record<string, TargetEntry> {
 }
 `,
 
-  "crashlab/verifiers/one-booking-per-call.ts": `import { defineVerifier } from "crashlab/alpha";
+  "crashlab/verifiers/one-booking-per-call.ts": `${importLine("{ defineVerifier }", "crashlab/alpha")}
 
 /** A package verifier: a call books at most one service. It reads the world's causal events on the trial record. */
 export const oneBookingPerCall = defineVerifier({
