@@ -89,7 +89,7 @@ async function responsesServer(): Promise<JudgeServer> {
             id: `f${backendCalls}`,
             call_id: `call_${backendCalls}`,
             name: "create_reservation",
-            arguments: JSON.stringify({ guest_name: "Aiko Tanaka", date: "2026-08-20", time: "18:30", party_size: 2, seating: "outdoor" }),
+            arguments: JSON.stringify({ guest_name: "Aiko Tanaka", date: "2026-08-20", time: "18:30", party_size: 2, seating: "patio" }),
             status: "completed",
           },
         ];

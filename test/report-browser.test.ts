@@ -149,13 +149,13 @@ describe("report.html in chromium", () => {
     await page.selectOption('select[name="condition"]', "telephony");
     expect(await visibleIds(page)).toEqual(["harbor_003_telephony#1", "harbor_003_telephony#2"]);
     await page.selectOption('select[name="condition"]', "");
-    await page.fill('input[name="q"]', "patio");
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).location.hash.includes("q=patio"));
+    await page.fill('input[name="q"]', "terrace");
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).location.hash.includes("q=terrace"));
     expect(await visibleIds(page)).toEqual(["harbor_002_noisy#1", "harbor_002_noisy#2"]);
     // Straight from the search box to a trial: the first click opens it (blur must not re-render the list under it).
     await page.click('table.trials tr[data-trial="harbor_002_noisy#2"] a');
     await page.waitForSelector("#trial-view:not([hidden]) #timeline-svg");
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe("#kind=walk&q=patio&trial=harbor_002_noisy%232");
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe("#kind=walk&q=terrace&trial=harbor_002_noisy%232");
     await page.click("#back");
     await page.waitForSelector("#main-view:not([hidden]) table.trials");
     expect(await visibleIds(page)).toEqual(["harbor_002_noisy#1", "harbor_002_noisy#2"]);
