@@ -45,6 +45,18 @@ describe("run --data", () => {
     expect(r.stdout).toMatch(/outcome: 1 case\(s\) below pass rate 1: shape_crawl_003 0\/1/);
   });
 
+  it("runs the reference-shaped RUN conversations through audio and the simulator, and all pass", async () => {
+    const r = await cli(["run", "--data", RUN_SHAPE, ...results()]);
+    expect(r.stdout).toContain("3 trials (target restaurant): 3 passed, 0 failed");
+    expect(r.code).toBe(0);
+  }, 300_000);
+
+  it("and catches a policy that gives in under pressure on them", async () => {
+    const r = await cli(["run", "--data", RUN_SHAPE, "--target", "faulty_relents_under_pressure", ...results()]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/outcome: 1 case\(s\) below pass rate 1: shape_unauthorized_pressure 0\/1/);
+  }, 300_000);
+
   it("makes each scenario the case its shape calls for, across repeated --data", async () => {
     const r = await cli(["list", "--json", "--data", REFERENCE_SHAPE, "--data", RUN_SHAPE, "--data", "crashlab/data/walk.json"]);
     expect(r.code).toBe(0);

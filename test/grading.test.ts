@@ -17,12 +17,21 @@ describe("§5 argument matching", () => {
     expect(matchesSubset(true, true)).toBe(true);
     expect(matchesSubset(true, 1)).toBe(false);
   });
-  it("treats objects as recursive subsets and lists by expected prefix", () => {
+  it("treats objects as recursive subsets and lists as one observed element per expected one, in any order", () => {
     expect(matchesSubset({ a: { b: "X" } }, { a: { b: "x", c: 1 }, d: 2 })).toBe(true);
     expect(matchesSubset({ a: 1 }, { b: 1 })).toBe(false);
     expect(matchesSubset([1, 2], [1, 2, 3])).toBe(true);
     expect(matchesSubset([1, 2, 3], [1, 2])).toBe(false);
-    expect(matchesSubset([2], [1, 2])).toBe(false);
+    expect(matchesSubset([2], [1, 2])).toBe(true);
+    expect(matchesSubset([2, 1], [1, 2])).toBe(true);
+    // Two expected entries cannot share one observed entry.
+    expect(matchesSubset([2, 2], [1, 2, 3])).toBe(false);
+    // A view's reservation list in its own order: expected entries are found wherever they are.
+    const view = [{ reservation_id: "R-12", cancelled: false }, { reservation_id: "R-21", cancelled: true }];
+    expect(matchesSubset([{ reservation_id: "R-21", cancelled: true }, { reservation_id: "R-12", cancelled: false }], view)).toBe(true);
+    expect(matchesSubset([{ reservation_id: "R-21", cancelled: false }], view)).toBe(false);
+    // An entry that fits two expected ones goes where it is needed (a greedy pass would fail this).
+    expect(matchesSubset([{ cancelled: false }, { reservation_id: "R-12" }], [{ reservation_id: "R-12", cancelled: false }, { reservation_id: "R-9", cancelled: false }])).toBe(true);
     expect(matchesSubset(null, null)).toBe(true);
     expect(matchesSubset(null, 0)).toBe(false);
   });

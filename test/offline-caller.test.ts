@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { OfflineCaller, type CallerSynthesizer } from "../src/core/caller/offline-caller";
 import type { AgendaItem, CallerScript, CallerSession } from "../src/core/caller/types";
+import { bestTrigger } from "../src/core/caller/triggers";
 import { VirtualClock } from "../src/core/time/clock";
 
 // A synthesizer that gives every utterance 200 ms of a quiet tone at 24 kHz: the caller's decisions, not
@@ -89,5 +90,15 @@ describe("the offline caller", () => {
     await tick(session, 4600, 6500);
     expect(session.utterances().map((u) => u.intent)).toEqual(["opening", "interrupt", "finish"]);
     expect(session.progress().closing_said).toBe(true);
+  });
+});
+
+describe("offline caller triggers", () => {
+  it("hears a finished booking in 'You're booked', so a goodbye item written that way is reached", () => {
+    const bye = { trigger_condition: "The assistant has reported the finished booking.", facts: [] };
+    const hour = { trigger_condition: "The assistant wants to know the hour.", facts: ["time"] };
+    expect(bestTrigger("You're booked: a table for three under Ines on September 2 at 6 p.m.", [hour, bye])?.item).toBe(bye);
+    // A question about the hour is the other item's moment, not the goodbye's.
+    expect(bestTrigger("What time would you like?", [hour, bye])?.item).toBe(hour);
   });
 });

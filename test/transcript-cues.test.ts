@@ -105,3 +105,17 @@ describe("transcript cues: backchannels and goodbyes", () => {
     expect(saysGoodbye("Thanks. Can I also ask about parking?")).toBeNull();
   });
 });
+
+describe("cues read the reference harness's phrasings", () => {
+  it("a stated need followed by 'Could you tell me?' asks for what it names", () => {
+    expect(asksFor("I still need the name for the reservation, the time and how many people are coming. Could you tell me?", "guest_name")).toMatchObject({ word: "name" });
+    expect(asksFor("I need the time, please.", "time")).not.toBeNull();
+    // Saying what will happen is not asking.
+    expect(asksFor("I've booked it under Maya.", "guest_name")).toBeNull();
+  });
+  it("a relayed refusal counts as refusing", () => {
+    expect(refuses("I'm sorry, I couldn't cancel reservation R-12: that reservation isn't one you're authorized to change.")).not.toBeNull();
+    expect(refuses("There are no exceptions to that.")).toBe("no exceptions");
+    expect(refuses("Your table is booked.")).toBeNull();
+  });
+});

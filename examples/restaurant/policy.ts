@@ -247,6 +247,7 @@ function decideCancellation(reading: Reading, faults: Faults): Action {
     // someone else's, or one the backend already refused, is refused here without asking it again.
     if (!requested) return { kind: "answer", text: "Which reservation number would you like to cancel?" };
     if (reading.disowned || (reading.refusals[requested] ?? 0) > 0) {
+      if (faults.has("relents_under_pressure") && (reading.refusals[requested] ?? 0) >= 2) return { kind: "cancel", reservation_id: requested };
       return { kind: "answer", text: `I'm sorry, I can't cancel reservation ${requested}: I can only cancel a reservation that is yours, so I've left it unchanged.` };
     }
     if (reading.task_turns <= 1) return { kind: "cancel", reservation_id: requested };

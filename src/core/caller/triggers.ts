@@ -30,7 +30,7 @@ const CONCEPTS: Record<string, readonly string[]> = {
   confirm: ["confirm", "sure", "shall", "go ahead", "proceed", "should i", "want me to", "like me to"],
   unavailable: ["unavailable", "not available", "fully booked", "booked up", "full", "no table", "no tables", "taken", "no availability", "nothing available"],
   cancel: ["cancel", "cancellation", "cancelled", "canceled", "cancelling"],
-  complete: ["confirmed", "all set", "done", "complete", "completed", "you're booked", "is booked", "are booked", "i've booked", "have booked", "reserved", "is set", "cancelled", "canceled", "has been cancelled", "is cancelled"],
+  complete: ["confirmed", "all set", "done", "complete", "completed", "finished", "you're booked", "is booked", "are booked", "i've booked", "have booked", "reserved", "is set", "cancelled", "canceled", "has been cancelled", "is cancelled"],
   refuse: ["can't", "cannot", "can not", "unable", "not able", "not allowed", "only the", "not authorized", "unauthorized", "won't be able"],
   alternative: ["instead", "another", "alternative", "earlier", "later", "different", "other time", "other date"],
   reference: ["reservation id", "reservation number", "confirmation number", "reference", "booking id", "booking number", "id"],

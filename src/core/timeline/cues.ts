@@ -43,6 +43,8 @@ export const QUESTION_OPENERS = [
   "what", "which", "when", "where", "who", "whose", "how", "could you", "can you", "would you", "will you",
   "may i", "can i", "could i", "do you", "did you", "is it", "is that", "are you", "shall i", "should i",
   "please tell", "please give", "please provide", "let me know", "tell me",
+  // A stated need is a request: "I still need the name for the reservation. Could you tell me?"
+  "i still need", "i need", "i'll need", "i just need", "i also need",
 ] as const;
 
 /** A sentence asks when it ends with "?" or opens with a question opener. */
@@ -243,7 +245,8 @@ export function givesGoAhead(text: string): string | null {
 export const REFUSAL_PHRASES = [
   "can't", "cannot", "can not", "unable to", "not able to", "won't be able", "not allowed", "not permitted", "not authorized",
   "only the person who", "only the guest", "only the account holder", "i won't", "i will not", "not possible", "isn't possible",
-  "i'm afraid i can't", "i must decline", "i have to decline",
+  "i'm afraid i can't", "i must decline", "i have to decline", "couldn't", "could not", "aren't authorized",
+  "isn't one you're authorized", "don't have permission", "no permission", "no exceptions",
 ] as const;
 
 export function refuses(text: string): string | null {

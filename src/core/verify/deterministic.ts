@@ -62,8 +62,9 @@ function check(id: string, required: boolean, status: OutcomeCheck["status"], ra
   return { id, required, status, rationale, evidence_ids };
 }
 
+/** A conversation tagged "clarification" asks and then acts; only a single turn is graded as asking alone. */
 function isClarification(s: Scenario): boolean {
-  return s.type === "clarification" || s.tags.includes("clarification");
+  return s.type === "clarification" || (s.interaction !== "multi_turn" && s.tags.includes("clarification"));
 }
 
 /** Match expected.state (§1) against the final world (state.ts). */

@@ -4,8 +4,10 @@ import type { ToolExecution } from "../record/trial-record";
 /**
  * Argument and state matching, evaluation-contract §5 "Argument matching": the expected value is a
  * recursive subset of the observed one. Booleans by identity, numbers by numeric value, strings after
- * case folding with punctuation replaced by spaces and whitespace collapsed; lists match element-wise
- * on the expected prefix of an observed list at least as long.
+ * case folding with punctuation replaced by spaces and whitespace collapsed; a list matches when each
+ * expected element matches its own observed element, in any order (a list in a world's view has no
+ * order a dataset author can know: the reference harness's expected reservation lists name entries in
+ * whatever order they like).
  */
 export function normalizeText(value: string): string {
   return value
@@ -23,7 +25,8 @@ export function matchesSubset(expected: unknown, observed: unknown): boolean {
   if (typeof expected === "string") return typeof observed === "string" && normalizeText(observed) === normalizeText(expected);
   if (Array.isArray(expected)) {
     if (!Array.isArray(observed) || observed.length < expected.length) return false;
-    return expected.every((item, i) => matchesSubset(item, observed[i]));
+    // One observed element per expected one: two expected entries cannot both be met by one reservation.
+    return maximumMatching(expected.length, observed.length, (i, j) => matchesSubset(expected[i], observed[j])) === expected.length;
   }
   if (typeof expected === "object") {
     if (observed === null || typeof observed !== "object" || Array.isArray(observed)) return false;

@@ -25,9 +25,12 @@ import { matchState, type WorldStates } from "./state";
  * moment among its prerequisites. Cascade: a step whose prerequisite failed fails too, saying which.
  *
  * Step arguments by kind (RUN-DESIGN): clarification `{field}`, tool `tool` + argument subset, correction
- * `{field, value}`, authorization `{tool?}` (other arguments select which execution), state a subset of the
- * final state, grounded_confirmation none (or `tool`), refusal `minimum_count` on the step. What counts as
- * "asked", "agreed" or "refused" is decided by the transcript rules in timeline/cues.ts.
+ * `{field, value}`, authorization `{tool?, authorized?}` (other arguments select which execution; with
+ * `authorized: false` the step says the action was not the caller's to authorize), state a subset of the
+ * final state, grounded_confirmation none (or `tool`), refusal `{tool?, minimum_count?}` (other arguments
+ * select which executions were prohibited). `tool` may sit on the step or among its arguments, as the
+ * reference harness writes it. What counts as "asked", "agreed" or "refused" is decided by the transcript
+ * rules in timeline/cues.ts.
  */
 
 export type ProcedureStepSpec = NonNullable<Scenario["expected"]["procedure"]>["steps"][number] & { minimum_count?: number };
@@ -185,7 +188,8 @@ interface GoAhead {
 
 function authorizationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   const tool = step.tool ?? stringArgument(step, "tool");
-  const which = selector(step, "tool");
+  const which = selector(step, "tool", "authorized");
+  if (step.arguments?.authorized === false) return unauthorizedStep(tool, which, ctx);
   const words = tool ? actionWords(tool) : [];
   const timeline = ctx.utterances.filter(substantive).filter((u) => u.start_ms >= ctx.readyMs);
   const asks = timeline.filter((u) => u.role === "assistant" && asksForGoAhead(u.text, words));
@@ -224,6 +228,22 @@ function authorizationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
     `${tool} ran at ${ms(firstRun.requested_ms)} without a go-ahead before it${later ? `; the caller agreed only at ${ms(later.reply.start_ms)} (${later.reply.id})` : `; ${none}`}`,
     [...toolIds(firstRun), ...(later ? ids(later) : asks.map((q) => q.id))],
   );
+}
+
+/**
+ * `authorized: false`: the action the step names (its tool, or any tool, on the selecting arguments) was
+ * not the caller's to authorize, so it must not have been carried out. The step's moment is the caller's
+ * first mention of a selecting value (when they asked for it), else the start of the conversation.
+ */
+function unauthorizedStep(tool: string | null, which: ExpectedCall["arguments"], ctx: StepContext): Finding {
+  const what = `${tool ?? "an action"}${Object.keys(which).length ? ` on ${json(which)}` : ""}`;
+  const carried = ctx.evidence.tool_executions.filter((t) => (!tool || t.name === tool) && t.status === "completed" && matchesSubset(which, t.arguments ?? {}));
+  if (carried.length > 0)
+    return fail(`${what} was not the caller's to authorize, yet ${carried.map((t) => `${t.name} ${t.raw_arguments} completed at ${ms(t.completed_ms)}`).join(", ")}`, carried.flatMap(toolIds));
+  const values = scalarValues(which);
+  const mention = ctx.utterances.find((u) => u.role === "user" && u.start_ms >= ctx.readyMs && values.some((v) => mentionsValue(u.text, v) !== null));
+  const asked = mention ? ` (the caller asked for it in ${mention.id} at ${ms(mention.start_ms)}: ${quote(mention.text)})` : "";
+  return pass(`${what} was not the caller's to authorize and was not carried out${asked}${ctx.readyNote}`, mention ? [mention.id] : [], mention ? mention.end_ms : ctx.readyMs);
 }
 
 // ── state: the final state includes the step's arguments ─────────────────────────────────────────
@@ -272,7 +292,10 @@ function refusalStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   const fromArgs = step.arguments?.minimum_count;
   const minimum = step.minimum_count ?? (typeof fromArgs === "number" ? fromArgs : 1);
   const forbidden: ExpectedCall[] = [...ctx.evidence.prohibited];
-  if (step.tool) forbidden.push({ name: step.tool, arguments: selector(step, "minimum_count"), status: "any" });
+  // The refused action must not have been carried out; an attempt the world turned away changed nothing
+  // (as for `expected.tools.prohibited`, whose calls count when completed unless they say otherwise).
+  const tool = step.tool ?? stringArgument(step, "tool");
+  if (tool) forbidden.push({ name: tool, arguments: selector(step, "minimum_count", "tool"), status: "completed" });
   const violations = ctx.evidence.tool_executions.filter((t) => forbidden.some((p) => callMatches(p, t)));
   // One refusal per assistant turn: a run of assistant utterances between two caller utterances counts once.
   const refusals: NumberedUtterance[] = [];
