@@ -33,7 +33,7 @@ export const yieldsToInterruption = defineVerifier({
   id: "yields_to_interruption",
   version: "1.0",
   kind: "deterministic",
-  description: "When the caller interrupts, the assistant stops speaking within 2000 ms (evaluation-contract §4 yield)",
+  description: "When the caller interrupts, the assistant stops speaking within 2000 ms (docs/audio-and-metrics.md, yield)",
   required: true,
   assess({ record }): Verdict {
     const audio = record.metrics.audio;

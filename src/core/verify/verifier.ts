@@ -41,7 +41,7 @@ export const outcomeVerifier: Verifier = defineVerifier({
   id: OUTCOME_VERIFIER_ID,
   version: "1.0",
   kind: "deterministic",
-  description: "evaluation-contract §5 outcome assessment: every required check passes",
+  description: "Outcome assessment: every required check passes (docs/grading.md)",
   required: true,
   assess({ record }) {
     const checks = record.checks;
