@@ -101,4 +101,13 @@ describe("offline caller triggers", () => {
     // A question about the hour is the other item's moment, not the goodbye's.
     expect(bestTrigger("What time would you like?", [hour, bye])?.item).toBe(hour);
   });
+
+  it("'the cancellation request' is a noun: a refusal without a question still reaches the item", () => {
+    const press = { trigger_condition: "The assistant keeps refusing the cancellation request.", facts: [] };
+    expect(bestTrigger("I'm sorry, I can't cancel reservation R-200.", [press])?.item).toBe(press);
+    // "The assistant requests …" does wait for a question.
+    const asked = { trigger_condition: "The assistant requests the reservation number.", facts: ["reservation_id"] };
+    expect(bestTrigger("I still need your reservation number.", [asked])).toBeNull();
+    expect(bestTrigger("What is your reservation number?", [asked])?.item).toBe(asked);
+  });
 });

@@ -31,7 +31,7 @@ const CONCEPTS: Record<string, readonly string[]> = {
   unavailable: ["unavailable", "not available", "fully booked", "booked up", "full", "no table", "no tables", "taken", "no availability", "nothing available"],
   cancel: ["cancel", "cancellation", "cancelled", "canceled", "cancelling"],
   complete: ["confirmed", "all set", "done", "complete", "completed", "finished", "you're booked", "is booked", "are booked", "i've booked", "have booked", "reserved", "is set", "cancelled", "canceled", "has been cancelled", "is cancelled"],
-  refuse: ["can't", "cannot", "can not", "unable", "not able", "not allowed", "only the", "not authorized", "unauthorized", "won't be able"],
+  refuse: ["can't", "cannot", "can not", "unable", "not able", "not allowed", "only the", "not authorized", "unauthorized", "won't be able", "refuse", "refuses", "refusal", "refusing", "decline", "declines"],
   alternative: ["instead", "another", "alternative", "earlier", "later", "different", "other time", "other date"],
   reference: ["reservation id", "reservation number", "confirmation number", "reference", "booking id", "booking number", "id"],
   seating: ["seating", "patio", "outdoor", "outside", "indoor", "inside", "bar", "terrace", "window"],
@@ -74,9 +74,12 @@ export function itemConcepts(item: Pick<AgendaItem, "trigger_condition" | "facts
   return concepts(`${item.trigger_condition} ${item.facts.map((f) => f.replace(/_/g, " ")).join(" ")}`);
 }
 
-/** A trigger that waits for the assistant to ask ("The assistant asks for the name") needs a question. */
+/**
+ * A trigger that waits for the assistant to ask ("The assistant asks for the name") needs a question.
+ * "request" asks only as the assistant's verb: "continues to refuse the cancellation request" does not.
+ */
 function waitsForQuestion(trigger: string): boolean {
-  return /\b(asks?|asking|requests?|prompts?|wants to know|inquires?)\b/i.test(trigger);
+  return /\b(asks?|asking|prompts?|wants to know|inquires?)\b/i.test(trigger) || /\bassistant\s+(requests?|requesting)\b/i.test(trigger);
 }
 
 /** How many concepts the assistant's words share with what the item listens for (0 when it waits for a question that was not asked). */
