@@ -75,6 +75,13 @@ describe("run --data", () => {
     expect(r.stderr).toContain("is also a case of");
   });
 
+  it("validate --package checks a dataset outside the PLAN against the package's world, as --data runs it", async () => {
+    const r = await cli(["validate", "--package", "crashlab", RUN_SHAPE]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain('valid, 3 case(s) from 1 dataset(s) checked against world "restaurant"');
+    expect(r.code).toBe(0);
+  });
+
   it("checks a dataset against the world before any trial, as run does for the PLAN's own", async () => {
     const dir = mkdtempSync(join(tmpdir(), "crashlab-data-bad-"));
     const file = join(dir, "bad.json");

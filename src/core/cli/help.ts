@@ -8,8 +8,9 @@ Usage:
                                   list the package's targets, cases and verifiers
   crashlab validate <dataset>     check a scenario dataset (docs/datasets.md) and its recordings
   crashlab validate --package P [dataset]
-                                  also check the package's datasets against its world (initial states,
-                                  tool and argument names), as \`run\` does before its first trial
+                                  also check the package's datasets (or the one given, in the PLAN or
+                                  not) against its world (initial states, tool and argument names), as
+                                  \`run\` and \`run --data\` do before their first trial
   crashlab generate-audio [opts]  write WALK fixtures (recordings + dataset) from a single-turn dataset
   crashlab view <run-dir> [--trial ID]
                                   open a run's report.html (overview, or one trial's conversation viewer)

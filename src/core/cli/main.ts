@@ -383,10 +383,9 @@ async function validateCommand(argv: string[], io: CliIO): Promise<number> {
     const file = resolve(io.cwd, given);
     loadDataset(file);
     const same = (a: string, b: string) => realOrResolved(a) === realOrResolved(b);
-    const files = [...new Set(cases.map((c) => c.dataset_file))];
     cases = cases.filter((c) => same(c.dataset_file, file));
-    if (cases.length === 0)
-      throw new UsageError(`${given} is not a dataset of package ${pkg.file}, so there is no world to check it against (its datasets: ${files.map((f) => relative(io.cwd, f) || f).join(", ") || "none"}); validate it without --package, or add it to the PLAN`);
+    // A dataset outside the PLAN is checked as `run --data` would run it: against the package's world.
+    if (cases.length === 0) cases = planWithDatasets(pkg.plan, [given], io.cwd, pkg.file).cases;
   }
   checkCasesAgainstWorlds(cases);
   const datasets = new Set(cases.map((c) => c.dataset_file));
