@@ -1,0 +1,218 @@
+/**
+ * Mutation testing of the grading core (`pnpm mutate`). The grader is what users trust: a bug in a gate
+ * or a check does not crash, it quietly turns a failing agent into a pass. So every file below is mutated
+ * (StrykerJS, settings in stryker.config.json) against the fast unit tests that exercise it, one file at
+ * a time, and must reach the threshold: killed ÷ (all − mutants annotated as equivalent), with no mutant
+ * in code that no test reaches.
+ *
+ *   pnpm mutate                          # every grading-core file (incremental: reuses earlier results)
+ *   pnpm mutate gates rates              # only the targets whose path contains one of these words
+ *   pnpm mutate --changed-since main     # only targets whose file or tests differ from that commit
+ *   pnpm mutate --force                  # ignore the incremental results and test every mutant again
+ *   pnpm mutate --survivors              # list every surviving mutant (else: only for failing files)
+ *   pnpm mutate --concurrency 1          # test runners per file (default 2; the machine has 2 cores)
+ *
+ * Results: reports/mutation/summary.md (the table), reports/mutation/html/<file>.html (every mutant), and
+ * reports/mutation/incremental/<file>.json (what the next run reuses). Exit 1 when a file is below the
+ * threshold or has unreached mutants, 2 on a usage error.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Stryker } from "@stryker-mutator/core";
+import ts from "typescript";
+
+/** A grading-core file, optionally only some of its functions, and the unit tests that must kill its mutants. */
+interface Target {
+  file: string;
+  /** Top-level functions to mutate (the rest of the file is not grading); default the whole file. */
+  functions?: string[];
+  tests: string[];
+}
+
+export const THRESHOLD = 90;
+
+const TIMELINE_TESTS = [
+  "test/timeline-metrics.test.ts",
+  "test/timeline-segments.test.ts",
+  "test/timeline-intervals.test.ts",
+  "test/timeline-turns.test.ts",
+  "test/timeline-delegation.test.ts",
+  "test/caller-actions.test.ts",
+];
+
+export const TARGETS: Target[] = [
+  { file: "src/core/gate/gates.ts", tests: ["test/gates.test.ts"] },
+  { file: "src/core/stats/rates.ts", tests: ["test/stats.test.ts"] },
+  { file: "src/core/run/summary.ts", tests: ["test/summary.test.ts"] },
+  { file: "src/core/timeline/metrics.ts", tests: TIMELINE_TESTS },
+  { file: "src/core/timeline/segments.ts", tests: TIMELINE_TESTS },
+  { file: "src/core/timeline/intervals.ts", tests: TIMELINE_TESTS },
+  { file: "src/core/timeline/caller-actions.ts", tests: TIMELINE_TESTS },
+  { file: "src/core/verify/deterministic.ts", tests: ["test/grading.test.ts", "test/procedure-grading.test.ts"] },
+  { file: "src/core/verify/match.ts", tests: ["test/grading.test.ts"] },
+  { file: "src/core/verify/procedure.ts", tests: ["test/procedure-grading.test.ts", "test/transcript-cues.test.ts"] },
+  { file: "src/core/verify/turns.ts", tests: ["test/conversation-turns.test.ts"] },
+  { file: "src/core/verify/state.ts", tests: ["test/grading.test.ts", "test/procedure-grading.test.ts"] },
+  { file: "src/core/judge/verifiers.ts", tests: ["test/judge-verdicts.test.ts", "test/judge-request.test.ts"] },
+  { file: "src/core/judge/judge.ts", functions: ["interpretReply", "aggregateVotes"], tests: ["test/judge-verdicts.test.ts"] },
+  { file: "src/core/world/world.ts", tests: ["test/world-engine.test.ts"] },
+  { file: "src/core/world/state-check.ts", tests: ["test/world-engine.test.ts"] },
+  { file: "src/core/world/errors.ts", tests: ["test/world-engine.test.ts"] },
+];
+
+const REPORTS = "reports/mutation";
+
+interface FileScore {
+  file: string;
+  mutants: number;
+  killed: number;
+  survived: number;
+  no_coverage: number;
+  timeout: number;
+  equivalent: number;
+  errors: number;
+  score: number;
+  seconds: number;
+  survivors: string[];
+}
+
+function usage(message: string): never {
+  console.error(`pnpm mutate: ${message}\nusage: pnpm mutate [words…] [--changed-since <commit>] [--force] [--survivors] [--concurrency N]`);
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]) {
+  const words: string[] = [];
+  let changedSince: string | null = null;
+  let force = false;
+  let survivors = false;
+  let concurrency = 2;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--changed-since") changedSince = argv[++i] ?? usage("--changed-since needs a commit");
+    else if (a === "--force") force = true;
+    else if (a === "--survivors") survivors = true;
+    else if (a === "--concurrency") {
+      concurrency = Number(argv[++i]);
+      if (!Number.isInteger(concurrency) || concurrency < 1) usage("--concurrency needs a whole number ≥ 1");
+    } else if (a.startsWith("-")) usage(`unknown flag ${a}`);
+    else words.push(a);
+  }
+  return { words, changedSince, force, survivors, concurrency };
+}
+
+/** Files that differ between `commit` and the working tree (committed, staged or not). */
+function changedFiles(commit: string): Set<string> {
+  try {
+    const out = execFileSync("git", ["diff", "--name-only", commit, "--"], { encoding: "utf8" });
+    return new Set(out.split("\n").filter(Boolean));
+  } catch {
+    usage(`cannot compare with ${JSON.stringify(commit)}: is it a commit of this repository?`);
+  }
+}
+
+/** The `file:start-end` ranges Stryker mutates: the named functions' lines, or the whole file. */
+function mutateSpecs(target: Target): string[] {
+  if (!target.functions) return [target.file];
+  const text = readFileSync(target.file, "utf8");
+  const source = ts.createSourceFile(target.file, text, ts.ScriptTarget.Latest, true);
+  const found = new Map<string, string>();
+  for (const statement of source.statements) {
+    if (ts.isFunctionDeclaration(statement) && statement.name && target.functions.includes(statement.name.text)) {
+      const line = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+      found.set(statement.name.text, `${target.file}:${line(statement.getStart(source))}-${line(statement.getEnd())}`);
+    }
+  }
+  const missing = target.functions.filter((f) => !found.has(f));
+  if (missing.length) throw new Error(`${target.file} has no top-level function ${missing.join(", ")}: update TARGETS in scripts/mutate.ts`);
+  return target.functions.map((f) => found.get(f)!);
+}
+
+const slug = (file: string) => file.replace(/^src\/core\//, "").replace(/\.ts$/, "").replace(/\//g, "-");
+
+async function mutateOne(target: Target, options: { force: boolean; concurrency: number }): Promise<FileScore> {
+  const started = Date.now();
+  const name = slug(target.file);
+  const incrementalFile = join(REPORTS, "incremental", `${name}.json`);
+  const results = await new Stryker({
+    mutate: mutateSpecs(target),
+    testFiles: target.tests,
+    incremental: true,
+    incrementalFile,
+    force: options.force,
+    concurrency: options.concurrency,
+    htmlReporter: { fileName: join(REPORTS, "html", `${name}.html`) },
+  }).runMutationTest();
+  const count = (...statuses: string[]) => results.filter((r) => statuses.includes(r.status)).length;
+  const equivalent = count("Ignored");
+  const killed = count("Killed", "Timeout");
+  const considered = results.length - equivalent;
+  const survivors = results
+    .filter((r) => r.status === "Survived" || r.status === "NoCoverage")
+    .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)
+    .map((r) => {
+      const replacement = r.replacement.length > 80 ? `${r.replacement.slice(0, 77)}...` : r.replacement;
+      return `  ${target.file}:${r.location.start.line}:${r.location.start.column} ${r.status === "NoCoverage" ? "NOT REACHED " : ""}${r.mutatorName}: ${replacement.replace(/\s+/g, " ")}`;
+    });
+  return {
+    file: target.file + (target.functions ? ` (${target.functions.join(", ")})` : ""),
+    mutants: results.length,
+    killed,
+    survived: count("Survived"),
+    no_coverage: count("NoCoverage"),
+    timeout: count("Timeout"),
+    equivalent,
+    errors: count("RuntimeError", "CompileError"),
+    score: considered === 0 ? 100 : Math.floor((killed / considered) * 1000) / 10,
+    seconds: Math.round((Date.now() - started) / 1000),
+    survivors,
+  };
+}
+
+function table(scores: FileScore[]): string {
+  const rows = scores.map(
+    (s) => `| \`${s.file}\` | ${s.mutants} | ${s.killed} | ${s.survived} | ${s.no_coverage} | ${s.equivalent} | **${s.score.toFixed(1)}%** |`,
+  );
+  return ["| file | mutants | killed | survived | not reached | equivalent | score |", "|---|---|---|---|---|---|---|", ...rows].join("\n");
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  let targets = TARGETS;
+  if (args.words.length) {
+    targets = targets.filter((t) => args.words.some((w) => t.file.includes(w)));
+    if (!targets.length) usage(`no grading-core file matches ${args.words.join(", ")}; files: ${TARGETS.map((t) => t.file).join(", ")}`);
+  }
+  if (args.changedSince !== null) {
+    const changed = changedFiles(args.changedSince);
+    // A target is touched when its file or one of its tests changed (a weaker test can let mutants live).
+    targets = targets.filter((t) => changed.has(t.file) || t.tests.some((f) => changed.has(f)) || changed.has("stryker.config.json"));
+    if (!targets.length) {
+      console.log(`mutation: no grading-core file or its tests changed since ${args.changedSince}`);
+      return;
+    }
+  }
+  mkdirSync(REPORTS, { recursive: true });
+  const scores: FileScore[] = [];
+  for (const target of targets) {
+    process.stdout.write(`mutation: ${target.file} … `);
+    const score = await mutateOne(target, args);
+    scores.push(score);
+    console.log(`${score.score.toFixed(1)}% of ${score.mutants - score.equivalent} (${score.survived} survived, ${score.no_coverage} not reached; ${score.seconds} s)`);
+  }
+  const failing = scores.filter((s) => s.score < THRESHOLD || s.no_coverage > 0);
+  const text = table(scores);
+  writeFileSync(join(REPORTS, "summary.md"), `${text}\n`);
+  console.log(`\n${text}\n`);
+  for (const s of scores) {
+    if (s.survivors.length && (args.survivors || failing.includes(s))) console.log(`${s.file}: ${s.survivors.length} mutant(s) left\n${s.survivors.join("\n")}\n`);
+  }
+  const total = scores.reduce((sum, s) => sum + s.seconds, 0);
+  if (failing.length) {
+    console.log(`mutation: ${failing.length} file(s) below ${THRESHOLD}% or with mutants no test reaches (${total} s); see ${REPORTS}/html/`);
+    process.exitCode = 1;
+  } else console.log(`mutation: every file at or above ${THRESHOLD}% (${total} s)`);
+}
+
+await main();
