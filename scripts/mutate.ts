@@ -17,7 +17,7 @@
  * threshold or has unreached mutants, 2 on a usage error.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Stryker } from "@stryker-mutator/core";
 import ts from "typescript";
@@ -129,6 +129,16 @@ function mutateSpecs(target: Target): string[] {
   return target.functions.map((f) => found.get(f)!);
 }
 
+/**
+ * Lines whose Stryker directive is not `disable next-line <Mutators>: <why>`: a blanket or unexplained
+ * disable would hide mutants from the score instead of recording why they cannot be killed.
+ */
+function unexplainedDisables(file: string): number[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .flatMap((line, i) => (/Stryker (disable|restore)/.test(line) && !/Stryker disable next-line \w+(,\w+)*: \S.{10,}/.test(line) ? [i + 1] : []));
+}
+
 const slug = (file: string) => file.replace(/^src\/core\//, "").replace(/\.ts$/, "").replace(/\//g, "-");
 
 async function mutateOne(target: Target, options: { force: boolean; concurrency: number }): Promise<FileScore> {
@@ -192,6 +202,13 @@ async function main() {
       console.log(`mutation: no grading-core file or its tests changed since ${args.changedSince}`);
       return;
     }
+  }
+  // An empty test list would make Stryker run the whole suite (slow audio and browser tests included).
+  for (const t of targets) {
+    const absent = t.tests.filter((f) => !existsSync(f));
+    if (absent.length) usage(`${t.file}: test file(s) ${absent.join(", ")} do not exist; update TARGETS in scripts/mutate.ts`);
+    const unexplained = unexplainedDisables(t.file);
+    if (unexplained.length) usage(`${t.file}: a Stryker directive must disable named mutators on the next line and say why they are equivalent ("// Stryker disable next-line Mutator: why"); line(s) ${unexplained.join(", ")}`);
   }
   mkdirSync(REPORTS, { recursive: true });
   const scores: FileScore[] = [];

@@ -79,6 +79,57 @@ describe("caller actions labelled after the fact", () => {
   });
 });
 
+describe("caller actions, worked examples", () => {
+  it("says why each label was given", () => {
+    const labelled = labelCallerActions({
+      callerSpokeFirst: true,
+      assistantVoiced: [iv(2500, 6000)],
+      utterances: [say("Hi, a table for two please.", 0, 2000), say("Uh-huh.", 3000, 3300), say("Around eight.", 6500, 7500)],
+    });
+    expect(labelled.map((u) => [u.action, u.reason])).toEqual([
+      ["OPENING", "the caller opened the conversation"],
+      ["BACKCHANNEL", "a backchannel phrase while the assistant spoke [2500, 6000) ms"],
+      ["SPEAK", "took the floor while the assistant was silent"],
+    ]);
+  });
+
+  it("recognises the persona's own backchannel phrase", () => {
+    // "Go on then." is no general acknowledgement word, but this persona says it to keep listening.
+    const input = { callerSpokeFirst: false, assistantVoiced: [iv(0, 5000)], utterances: [say("Go on then.", 2000, 2600)] };
+    expect(actions(labelCallerActions(input))).toEqual(["INTERRUPT"]);
+    expect(actions(labelCallerActions({ ...input, backchannels: ["Go on then."] }))).toEqual(["BACKCHANNEL"]);
+  });
+
+  it("a backchannel that only touches the assistant's voice was said into silence", () => {
+    // "Okay." ending exactly when the assistant starts, or starting exactly when it stopped: an answer (SPEAK).
+    const base = { callerSpokeFirst: false, assistantVoiced: [iv(3000, 5000)] };
+    expect(actions(labelCallerActions({ ...base, utterances: [say("Okay.", 2500, 3000)] }))).toEqual(["SPEAK"]);
+    expect(actions(labelCallerActions({ ...base, utterances: [say("Okay.", 5000, 5400)] }))).toEqual(["SPEAK"]);
+  });
+
+  it("a caller whose only words are a goodbye closes the call", () => {
+    expect(actions(labelCallerActions({ callerSpokeFirst: false, assistantVoiced: [iv(0, 2000)], utterances: [say("No thanks, bye.", 2500, 3500)] }))).toEqual(["STOP"]);
+  });
+
+  it("accepts touching and zero-length utterances, and says what is wrong with a bad one", () => {
+    const ok = labelCallerActions({ callerSpokeFirst: false, assistantVoiced: [], utterances: [say("Two.", 1000, 2000), say("People.", 2000, 2000)] });
+    expect(actions(ok)).toEqual(["SPEAK", "SPEAK"]);
+    const bad = (utterances: RecordedCallerUtterance[]) => () => labelCallerActions({ callerSpokeFirst: false, assistantVoiced: [], utterances });
+    expect(bad([say("a", 2000, 1000)])).toThrow("utterances[0]: needs finite start_ms <= end_ms, got [2000, 1000)");
+    expect(bad([say("a", Number.NaN, 1000)])).toThrow("utterances[0]: needs finite start_ms <= end_ms, got [NaN, 1000)");
+    expect(bad([say("a", 0, Infinity)])).toThrow("utterances[0]: needs finite start_ms <= end_ms, got [0, Infinity)");
+    expect(bad([say("a", 1000, 2000), say("b", 1500, 2500)])).toThrow(
+      "utterances[1]: starts at 1500 ms, before the previous utterance ends (2000 ms); list caller utterances in time order",
+    );
+  });
+
+  it("names the bad voiced interval, the assistant's or the caller's", () => {
+    const input = { callerSpokeFirst: false, utterances: [say("a", 0, 10)] };
+    expect(() => labelCallerActions({ ...input, assistantVoiced: [iv(5, 1)] })).toThrow(/^assistantVoiced\[0\]: /);
+    expect(() => labelCallerActions({ ...input, assistantVoiced: [], callerVoiced: [iv(5, 1)] })).toThrow(/^callerVoiced\[0\]: /);
+  });
+});
+
 describe("labelled caller segments drive the §4 yield metrics", () => {
   // Assistant: greeting [0,2000); the unavailable-slot explanation starts at 3000.
   // Caller: answer [2200,2800); "Mm-hmm." [4000,4400) over the explanation; an interruption at 6000–7500.

@@ -27,9 +27,25 @@ describe("§9 statistics", () => {
     expect(passHatK(3, 3, 5)).toBeNull();
   });
 
+  it("C(n, k) is 1 for k = 0 and 0 outside 0..n; pass^0 is undefined", () => {
+    expect(choose(5, 0)).toBe(1);
+    expect(choose(5, 5)).toBe(1);
+    expect(choose(5, -1)).toBe(0);
+    expect(choose(5, 6)).toBe(0);
+    expect(passHatK(5, 5, 0)).toBeNull();
+  });
+
   it("percentiles interpolate between ranks", () => {
     expect(percentile([10, 20, 30, 40], 0.5)).toBe(25);
     expect(percentile([10, 20, 30, 40, 50], 0.9)).toBe(46);
     expect(percentile([], 0.5)).toBeNull();
+  });
+
+  it("percentiles sort the values first: durations arrive in trial order", () => {
+    // Sorted: 100, 200, 300, 900 → p50 = 250, p90 = 300 + 0.7 × 600 = 720.
+    expect(percentile([900, 100, 300, 200], 0.5)).toBe(250);
+    expect(percentile([900, 100, 300, 200], 0.9)).toBeCloseTo(720, 9);
+    // Numeric order, not text order: 9 < 10 < 100.
+    expect(percentile([100, 9, 10], 0.5)).toBe(10);
   });
 });

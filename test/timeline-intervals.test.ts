@@ -73,3 +73,33 @@ describe("union, subtract, intersect, length, episode", () => {
     expect(maxEpisode([])).toBe(0);
   });
 });
+
+describe("interval input errors say which interval and what is wrong", () => {
+  it("a bound that is not a finite number", () => {
+    expect(() => mergeIntervals([iv(0, Infinity)])).toThrow("intervals[0]: interval bounds must be finite numbers, got [0, Infinity)");
+    expect(() => mergeIntervals([iv(0, 5), iv(Number.NaN, 10)], "callerVoiced")).toThrow("callerVoiced[1]: interval bounds must be finite numbers, got [NaN, 10)");
+  });
+
+  it("an interval that ends before it starts", () => {
+    expect(() => mergeIntervals([iv(9, 3)])).toThrow("intervals[0]: interval ends before it starts: [9, 3); swap or fix the bounds");
+  });
+
+  it("names the side of a subtraction or intersection that is wrong", () => {
+    expect(() => subtractIntervals([iv(5, 1)], [])).toThrow(/^a\[0\]: /);
+    expect(() => subtractIntervals([], [iv(5, 1)])).toThrow(/^b\[0\]: /);
+    expect(() => intersectIntervals([iv(5, 1)], [])).toThrow(/^a\[0\]: /);
+    expect(() => intersectIntervals([], [iv(5, 1)])).toThrow(/^b\[0\]: /);
+  });
+});
+
+describe("intersections and clipping, worked examples", () => {
+  it("one long interval overlapping two short ones gives both overlaps", () => {
+    // Caller [0,10) against assistant [2,4) and [6,8): both overlaps count.
+    expect(intersectIntervals([iv(0, 10)], [iv(2, 4), iv(6, 8)])).toEqual([iv(2, 4), iv(6, 8)]);
+    expect(intersectIntervals([iv(2, 4), iv(6, 8)], [iv(0, 10)])).toEqual([iv(2, 4), iv(6, 8)]);
+  });
+
+  it("a window with no width holds no audio", () => {
+    expect(clipMerged([iv(0, 10)], iv(5, 5))).toEqual([]);
+  });
+});

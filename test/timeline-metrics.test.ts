@@ -414,3 +414,104 @@ describe("computeInteractionMetrics as a whole", () => {
     expect(m.floor_hold_silence_ms).toEqual({ cumulative: 5800, maximum: 2420 });
   });
 });
+
+describe("§4 metrics, worked examples", () => {
+  it("an INTERRUPT that starts after the assistant has already stopped interrupts nothing", () => {
+    // a [1000,3000); the caller's INTERRUPT starts at 3500, half a second after: no yield opportunity.
+    const m = metrics({ caller: caller(["INTERRUPT", [3500, 4000]]), assistantVoiced: [iv(1000, 3000)], observationEndMs: 9000 });
+    expect(m.yield_opportunities).toEqual([]);
+    expect(m.yield_rate).toBeNull();
+  });
+
+  it("over a backchannel, an assistant that stops exactly when the backchannel ends yielded falsely", () => {
+    // bc [1000,1300) over a [0,1300): the assistant neither outlasted it (1300 > 1300? no) nor ran 1000 ms past its onset.
+    const m = metrics({ caller: caller(["BACKCHANNEL", [1000, 1300]]), assistantVoiced: [iv(0, 1300)], observationEndMs: 5000 });
+    expect(m.yield_opportunities.map((y) => (y.kind === "backchannel" ? y.outcome : null))).toEqual(["false_yield"]);
+    expect([m.backchannel_continue_count, m.false_yield_count, m.selectivity_backchannel]).toEqual([0, 1, 0]);
+    expect([m.yield_count, m.no_yield_count]).toEqual([0, 0]);
+  });
+
+  it("counts one censored request among answered and missed ones", () => {
+    // u0 answered (latency 500), u1 never answered with the deadline observed (missed), u2 too late to judge (censored).
+    const m = metrics({
+      caller: caller(["SPEAK", [0, 1000]], ["SPEAK", [10000, 11000]], ["SPEAK", [20000, 21000]]),
+      assistantVoiced: [iv(1500, 2000)],
+      observationEndMs: 22000,
+    });
+    expect(m.opportunities.map((o) => o.outcome)).toEqual(["answered", "missed", "censored"]);
+    expect([m.response_eligible_count, m.response_censored_count, m.response_excluded_count]).toEqual([3, 1, 0]);
+    expect([m.response_total, m.response_count, m.no_response_count]).toEqual([2, 1, 1]);
+  });
+
+  it("callers given out of order are scored in time order", () => {
+    // The same conversation as the censoring example above, listed backwards.
+    const m = metrics({
+      caller: caller(["SPEAK", [20000, 21000]], ["SPEAK", [10000, 11000]], ["SPEAK", [0, 1000]]),
+      assistantVoiced: [iv(1500, 2000)],
+      observationEndMs: 22000,
+    });
+    expect(m.opportunities.map((o) => [o.utterance, o.outcome])).toEqual([
+      [2, "answered"],
+      [1, "missed"],
+      [0, "censored"],
+    ]);
+  });
+
+  it("two caller segments starting together are taken in utterance order", () => {
+    const segments: CallerSegment[] = [
+      { utterance: 1, action: "SPEAK", start_ms: 1000, end_ms: 2000, voiced: [iv(1000, 2000)] },
+      { utterance: 0, action: "BACKCHANNEL", start_ms: 1000, end_ms: 1200, voiced: [iv(1000, 1200)] },
+    ];
+    const m = metrics({ caller: segments, assistantVoiced: [iv(2500, 3000)], observationEndMs: 9000 });
+    expect(m.opportunities.map((o) => o.utterance)).toEqual([0, 1]);
+  });
+
+  it("the observation lasts at least until the caller's last audio", () => {
+    // observationEndMs says 1000, but the caller spoke until 9000: u0's deadline (2000 + 5000) was observed → missed, not censored.
+    const m = metrics({ caller: caller(["SPEAK", [1000, 2000]], ["STOP", [8000, 9000]]), observationEndMs: 1000 });
+    expect(m.opportunities[0]).toMatchObject({ outcome: "missed", reason: "deadline_expired", late_latency_ms: null });
+  });
+
+  it("floor-hold silence over explicit delegation intervals", () => {
+    // Active [1000,3000) and [5000,6000); the assistant speaks [2000,2500): silence 1000 + 500 + 1000 = 2500, longest 1000.
+    const m = metrics({
+      caller: [],
+      assistantVoiced: [iv(2000, 2500)],
+      delegations: [{ intervals: [iv(1000, 3000), iv(5000, 6000)] }],
+      observationEndMs: 9000,
+    });
+    expect(m.floor_hold_silence_ms).toEqual({ cumulative: 2500, maximum: 1000 });
+  });
+
+  it("a delegation that ends the moment it starts holds the floor for no time; one that ends before it starts is refused", () => {
+    const m = metrics({ caller: [], delegations: [{ created_ms: 5000, active_until_ms: 5000 }], observationEndMs: 9000 });
+    expect(m.floor_hold_silence_ms).toEqual({ cumulative: 0, maximum: 0 });
+    expect(() => metrics({ caller: [], delegations: [{ created_ms: 5000, active_until_ms: 4000 }], observationEndMs: 9000 })).toThrow(
+      "delegations[0]: active_until_ms (4000) is before created_ms (5000); use null for a delegation still open at the end",
+    );
+  });
+
+  it("an open delegation with a silent caller holds the floor until the observation ends", () => {
+    // Open from 2000; nobody speaks; the observation ends at 6000 → 4000 ms of floor-hold silence.
+    const m = metrics({ caller: [], delegations: [{ created_ms: 2000, active_until_ms: null }], observationEndMs: 6000 });
+    expect(m.floor_hold_silence_ms).toEqual({ cumulative: 4000, maximum: 4000 });
+  });
+
+  it("delegation timing defaults to the receive clock", () => {
+    expect(metrics({ caller: [], observationEndMs: 1000 }).timing_source.delegation).toBe("receive_clock");
+  });
+
+  it("refuses a negative or missing deadline and an observation end that is not a finite time", () => {
+    expect(metrics({ caller: [], observationEndMs: 1000, deadlineMs: 0 }).response_deadline_ms).toBe(0);
+    expect(() => metrics({ caller: [], observationEndMs: 1000, deadlineMs: -1 })).toThrow("deadlineMs: must be a non-negative number of ms, got -1");
+    expect(() => metrics({ caller: [], observationEndMs: 1000, deadlineMs: Number.NaN })).toThrow("deadlineMs: must be a non-negative number of ms, got NaN");
+    expect(() => metrics({ caller: [], observationEndMs: Infinity })).toThrow("observationEndMs: must be a finite number of ms, got Infinity");
+  });
+
+  it("names the bad interval: assistant audio, caller audio or an assistant turn", () => {
+    expect(() => metrics({ caller: [], assistantVoiced: [iv(5, 1)], observationEndMs: 9 })).toThrow(/^assistantVoiced\[0\]: /);
+    const bad: CallerSegment = { utterance: 0, action: "SPEAK", start_ms: 5, end_ms: 1, voiced: [iv(5, 1)] };
+    expect(() => metrics({ caller: [bad], observationEndMs: 9 })).toThrow(/^caller\.voiced\[0\]: /);
+    expect(() => metrics({ caller: [], assistantTurns: [iv(0, 5), iv(8, 6)], observationEndMs: 9 })).toThrow(/^assistantTurns\[1\]\[0\]: interval ends before it starts/);
+  });
+});

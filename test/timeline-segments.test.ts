@@ -85,3 +85,41 @@ describe("callerSegments", () => {
     expect(() => callerSegments([{ action: "SPEAK", start_ms: Number.NaN }], [])).toThrow(/utterances\[0\]\.start_ms/);
   });
 });
+
+describe("callerSegments, edge cases", () => {
+  it("an utterance whose window has no width is allowed and owns no audio", () => {
+    const segments = callerSegments(
+      [
+        { action: "SPEAK", end_ms: 1000 },
+        { action: "BACKCHANNEL", start_ms: 1000, end_ms: 1000 },
+        { action: "SPEAK", start_ms: 1000 },
+      ],
+      [iv(0, 2000)],
+    );
+    expect(segments.map((s) => [s.utterance, s.start_ms, s.end_ms])).toEqual([
+      [0, 0, 1000],
+      [2, 1000, 2000],
+    ]);
+  });
+
+  it("a segment carries the utterance's text only when it has one", () => {
+    expect(callerSegments([{ action: "SPEAK" }], [iv(0, 500)])).toStrictEqual([{ utterance: 0, action: "SPEAK", start_ms: 0, end_ms: 500, voiced: [iv(0, 500)] }]);
+  });
+
+  it("says what is wrong with a window, and which voiced interval is bad", () => {
+    expect(() => callerSegments([{ action: "SPEAK", end_ms: Infinity }], [])).toThrow("utterances[0].end_ms: must be a finite number of ms or omitted (open), got Infinity");
+    expect(() => callerSegments([{ action: "SPEAK", start_ms: 500, end_ms: 100 }], [])).toThrow("utterances[0]: window ends (100 ms) before it starts (500 ms)");
+    expect(() =>
+      callerSegments(
+        [
+          { action: "SPEAK", end_ms: 2000 },
+          { action: "SPEAK", start_ms: 1500 },
+        ],
+        [],
+      ),
+    ).toThrow(
+      "utterances[1]: window starts at 1500 ms, before the previous utterance's window ends (2000 ms); list utterances in time order and give every utterance except the first a start_ms and every one except the last an end_ms",
+    );
+    expect(() => callerSegments([{ action: "SPEAK" }], [iv(10, 5)])).toThrow(/^callerVoiced\[0\]: interval ends before it starts/);
+  });
+});

@@ -66,7 +66,7 @@ export function labelCallerActions(input: CallerActionInput): LabelledCallerUtte
     const voiced = callerVoiced ? clipMerged(callerVoiced, { start_ms: u.start_ms, end_ms: u.end_ms }) : [];
     return voiced.length > 0 ? { onset: voiced[0]!.start_ms, end: voiced[voiced.length - 1]!.end_ms } : { onset: u.start_ms, end: u.end_ms };
   });
-  const backchannel = input.utterances.map((u) => isBackchannelPhrase(u.text, input.backchannels ?? []));
+  const backchannel = input.utterances.map((u) => isBackchannelPhrase(u.text, input.backchannels));
 
   // The closing: goodbyes at the end, with only backchannels or further goodbyes after them.
   const closing = new Set<number>();

@@ -143,6 +143,7 @@ function responseOpportunities(
     if (excluded) return { ...base, outcome: "excluded", reason: excluded };
 
     let nextIndex = i + 1;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, past the end exclusions[] is undefined and stops the loop too
     while (nextIndex < caller.length && exclusions[nextIndex]) nextIndex++;
     const next = caller[nextIndex];
     const response = assistant[firstStartingAtOrAfter(assistant, u.end_ms)];
@@ -155,6 +156,7 @@ function responseOpportunities(
     // "The next caller segment" read as the next non-excluded one: that is the request the reason
     // is named after, and the same segment that closed the response window above.
     if (next && next.start_ms < u.end_ms + deadlineMs) {
+      // Stryker disable next-line ConditionalExpression: equivalent, an answer before the next request is within the deadline, so here latency is always null
       return { ...base, outcome: "missed", reason: "next_eligible_request", late_latency_ms: latency === null ? null : roundMs(latency) };
     }
     if (observationEndMs >= u.end_ms + deadlineMs) {
@@ -275,9 +277,12 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
   const interruptions = interruptionCount(caller, assistant);
 
   const yields = yieldOpportunities(caller, assistant);
+  // Stryker disable next-line ConditionalExpression: equivalent, only a yield opportunity has `yielded`
   const yielded = yields.filter((y) => y.kind === "yield" && y.yielded).length;
   const notYielded = yields.filter((y) => y.kind === "yield" && !y.yielded).length;
+  // Stryker disable next-line ConditionalExpression: equivalent, only a backchannel opportunity has an `outcome`
   const continued = yields.filter((y) => y.kind === "backchannel" && y.outcome === "continued").length;
+  // Stryker disable next-line ConditionalExpression: equivalent, only a backchannel opportunity has an `outcome`
   const falseYields = yields.filter((y) => y.kind === "backchannel" && y.outcome === "false_yield").length;
 
   // §4 speaking duration: the maximum is per assistant turn; without turns each segment is a turn.
@@ -309,9 +314,13 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
     response_total: responseTotal,
     response_count: answered.length,
     no_response_count: missed.length,
+    // The outcome test is redundant where no other outcome has a reason of that name (equivalent mutants).
     exclusion_reasons: {
+      // Stryker disable next-line ConditionalExpression: equivalent, only an exclusion has the reason "backchannel"
       backchannel: count((o) => o.outcome === "excluded" && o.reason === "backchannel"),
+      // Stryker disable next-line ConditionalExpression: equivalent, only an exclusion has the reason "caller_closing"
       caller_closing: count((o) => o.outcome === "excluded" && o.reason === "caller_closing"),
+      // Stryker disable next-line ConditionalExpression: equivalent, only an exclusion has the reason "assistant_active_at_request_end"
       assistant_active_at_request_end: count((o) => o.outcome === "excluded" && o.reason === "assistant_active_at_request_end"),
     },
     missed_reasons: {
