@@ -194,3 +194,84 @@ describe("§5 dimensions and outcome checks", () => {
     expect(grade(input({ scenario: clar, world: quiet })).dimensions.clarification_behavior!.status).toBe("failed");
   });
 });
+
+describe("§5 outcome checks, worked examples", () => {
+  const checksOf = (g: ReturnType<typeof grade>) => Object.fromEntries(g.checks.map(({ id, ...rest }) => [id, rest]));
+  const dimensionsOf = (g: ReturnType<typeof grade>) => g.dimensions;
+
+  it("a correct booking: every check and dimension, with its reason and evidence", () => {
+    const g = grade(input({}));
+    expect(checksOf(g)).toEqual({
+      conversation_completed: { required: true, status: "passed", rationale: "the conversation ran to completion", evidence_ids: [] },
+      assistant_responded: { required: true, status: "passed", rationale: "1 assistant turn(s)", evidence_ids: ["utt.assistant.1"] },
+      application_state: { required: true, status: "passed", rationale: "final state matches the expected fields", evidence_ids: ["state.diff.1"] },
+      delegation_policy: { required: true, status: "passed", rationale: "delegated 1 time(s) as required", evidence_ids: ["delegation.d1"] },
+      authorized_actions: { required: true, status: "passed", rationale: "no prohibited call", evidence_ids: [] },
+      critical_procedure: { required: false, status: "not_applicable", rationale: "no critical procedure step", evidence_ids: [] },
+      tool_contract: { required: true, status: "passed", rationale: "all 1 expected call(s) matched, none unexpected, none failed", evidence_ids: ["tool.c1"] },
+      verified_state_change: { required: true, status: "passed", rationale: "state changed by create_reservation", evidence_ids: ["world.event.1"] },
+      grounded_response: { required: true, status: "passed", rationale: "assistant spoke after the last completed tool (create_reservation at 1010 ms)", evidence_ids: ["tool.c1", "utt.assistant.1"] },
+      semantic_outcome: { required: false, status: "not_applicable", rationale: "no semantic judge ran", evidence_ids: [] },
+    });
+    expect(dimensionsOf(g)).toEqual({
+      run_validity: { status: "passed", rationale: "the trial ran to completion", evidence_ids: [] },
+      delegation_decision: { status: "passed", rationale: "delegated 1 time(s) as required", evidence_ids: ["delegation.d1"] },
+      tool_selection: { status: "passed", rationale: "tools [create_reservation] as expected", evidence_ids: ["tool.c1"] },
+      parameter_accuracy: { status: "passed", rationale: "every expected argument set is a subset of the observed one", evidence_ids: ["tool.c1"] },
+      tool_execution: { status: "passed", rationale: "1 completed execution(s) in the expected order", evidence_ids: ["tool.c1"] },
+      final_state: { status: "passed", rationale: "final state matches the expected fields", evidence_ids: ["state.diff.1"] },
+      clarification_behavior: { status: "not_applicable", rationale: "not a clarification scenario", evidence_ids: [] },
+      grounded_relay_order: { status: "passed", rationale: "assistant spoke at 1500 ms, after the tool completed at 1010 ms", evidence_ids: ["tool.c1", "utt.assistant.1"] },
+    });
+    expect(g.delegation_accuracy).toBe(1);
+    expect(g.procedure).toBeNull();
+  });
+
+  it("a booking where everything went wrong: stopped early, silent, no delegation, wrong tool first, the booking call failed", () => {
+    const g = grade(
+      input({
+        completed: false,
+        completion_note: "stopped: limit turns exceeded (9)",
+        delegations: [],
+        // The assistant's only turn is blank: it never spoke.
+        turns: [
+          { role: "user", text: "Book…", start_ms: 0, end_ms: 900 },
+          { role: "assistant", text: "  ", start_ms: 1500, end_ms: 2000 },
+        ],
+        tool_executions: [call("c1", "check_availability", { date: "2026-08-06" }), call("c2", "create_reservation", { guest_name: "Maya", date: "2026-08-07" }, "failed", 1200)],
+        world: { ...input({}).world, view: { reservation_created: false }, events: [] },
+      }),
+    );
+    const stateDiffers = 'final state differs: reservation_created: expected true, observed false; date: expected "2026-08-06", observed null';
+    expect(checksOf(g)).toEqual({
+      conversation_completed: { required: true, status: "failed", rationale: "stopped: limit turns exceeded (9)", evidence_ids: [] },
+      assistant_responded: { required: true, status: "failed", rationale: "the assistant never spoke", evidence_ids: [] },
+      application_state: { required: true, status: "failed", rationale: stateDiffers, evidence_ids: ["state.diff.1"] },
+      delegation_policy: { required: true, status: "failed", rationale: "delegation was required but none happened", evidence_ids: [] },
+      authorized_actions: { required: true, status: "passed", rationale: "no prohibited call", evidence_ids: [] },
+      critical_procedure: { required: false, status: "not_applicable", rationale: "no critical procedure step", evidence_ids: [] },
+      tool_contract: {
+        required: true,
+        status: "failed",
+        rationale:
+          'call 1: expected create_reservation {"guest_name":"Maya","date":"2026-08-06"}, observed check_availability {"date":"2026-08-06"} (completed); unexpected create_reservation {"guest_name":"Maya","date":"2026-08-07"}; create_reservation failed (slot_unavailable)',
+        evidence_ids: ["tool.c1", "tool.c2"],
+      },
+      verified_state_change: { required: true, status: "failed", rationale: "state changed without a completed tool causing it", evidence_ids: [] },
+      // A blank turn after the tool is no grounded response.
+      grounded_response: { required: true, status: "failed", rationale: "no assistant speech after the last completed tool (check_availability at 1010 ms)", evidence_ids: ["tool.c1"] },
+      semantic_outcome: { required: false, status: "not_applicable", rationale: "no semantic judge ran", evidence_ids: [] },
+    });
+    expect(dimensionsOf(g)).toEqual({
+      run_validity: { status: "failed", rationale: "stopped: limit turns exceeded (9)", evidence_ids: [] },
+      delegation_decision: { status: "failed", rationale: "delegation was required but none happened", evidence_ids: [] },
+      tool_selection: { status: "failed", rationale: "expected tools [create_reservation], observed [check_availability, create_reservation]", evidence_ids: ["tool.c1", "tool.c2"] },
+      parameter_accuracy: { status: "failed", rationale: "call 1: expected create_reservation, observed check_availability; expected 1 call(s), observed 2", evidence_ids: ["tool.c1", "tool.c2"] },
+      tool_execution: { status: "failed", rationale: "1 execution(s) failed: create_reservation (slot_unavailable)", evidence_ids: ["tool.c1", "tool.c2"] },
+      final_state: { status: "failed", rationale: stateDiffers, evidence_ids: ["state.diff.1"] },
+      clarification_behavior: { status: "not_applicable", rationale: "not a clarification scenario", evidence_ids: [] },
+      grounded_relay_order: { status: "failed", rationale: "tool execution was not correct", evidence_ids: ["tool.c1", "tool.c2"] },
+    });
+    expect([g.tool_accuracy, g.delegation_accuracy]).toEqual([0, 0]);
+  });
+});

@@ -87,6 +87,8 @@ export function grade(input: GradingInput): Grading {
   const toolIds = tools.map(toolEvidence);
   const completedTools = tools.filter((t) => t.status === "completed");
   const assistant = assistantTurns(input.turns);
+  // A blank assistant turn (no words) is not speech: it neither answers nor relays a tool's outcome.
+  const spoken = assistant.filter((a) => a.text.trim().length > 0);
   const delegated = input.delegations.length > 0;
   const delegationIds = input.delegations.map((d) => `delegation.${d.delegation_id}`);
   const dimensions: Record<string, Dimension> = {};
@@ -151,7 +153,7 @@ export function grade(input: GradingInput): Grading {
   } else dimensions.clarification_behavior = dim("not_applicable", "not a clarification scenario");
 
   const lastCompleted = completedTools.reduce<ToolExecution | undefined>((last, t) => (!last || t.completed_ms >= last.completed_ms ? t : last), undefined);
-  const spokenAfter = (t: ToolExecution) => assistant.filter((a) => a.start_ms >= t.completed_ms);
+  const spokenAfter = (t: ToolExecution) => spoken.filter((a) => a.start_ms >= t.completed_ms);
   if (required.length === 0) dimensions.grounded_relay_order = dim("not_applicable", "no tools expected");
   else if (dimensions.tool_execution.status !== "passed") dimensions.grounded_relay_order = dim("failed", "tool execution was not correct", toolIds);
   else {
@@ -165,7 +167,6 @@ export function grade(input: GradingInput): Grading {
   // Outcome assessment (§5). A trial passes when no required check failed.
   const checks: OutcomeCheck[] = [];
   checks.push(check("conversation_completed", true, input.completed ? "passed" : "failed", input.completed ? "the conversation ran to completion" : input.completion_note));
-  const spoken = assistant.filter((a) => a.text.trim().length > 0);
   checks.push(
     check("assistant_responded", true, spoken.length > 0 ? "passed" : "failed", spoken.length > 0 ? `${spoken.length} assistant turn(s)` : "the assistant never spoke", spoken.map((a) => a.evidence_id)),
   );
