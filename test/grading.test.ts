@@ -275,3 +275,124 @@ describe("§5 outcome checks, worked examples", () => {
     expect([g.tool_accuracy, g.delegation_accuracy]).toEqual([0, 0]);
   });
 });
+
+describe("§5 outcome checks, one rule at a time", () => {
+  const checkOf = (g: ReturnType<typeof grade>, id: string) => {
+    const { id: _id, ...rest } = g.checks.find((c) => c.id === id)!;
+    return rest;
+  };
+  const withExpected = (expected: Partial<Scenario["expected"]>) => Scenario.parse({ ...booking, expected: { ...booking.expected, ...expected } });
+
+  it("delegation: forbidden and absent passes, forbidden and present fails naming it, optional is not a gate", () => {
+    const forbidden = withExpected({ delegation: "forbidden" });
+    expect(checkOf(grade(input({ scenario: forbidden, delegations: [] })), "delegation_policy")).toEqual({ required: true, status: "passed", rationale: "no delegation, as required", evidence_ids: [] });
+    const delegatedAnyway = grade(input({ scenario: forbidden }));
+    expect(checkOf(delegatedAnyway, "delegation_policy")).toEqual({ required: true, status: "failed", rationale: "delegation was forbidden but happened 1 time(s)", evidence_ids: ["delegation.d1"] });
+    expect(delegatedAnyway.delegation_accuracy).toBe(0);
+    expect(checkOf(grade(input({ scenario: withExpected({ delegation: "optional" }) })), "delegation_policy")).toEqual({ required: false, status: "not_applicable", rationale: "delegation optional", evidence_ids: [] });
+  });
+
+  it("semantic outcome: advisory unless the judge's task_understanding is required; inconclusive is not a failure", () => {
+    expect(checkOf(grade(input({ semantic_task_understanding: "failed" })), "semantic_outcome")).toEqual({ required: false, status: "failed", rationale: "task_understanding failed (advisory)", evidence_ids: [] });
+    expect(checkOf(grade(input({ semantic_task_understanding: "failed", semantic_task_understanding_required: true })), "semantic_outcome")).toEqual({ required: true, status: "failed", rationale: "task_understanding failed", evidence_ids: [] });
+    expect(checkOf(grade(input({ semantic_task_understanding: "passed", semantic_task_understanding_required: true })), "semantic_outcome")).toEqual({ required: true, status: "passed", rationale: "task_understanding passed", evidence_ids: [] });
+    expect(checkOf(grade(input({ semantic_task_understanding: "inconclusive", semantic_task_understanding_required: true })), "semantic_outcome")).toEqual({
+      required: false,
+      status: "not_applicable",
+      rationale: "task_understanding was inconclusive (see semantic.task_understanding)",
+      evidence_ids: [],
+    });
+  });
+
+  it("verified state change: only a successful write with patches, caused by a completed call, counts", () => {
+    const world = input({}).world;
+    const event = world.events[0]!;
+    const causes = (events: GradingInput["world"]["events"], tools = input({}).tool_executions) => checkOf(grade(input({ tool_executions: tools, world: { ...world, events } })), "verified_state_change").status;
+    expect(causes([event])).toBe("passed");
+    expect(causes([{ ...event, kind: "read" }])).toBe("failed");
+    expect(causes([{ ...event, outcome: "error" }])).toBe("failed");
+    expect(causes([{ ...event, patches: [] }])).toBe("failed");
+    expect(causes([{ ...event, cause: { trial: "b1#1", call_id: "c9" } }])).toBe("failed");
+    expect(causes([{ ...event, cause: { trial: "b1#1" } }])).toBe("failed");
+    // The call that wrote failed in the end: no completed tool caused the change.
+    expect(causes([event], [call("c1", "create_reservation", { guest_name: "Maya", date: "2026-08-06" }, "failed")])).toBe("failed");
+    // An unchanged world needs no cause.
+    const still = { ...world, final: world.initial, events: [] };
+    expect(checkOf(grade(input({ world: still })), "verified_state_change")).toEqual({ required: false, status: "not_applicable", rationale: "state unchanged", evidence_ids: [] });
+  });
+
+  it("grounding: the assistant must speak after the tool that completed last, not the one requested last", () => {
+    const twoCalls = withExpected({ tools: { required: [{ name: "check_availability", arguments: {}, status: "completed" }, { name: "create_reservation", arguments: {}, status: "completed" }], prohibited: [] } });
+    // check_availability is requested first but completes at 3010 ms; create_reservation completes at 2010 ms.
+    const slowCheck = { ...call("c1", "check_availability", {}), completed_ms: 3010 };
+    const tools = [slowCheck, call("c2", "create_reservation", { guest_name: "Maya" }, "completed", 2000)];
+    const spokeAt = (start_ms: number) => [{ role: "assistant" as const, text: "All set.", start_ms, end_ms: start_ms + 500 }];
+    const early = grade(input({ scenario: twoCalls, tool_executions: tools, turns: spokeAt(2500) }));
+    expect(checkOf(early, "grounded_response")).toEqual({ required: true, status: "failed", rationale: "no assistant speech after the last completed tool (check_availability at 3010 ms)", evidence_ids: ["tool.c1"] });
+    expect(early.dimensions.grounded_relay_order).toEqual({ status: "failed", rationale: "the assistant did not speak after the tool completed", evidence_ids: ["tool.c1", "tool.c2"] });
+    const late = grade(input({ scenario: twoCalls, tool_executions: tools, turns: spokeAt(3010) }));
+    expect(late.dimensions.grounded_relay_order).toEqual({ status: "passed", rationale: "assistant spoke at 3010 ms, after the tool completed at 3010 ms", evidence_ids: ["tool.c1", "utt.assistant.1"] });
+    // Without a completed tool there is nothing to ground.
+    expect(checkOf(grade(input({ tool_executions: [call("c1", "create_reservation", {}, "failed")] })), "grounded_response")).toEqual({ required: false, status: "not_applicable", rationale: "no tool completed", evidence_ids: [] });
+  });
+
+  it("tool execution: the completed calls must be the expected ones, in order", () => {
+    const twoCalls = withExpected({ tools: { required: [{ name: "check_availability", arguments: {}, status: "completed" }, { name: "create_reservation", arguments: {}, status: "completed" }], prohibited: [] } });
+    const swapped = grade(input({ scenario: twoCalls, tool_executions: [call("c1", "create_reservation", {}), call("c2", "check_availability", {})] }));
+    expect(swapped.dimensions.tool_execution).toEqual({
+      status: "failed",
+      rationale: "expected 2 completed execution(s) [check_availability, create_reservation], observed 2 [create_reservation, check_availability]",
+      evidence_ids: ["tool.c1", "tool.c2"],
+    });
+    expect(swapped.dimensions.tool_selection!.status).toBe("failed");
+    expect(swapped.dimensions.parameter_accuracy!.rationale).toBe("call 1: expected check_availability, observed create_reservation; call 2: expected create_reservation, observed check_availability");
+    const missing = grade(input({ scenario: twoCalls, tool_executions: [call("c1", "check_availability", {})] }));
+    expect(missing.dimensions.parameter_accuracy!.rationale).toBe("call 2: expected create_reservation, observed none; expected 2 call(s), observed 1");
+    expect(checkOf(missing, "tool_contract")).toEqual({ required: true, status: "failed", rationale: "missing create_reservation (call 2)", evidence_ids: ["tool.c1"] });
+    expect(missing.tool_accuracy).toBe(0.5);
+  });
+
+  it("parameters: a call to the right tool with the wrong arguments names both argument sets", () => {
+    const g = grade(input({ tool_executions: [call("c1", "create_reservation", { guest_name: "Mia", date: "2026-08-06" })] }));
+    expect(g.dimensions.parameter_accuracy!.rationale).toBe('call 1 (create_reservation): expected arguments {"guest_name":"Maya","date":"2026-08-06"}, observed {"guest_name":"Mia","date":"2026-08-06"}');
+    // A call without parsed arguments matches nothing that expects some.
+    const unparsed = grade(input({ tool_executions: [{ ...call("c1", "create_reservation", {}), arguments: null, raw_arguments: "{oops" }] }));
+    expect(unparsed.dimensions.parameter_accuracy!.status).toBe("failed");
+    expect(unparsed.dimensions.tool_selection!.status).toBe("passed");
+  });
+
+  it("no expected tools: tool dimensions do not apply, and a failed call's error code defaults to 'error'", () => {
+    const noTools = withExpected({ tools: { required: [], prohibited: [] } });
+    const g = grade(input({ scenario: noTools, tool_executions: [] }));
+    expect([g.dimensions.parameter_accuracy, g.dimensions.tool_execution, g.dimensions.grounded_relay_order]).toEqual([
+      { status: "not_applicable", rationale: "no tools expected", evidence_ids: [] },
+      { status: "not_applicable", rationale: "no tools expected", evidence_ids: [] },
+      { status: "not_applicable", rationale: "no tools expected", evidence_ids: [] },
+    ]);
+    expect(checkOf(g, "tool_contract")).toMatchObject({ required: true, status: "passed", rationale: "all 0 expected call(s) matched, none unexpected, none failed" });
+    const failedWithoutCode = { ...call("c1", "create_reservation", { guest_name: "Maya", date: "2026-08-06" }, "failed"), error: undefined };
+    const f = grade(input({ tool_executions: [failedWithoutCode] }));
+    expect(f.dimensions.tool_execution!.rationale).toBe("1 execution(s) failed: create_reservation (error)");
+    expect(checkOf(f, "tool_contract").rationale).toContain("create_reservation failed (error)");
+  });
+
+  it("clarification by tag: acting on an unclear request fails, listing every act", () => {
+    const tagged = Scenario.parse({ ...booking, id: "t1", type: "booking", tags: ["clarification"], expected: { answer: "ask", delegation: "optional" } });
+    const g = grade(input({ scenario: tagged }));
+    expect(g.dimensions.clarification_behavior).toEqual({
+      status: "failed",
+      rationale: "a clarification must not act, but it delegated, ran 1 tool(s), changed state",
+      evidence_ids: ["delegation.d1", "tool.c1"],
+    });
+  });
+
+  it("prohibited calls name the call, its arguments and its status", () => {
+    const refusal = withExpected({ delegation: "optional", tools: { required: [], prohibited: [{ name: "create_reservation", arguments: { guest_name: "Maya" }, status: "any" }] } });
+    expect(checkOf(grade(input({ scenario: refusal })), "authorized_actions")).toEqual({
+      required: true,
+      status: "failed",
+      rationale: 'prohibited call(s): create_reservation {"guest_name":"Maya","date":"2026-08-06","time":"19:00","party_size":2} (completed)',
+      evidence_ids: ["tool.c1"],
+    });
+  });
+});
