@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Scenario } from "../src/core/dataset/schema";
 import type { ToolExecution, Turn } from "../src/core/record/trial-record";
 import { delegationAccuracy, grade, toolAccuracy, type GradingInput } from "../src/core/verify/deterministic";
-import { matchesSubset, maximumMatching, normalizeText } from "../src/core/verify/match";
+import { callMatches, jsonEqual, matchesSubset, maximumAssignment, maximumMatching, normalizeText } from "../src/core/verify/match";
 
 describe("§5 argument matching", () => {
   it("folds case and punctuation in strings", () => {
@@ -39,6 +39,67 @@ describe("§5 argument matching", () => {
     // left 0 fits right 0 and 1, left 1 fits only right 0: a greedy pass would give 1, the maximum is 2.
     expect(maximumMatching(2, 2, (i, j) => (i === 0 ? true : j === 0))).toBe(2);
     expect(maximumMatching(3, 1, () => true)).toBe(1);
+  });
+});
+
+describe("§5 argument matching, worked examples", () => {
+  it("normalises text: case folded, punctuation and symbols to spaces, whitespace collapsed and trimmed", () => {
+    expect(normalizeText("  Table  for\ttwo, at 7:00 p.m.!  ")).toBe("table for two at 7 00 p m");
+    expect(normalizeText("ＭＡＹＡ")).toBe("maya");
+  });
+
+  it("a value of another type never matches, and never throws", () => {
+    expect(matchesSubset("4", 4)).toBe(false);
+    expect(matchesSubset(4, "4")).toBe(false);
+    expect(matchesSubset(["a"], "a")).toBe(false);
+    expect(matchesSubset({ a: 1 }, null)).toBe(false);
+    expect(matchesSubset({ a: 1 }, "a")).toBe(false);
+    expect(matchesSubset({ 0: 1 }, [1])).toBe(false);
+    expect(matchesSubset(undefined, {})).toBe(false);
+  });
+
+  it("lists: the expected list is a prefix of the observed one, element by element", () => {
+    expect(matchesSubset(["Maya", 2], ["maya", 2])).toBe(true);
+    expect(matchesSubset(["Maya", 2], ["maya", 3])).toBe(false);
+    expect(matchesSubset([], [])).toBe(true);
+  });
+
+  it("objects: every expected key present and matching; an empty object matches any object", () => {
+    expect(matchesSubset({}, { a: 1 })).toBe(true);
+    expect(matchesSubset({ a: null }, {})).toBe(false);
+    expect(matchesSubset({ a: 1, b: 2 }, { a: 1, b: 3 })).toBe(false);
+  });
+
+  it("jsonEqual is exact: same type, same keys, same elements", () => {
+    expect(jsonEqual({ a: [1, { b: "x" }] }, { a: [1, { b: "x" }] })).toBe(true);
+    expect(jsonEqual(1, "1")).toBe(false);
+    expect(jsonEqual(null, {})).toBe(false);
+    expect(jsonEqual({}, null)).toBe(false);
+    expect(jsonEqual([1], { 0: 1 })).toBe(false);
+    expect(jsonEqual({ 0: 1 }, [1])).toBe(false);
+    expect(jsonEqual([1, 2], [1, 3])).toBe(false);
+    expect(jsonEqual([1], [1, 2])).toBe(false);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(jsonEqual({ a: 1 }, { b: 1 })).toBe(false);
+    expect(jsonEqual({ a: "X" }, { a: "x" })).toBe(false);
+  });
+
+  it("a maximum matching moves an earlier pick aside when that frees a place, and never gives one place twice", () => {
+    // Expected 0 fits only observed 0; expected 1 fits both: the maximum pairs 0–0 and 1–1.
+    expect(maximumMatching(2, 2, (i, j) => (i === 0 ? j === 0 : true))).toBe(2);
+    // Expected 0 fits both, expected 1 only observed 0: expected 0 moves to observed 1.
+    expect(maximumAssignment(2, 2, (i, j) => (i === 0 ? true : j === 0))).toEqual([1, 0]);
+    // Two expectations fit only observed 0: the first keeps it, the second stays unmatched.
+    expect(maximumAssignment(2, 2, (_i, j) => j === 0)).toEqual([0, -1]);
+  });
+
+  it("a call matches an expectation by name, then status, then arguments", () => {
+    const observed = call("c1", "create_reservation", { guest_name: "Maya", date: "2026-08-06" });
+    expect(callMatches({ name: "create_reservation", arguments: { guest_name: "maya" }, status: "completed" }, observed)).toBe(true);
+    expect(callMatches({ name: "cancel_reservation", arguments: {}, status: "any" }, observed)).toBe(false);
+    const failed = call("c2", "create_reservation", { guest_name: "Maya" }, "failed");
+    expect(callMatches({ name: "create_reservation", arguments: {}, status: "completed" }, failed)).toBe(false);
+    expect(callMatches({ name: "create_reservation", arguments: {}, status: "any" }, failed)).toBe(true);
   });
 });
 
@@ -394,5 +455,106 @@ describe("§5 outcome checks, one rule at a time", () => {
       rationale: 'prohibited call(s): create_reservation {"guest_name":"Maya","date":"2026-08-06","time":"19:00","party_size":2} (completed)',
       evidence_ids: ["tool.c1"],
     });
+  });
+});
+
+describe("§5 outcome checks, more edges", () => {
+  const checkOf = (g: ReturnType<typeof grade>, id: string) => {
+    const { id: _id, ...rest } = g.checks.find((c) => c.id === id)!;
+    return rest;
+  };
+  const twoCalls = Scenario.parse({
+    ...booking,
+    expected: { ...booking.expected, tools: { required: [{ name: "check_availability", arguments: {} }, { name: "create_reservation", arguments: {} }] } },
+  });
+
+  it("no expected state: neither the state check nor the state dimension applies", () => {
+    const g = grade(input({ scenario: Scenario.parse({ ...booking, expected: { ...booking.expected, state: {} } }) }));
+    expect(checkOf(g, "application_state")).toEqual({ required: false, status: "not_applicable", rationale: "no expected state", evidence_ids: [] });
+    expect(g.dimensions.final_state).toEqual({ status: "not_applicable", rationale: "no expected state", evidence_ids: [] });
+  });
+
+  it("an unchanged world that should stay unchanged cites no diff; a changed one cites every patch", () => {
+    const unchanged = Scenario.parse({ ...booking, expected: { ...booking.expected, state: { unchanged: true } } });
+    const still = { initial: { a: 1 }, final: { a: 1 }, view: {}, events: [], diff: [] };
+    expect(grade(input({ scenario: unchanged, world: still })).dimensions.final_state).toEqual({ status: "passed", rationale: "final state equals the initial state", evidence_ids: [] });
+    const moved = { ...still, final: { a: 2, b: 3 }, diff: [{ op: "replace" as const, path: "/a", value: 2 }, { op: "add" as const, path: "/b", value: 3 }] };
+    expect(grade(input({ scenario: unchanged, world: moved })).dimensions.final_state).toEqual({
+      status: "failed",
+      rationale: "state changed (2 patch operations) but was expected unchanged",
+      evidence_ids: ["state.diff.1", "state.diff.2"],
+    });
+  });
+
+  it("tool selection and execution compare every position: one right tool out of two is not enough", () => {
+    const g = grade(input({ scenario: twoCalls, tool_executions: [call("c1", "check_availability", {}), call("c2", "cancel_reservation", {})] }));
+    expect(g.dimensions.tool_selection!.status).toBe("failed");
+    expect(g.dimensions.tool_execution).toMatchObject({ status: "failed", rationale: "expected 2 completed execution(s) [check_availability, create_reservation], observed 2 [check_availability, cancel_reservation]" });
+    // Two completed calls where three were expected (the third failed) are not in order either.
+    const short = grade(input({ scenario: twoCalls, tool_executions: [call("c1", "check_availability", {})] }));
+    expect(short.dimensions.tool_execution!.status).toBe("failed");
+  });
+
+  it("two tools completing at the same moment: the later-listed one is the last completed", () => {
+    const both = [call("c1", "check_availability", {}), call("c2", "create_reservation", {})];
+    const g = grade(input({ scenario: twoCalls, tool_executions: both }));
+    expect(checkOf(g, "grounded_response")).toEqual({
+      required: true,
+      status: "passed",
+      rationale: "assistant spoke after the last completed tool (create_reservation at 1010 ms)",
+      evidence_ids: ["tool.c2", "utt.assistant.1"],
+    });
+  });
+
+  it("a state change written by two calls names both operations", () => {
+    const world = input({}).world;
+    const second = { ...world.events[0]!, seq: 2, operation: "add_note", cause: { trial: "b1#1", call_id: "c2" } };
+    const g = grade(input({ tool_executions: [call("c1", "create_reservation", { guest_name: "Maya", date: "2026-08-06" }), call("c2", "add_note", {})], world: { ...world, events: [world.events[0]!, second] } }));
+    expect(checkOf(g, "verified_state_change")).toEqual({ required: true, status: "passed", rationale: "state changed by create_reservation, add_note", evidence_ids: ["world.event.1", "world.event.2"] });
+  });
+
+  it("clarification scenarios that stay quiet cite nothing, and unchanged state is checked exactly", () => {
+    const clar = Scenario.parse({ ...booking, id: "c1", type: "clarification", expected: { answer: "ask", delegation: "optional" } });
+    const quiet = { initial: { a: 1 }, final: { a: 1 }, view: {}, events: [], diff: [] };
+    expect(grade(input({ scenario: clar, delegations: [], tool_executions: [], world: quiet })).dimensions.clarification_behavior).toEqual({
+      status: "passed",
+      rationale: "asked without delegating, running tools or changing state",
+      evidence_ids: [],
+    });
+    const wrote = grade(input({ scenario: clar, delegations: [], tool_executions: [], world: { ...quiet, final: { a: 2 } } }));
+    expect(wrote.dimensions.clarification_behavior).toEqual({ status: "failed", rationale: "a clarification must not act, but it changed state", evidence_ids: [] });
+  });
+});
+
+describe("§5 tool_contract in RUN: preferred tools, a diagnostic", () => {
+  const checkOf = (g: ReturnType<typeof grade>) => {
+    const { id: _id, ...rest } = g.checks.find((c) => c.id === "tool_contract")!;
+    return rest;
+  };
+  const run = (tools: ToolExecution[]) => grade(input({ case_kind: "run", tool_executions: tools }));
+
+  it("the preferred call observed, nothing else: passed, never required", () => {
+    expect(checkOf(run(input({}).tool_executions))).toEqual({
+      required: false,
+      status: "passed",
+      rationale: "preferred tools (diagnostic in RUN): all 1 preferred call(s) observed, no other call, none failed",
+      evidence_ids: ["tool.c1"],
+    });
+  });
+
+  it("lists the preferred call not observed, the other calls and the failures", () => {
+    const tools = [call("c1", "check_availability", { date: "2026-08-06" }), call("c2", "create_reservation", { guest_name: "Maya", date: "2026-08-07" }, "failed")];
+    expect(checkOf(run(tools))).toEqual({
+      required: false,
+      status: "failed",
+      rationale:
+        'preferred tools (diagnostic in RUN): preferred create_reservation {"guest_name":"Maya","date":"2026-08-06"} not observed; also ran check_availability {"date":"2026-08-06"}; also ran create_reservation {"guest_name":"Maya","date":"2026-08-07"}; create_reservation failed (slot_unavailable)',
+      evidence_ids: ["tool.c1", "tool.c2"],
+    });
+    const noCode = { ...call("c3", "create_reservation", { guest_name: "Maya", date: "2026-08-06" }, "failed"), error: undefined };
+    // A preferred call is a completed one: the failed attempt is another call.
+    expect(checkOf(run([noCode])).rationale).toBe(
+      'preferred tools (diagnostic in RUN): preferred create_reservation {"guest_name":"Maya","date":"2026-08-06"} not observed; also ran create_reservation {"guest_name":"Maya","date":"2026-08-06"}; create_reservation failed (error)',
+    );
   });
 });

@@ -44,7 +44,8 @@ function assistantTurns(turns: Turn[]): Array<Turn & { evidence_id: string }> {
 /** §5 tool_accuracy. */
 export function toolAccuracy(required: ExpectedCall[], prohibited: ExpectedCall[], actual: ToolExecution[]): number {
   if (actual.some((call) => prohibited.some((p) => callMatches(p, call)))) return 0;
-  if (required.length === 0 || actual.length === 0) return required.length === actual.length ? 1 : 0;
+  // With one side empty the matching below gives 0 already; both empty is a perfect 1, not 0 ÷ 0.
+  if (required.length === 0 && actual.length === 0) return 1;
   const matched = maximumMatching(required.length, actual.length, (i, j) => callMatches(required[i]!, actual[j]!));
   return matched / Math.max(required.length, actual.length);
 }
@@ -157,7 +158,8 @@ export function grade(input: GradingInput): Grading {
   if (required.length === 0) dimensions.grounded_relay_order = dim("not_applicable", "no tools expected");
   else if (dimensions.tool_execution.status !== "passed") dimensions.grounded_relay_order = dim("failed", "tool execution was not correct", toolIds);
   else {
-    const after = lastCompleted ? spokenAfter(lastCompleted) : [];
+    // tool_execution passed, so every expected tool completed: there is a last one.
+    const after = spokenAfter(lastCompleted!);
     dimensions.grounded_relay_order =
       after.length > 0
         ? dim("passed", `assistant spoke at ${after[0]!.start_ms} ms, after the tool completed at ${lastCompleted!.completed_ms} ms`, [toolEvidence(lastCompleted!), after[0]!.evidence_id])
