@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { Scenario } from "../src/core/dataset/schema";
 import { buildEvidenceCatalog } from "../src/core/judge/evidence";
 import { ProcedureResult, TaskMetrics, type ToolExecution, Turn } from "../src/core/record/trial-record";
@@ -82,8 +82,14 @@ const byId = (result: ReturnType<typeof gradeProcedure>) => Object.fromEntries(r
 const statuses = (result: ReturnType<typeof gradeProcedure>) => Object.fromEntries(result!.steps.map((s) => [s.id, s.status]));
 
 describe("procedure grading: a correct booking conversation", () => {
-  const result = gradeProcedure(BOOKING_PROCEDURE, bookingEvidence());
-  const steps = byId(result);
+  // Graded inside each test (beforeEach), not while the file loads: mutation testing (pnpm mutate) can
+  // then tell which test reached which code.
+  let result: ReturnType<typeof gradeProcedure>;
+  let steps: ReturnType<typeof byId>;
+  beforeEach(() => {
+    result = gradeProcedure(BOOKING_PROCEDURE, bookingEvidence());
+    steps = byId(result);
+  });
 
   it("passes every step, each on its own evidence", () => {
     expect(statuses(result)).toEqual({
