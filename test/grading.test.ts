@@ -558,3 +558,34 @@ describe("§5 tool_contract in RUN: preferred tools, a diagnostic", () => {
     );
   });
 });
+
+describe("§5 critical_procedure", () => {
+  const withProcedure = (steps: Array<Record<string, unknown>>) =>
+    Scenario.parse({ ...booking, expected: { ...booking.expected, procedure: { id: "p", steps: steps.map((s) => ({ after: [], required: true, ...s })) } } });
+  const critical = (g: ReturnType<typeof grade>) => {
+    const { id: _id, ...rest } = g.checks.find((c) => c.id === "critical_procedure")!;
+    return rest;
+  };
+  const booked = { id: "booked", kind: "tool", tool: "create_reservation", arguments: { guest_name: "Maya" }, critical: true };
+  const stateOk = { id: "state_ok", kind: "state", arguments: { date: "2026-08-06" }, critical: true };
+  const stateWrong = { id: "state_wrong", kind: "state", arguments: { date: "2026-08-09" }, critical: true };
+  const toolWrong = { id: "cancelled", kind: "tool", tool: "cancel_reservation", critical: true };
+
+  it("every critical step passed: names each step with its kind and cites all their evidence", () => {
+    expect(critical(grade(input({ scenario: withProcedure([booked, stateOk, { ...toolWrong, critical: false }]) })))).toEqual({
+      required: true,
+      status: "passed",
+      rationale: "every critical step passed: booked (tool), state_ok (state)",
+      evidence_ids: ["tool.c1", "state.diff.1"],
+    });
+  });
+
+  it("failed critical steps: each with its reason, citing only the failed steps' evidence", () => {
+    expect(critical(grade(input({ scenario: withProcedure([booked, stateWrong, toolWrong]) })))).toEqual({
+      required: true,
+      status: "failed",
+      rationale: 'critical step(s) failed: state_wrong (state): final state differs: date: expected "2026-08-09", observed "2026-08-06" | cancelled (tool): cancel_reservation never ran',
+      evidence_ids: ["state.diff.1"],
+    });
+  });
+});

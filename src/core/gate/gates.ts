@@ -89,18 +89,22 @@ export function evaluateGates(records: readonly TrialRecord[], config: GateConfi
           } else if (a.status === "passed" || a.status === "not_applicable") passes++;
         }
         const pass_rate = passes / trials.length;
-        const compared_rate = rule.wilson ? (wilsonInterval(passes, trials.length)?.low ?? 0) : pass_rate;
+        // A case has at least one trial, so its Wilson interval exists.
+        const compared_rate = rule.wilson ? wilsonInterval(passes, trials.length)!.low : pass_rate;
+        // Stryker disable next-line EqualityOperator: equivalent, a rate never lands exactly on the 1e-12 tolerance below the minimum
         return { case_id, trials: trials.length, passes, missing, verifier_errors, pass_rate, compared_rate, ok: compared_rate >= rule.min_pass_rate - 1e-12 };
       });
       const failing = cases.filter((c) => !c.ok);
       // Would the case pass if every missing verdict had been a pass? Then only missing verdicts blocked it:
       // verifier errors (the evaluation's defect) when any were among them, else infrastructure errors.
+      // (A failing case without missing verdicts fails this too: its best rate is the rate that failed.)
       const onlyMissing =
         failing.length > 0 &&
         failing.every((c) => {
           const best = c.passes + c.missing;
-          const rate = rule.wilson ? (wilsonInterval(best, c.trials)?.low ?? 0) : best / c.trials;
-          return c.missing > 0 && rate >= rule.min_pass_rate - 1e-12;
+          const rate = rule.wilson ? wilsonInterval(best, c.trials)!.low : best / c.trials;
+          // Stryker disable next-line EqualityOperator: equivalent, a rate never lands exactly on the 1e-12 tolerance below the minimum
+          return rate >= rule.min_pass_rate - 1e-12;
         });
       const blocked_by_verifier_error = onlyMissing && failing.some((c) => c.verifier_errors > 0);
       const blocked_by_infrastructure = onlyMissing && !blocked_by_verifier_error;

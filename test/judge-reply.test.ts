@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import { groundedCommunication, taskUnderstanding } from "../src/core/judge/clauses";
+import { aggregateVotes, interpretReply, type JudgeVote } from "../src/core/judge/judge";
+
+/**
+ * How one judge reply becomes a vote, and votes a verdict (§6), on replies written out by hand: which
+ * replies count, which are inconclusive and why, and what each says. The judge's catalog offered two ids.
+ */
+const offered = new Set(["utt.assistant.1", "tool.c1"]);
+const reply = (fields: Record<string, unknown>) =>
+  JSON.stringify({ verdict: "pass", severity_score: 1, rationale: "Confirmed after the tool.", cited_evidence_ids: ["utt.assistant.1"], ...fields });
+
+describe("a judge reply becomes a vote", () => {
+  it("a pass citing offered ids is a vote with its score, rationale and citations (each once)", () => {
+    expect(interpretReply(reply({ cited_evidence_ids: ["utt.assistant.1", "tool.c1", "utt.assistant.1"] }), groundedCommunication, offered)).toEqual({
+      outcome: "pass",
+      reason: null,
+      score: 1,
+      rationale: "Confirmed after the tool.",
+      cited: ["utt.assistant.1", "tool.c1"],
+      task_completed: null,
+    });
+    expect(interpretReply(reply({ verdict: "fail", severity_score: 0.25, rationale: "Never confirmed." }), groundedCommunication, offered)).toMatchObject({
+      outcome: "fail",
+      reason: null,
+      score: 0.25,
+      rationale: "Never confirmed.",
+    });
+  });
+
+  it("a reply that is not JSON quotes its first 200 characters", () => {
+    const long = `Sure! ${"x".repeat(300)}`;
+    const vote = interpretReply(long, groundedCommunication, offered);
+    expect(vote).toMatchObject({ outcome: "inconclusive", reason: "malformed_json", score: null, cited: [], task_completed: null });
+    expect(vote.rationale).toBe(`the judge's reply is not JSON: ${JSON.stringify(long.slice(0, 200))}`);
+  });
+
+  it("a reply outside the schema names the first field that is wrong, or the root", () => {
+    expect(interpretReply(reply({ severity_score: 0.3 }), groundedCommunication, offered)).toMatchObject({ reason: "schema_mismatch" });
+    expect(interpretReply(reply({ severity_score: 0.3 }), groundedCommunication, offered).rationale).toMatch(/^the judge's reply does not match the verdict schema: severity_score: /);
+    expect(interpretReply("[]", groundedCommunication, offered).rationale).toMatch(/^the judge's reply does not match the verdict schema: \(root\): /);
+    // task_understanding must say whether the task completed.
+    expect(interpretReply(reply({}), taskUnderstanding, offered).rationale).toMatch(/^the judge's reply does not match the verdict schema: task_completed: /);
+  });
+
+  it("the judge's own not_applicable and insufficient_evidence are inconclusive, keeping the ids it cited", () => {
+    expect(interpretReply(reply({ verdict: "not_applicable", rationale: "No tool ran." }), groundedCommunication, offered)).toMatchObject({
+      outcome: "inconclusive",
+      reason: "judge_not_applicable",
+      score: null,
+      rationale: "the judge found the clause not applicable: No tool ran.",
+      cited: ["utt.assistant.1"],
+      task_completed: null,
+    });
+    expect(interpretReply(reply({ verdict: "insufficient_evidence", rationale: "Audio only.", cited_evidence_ids: [] }), groundedCommunication, offered)).toMatchObject({
+      outcome: "inconclusive",
+      reason: "insufficient_evidence",
+      score: null,
+      rationale: "the judge found the evidence insufficient: Audio only.",
+      cited: [],
+      task_completed: null,
+    });
+  });
+
+  it("a verdict without citations, or citing ids it was not given, is inconclusive and says which", () => {
+    expect(interpretReply(reply({ cited_evidence_ids: [] }), groundedCommunication, offered)).toMatchObject({
+      outcome: "inconclusive",
+      reason: "no_citations",
+      rationale: 'the judge answered "pass" without citing evidence: Confirmed after the tool.',
+      cited: [],
+    });
+    expect(interpretReply(reply({ verdict: "fail", severity_score: 0, cited_evidence_ids: ["tool.c1", "utt.user.9", "fact.hours"] }), groundedCommunication, offered)).toMatchObject({
+      outcome: "inconclusive",
+      reason: "unknown_citations",
+      score: null,
+      rationale: 'the judge answered "fail" citing id(s) not in the evidence it was given: utt.user.9, fact.hours',
+      cited: ["tool.c1"],
+      task_completed: null,
+    });
+  });
+
+  it("task_understanding: the task decision must agree with the verdict, and is kept only for that clause", () => {
+    expect(interpretReply(reply({ task_completed: true }), taskUnderstanding, offered)).toMatchObject({ outcome: "pass", task_completed: true });
+    expect(interpretReply(reply({ verdict: "fail", severity_score: 0, task_completed: false }), taskUnderstanding, offered)).toMatchObject({ outcome: "fail", task_completed: false });
+    expect(interpretReply(reply({ task_completed: false }), taskUnderstanding, offered)).toMatchObject({
+      outcome: "inconclusive",
+      reason: "contradictory_reply",
+      rationale: 'the judge answered "pass" but task_completed=false',
+      task_completed: false,
+    });
+    expect(interpretReply(reply({ verdict: "fail", severity_score: 0, task_completed: true }), taskUnderstanding, offered)).toMatchObject({
+      reason: "contradictory_reply",
+      rationale: 'the judge answered "fail" but task_completed=true',
+    });
+  });
+});
+
+describe("votes become a verdict", () => {
+  const vote = (outcome: JudgeVote["outcome"], over: Partial<JudgeVote> = {}): JudgeVote => ({
+    outcome,
+    reason: outcome === "inconclusive" ? "timeout" : null,
+    score: outcome === "inconclusive" ? null : outcome === "pass" ? 1 : 0,
+    rationale: `${outcome} rationale`,
+    cited: outcome === "inconclusive" ? [] : ["utt.assistant.1"],
+    task_completed: null,
+    latency_ms: 5,
+    tokens: { input: 100, cached: 10, cache_write: 0, output: 20, reasoning: 5, total: 120 },
+    model: "judge-model",
+    response_id: "r",
+    ...over,
+  });
+
+  it("one vote is the verdict as it stands, with its tokens and model", () => {
+    expect(aggregateVotes([vote("pass", { task_completed: true })], 42)).toEqual({
+      votes: [vote("pass", { task_completed: true })],
+      latency_ms: 42,
+      tokens: { input: 100, cached: 10, cache_write: 0, output: 20, reasoning: 5, total: 120 },
+      observed_models: ["judge-model"],
+      outcome: "pass",
+      reason: null,
+      score: 1,
+      rationale: "pass rationale",
+      cited: ["utt.assistant.1"],
+      task_completed: true,
+    });
+  });
+
+  it("a majority wins: its share prefixes the first winner's rationale, the score is the mean of all scored votes, citations are merged", () => {
+    const votes = [vote("fail", { score: 0.5, cited: ["tool.c1"] }), vote("pass", { score: 1, model: null }), vote("fail", { score: 0, rationale: "second fail", cited: ["tool.c1", "utt.assistant.1"] })];
+    const j = aggregateVotes(votes, 9);
+    expect(j).toMatchObject({ outcome: "fail", reason: null, rationale: "2 of 3 judge repetitions voted fail: fail rationale", cited: ["tool.c1", "utt.assistant.1"], task_completed: null });
+    expect(j.score).toBeCloseTo(0.5, 12);
+    expect(j.observed_models).toEqual(["judge-model"]);
+    expect(j.tokens).toEqual({ input: 300, cached: 30, cache_write: 0, output: 60, reasoning: 15, total: 360 });
+  });
+
+  it("a tie is a split vote naming the count of each outcome", () => {
+    expect(aggregateVotes([vote("pass"), vote("fail")], 9)).toMatchObject({
+      outcome: "inconclusive",
+      reason: "split_vote",
+      score: null,
+      rationale: "judge repetitions split: 1 pass, 1 fail, 0 inconclusive",
+      cited: [],
+      task_completed: null,
+    });
+  });
+
+  it("an inconclusive majority keeps its most frequent reason, that vote's rationale and the ids it cited", () => {
+    const votes = [
+      vote("inconclusive", { reason: "refusal", rationale: "refused" }),
+      vote("inconclusive", { reason: "unknown_citations", rationale: "cited utt.user.9", cited: ["tool.c1"] }),
+      vote("inconclusive", { reason: "unknown_citations", rationale: "cited fact.x", cited: ["utt.assistant.1"] }),
+      vote("pass"),
+    ];
+    expect(aggregateVotes(votes, 9)).toMatchObject({
+      outcome: "inconclusive",
+      reason: "unknown_citations",
+      score: null,
+      rationale: "3 of 4 judge repetitions inconclusive: cited utt.user.9",
+      cited: ["tool.c1", "utt.assistant.1"],
+      task_completed: null,
+    });
+    // Equally frequent reasons: the first one seen wins.
+    expect(aggregateVotes([vote("inconclusive", { reason: "refusal", rationale: "refused" }), vote("inconclusive", { reason: "timeout" })], 9)).toMatchObject({
+      reason: "refusal",
+      rationale: "2 of 2 judge repetitions inconclusive: refused",
+    });
+  });
+});
