@@ -51,7 +51,7 @@ export const TARGETS: Target[] = [
   { file: "src/core/timeline/caller-actions.ts", tests: TIMELINE_TESTS },
   { file: "src/core/verify/deterministic.ts", tests: ["test/grading.test.ts", "test/procedure-grading.test.ts"] },
   { file: "src/core/verify/match.ts", tests: ["test/grading.test.ts"] },
-  { file: "src/core/verify/procedure.ts", tests: ["test/procedure-grading.test.ts", "test/transcript-cues.test.ts"] },
+  { file: "src/core/verify/procedure.ts", tests: ["test/procedure-steps.test.ts", "test/procedure-grading.test.ts"] },
   { file: "src/core/verify/turns.ts", tests: ["test/conversation-turns.test.ts"] },
   { file: "src/core/verify/state.ts", tests: ["test/grading.test.ts", "test/procedure-grading.test.ts"] },
   { file: "src/core/judge/verifiers.ts", tests: ["test/judge-verdicts.test.ts", "test/judge-request.test.ts"] },
@@ -209,8 +209,10 @@ async function main() {
   }
   if (args.changedSince !== null) {
     const changed = changedFiles(args.changedSince);
-    // A target is touched when its file or one of its tests changed (a weaker test can let mutants live).
-    targets = targets.filter((t) => changed.has(t.file) || t.tests.some((f) => changed.has(f)) || changed.has("stryker.config.json"));
+    // A target is touched when its file or one of its tests changed (a weaker test can let mutants live);
+    // every target when the check itself changed (this script, the Stryker settings or its patch).
+    const machinery = [...changed].some((f) => f === "scripts/mutate.ts" || f === "stryker.config.json" || f.startsWith("patches/@stryker-mutator"));
+    targets = targets.filter((t) => machinery || changed.has(t.file) || t.tests.some((f) => changed.has(f)));
     if (!targets.length) {
       console.log(`mutation: no grading-core file or its tests changed since ${args.changedSince}`);
       return;

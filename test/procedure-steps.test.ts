@@ -1,0 +1,399 @@
+import { describe, expect, it } from "vitest";
+import type { ToolExecution, Turn } from "../src/core/record/trial-record";
+import { gradeProcedure, type ProcedureEvidence, type ProcedureStepSpec } from "../src/core/verify/procedure";
+
+/**
+ * Procedure steps one kind at a time, each graded in full (status, reason, evidence, moment) on a few
+ * hand-written utterances and executions. Times are ms; ids are numbered per role in record order.
+ */
+const A = (text: string, start_ms: number, end_ms: number): Turn => ({ role: "assistant", text, start_ms, end_ms });
+const U = (text: string, start_ms: number, end_ms: number, action?: Turn["action"]): Turn => ({ role: "user", text, start_ms, end_ms, ...(action ? { action } : {}) });
+function call(call_id: string, name: string, args: Record<string, unknown>, requested_ms: number, completed_ms: number, more: Partial<ToolExecution> = {}): ToolExecution {
+  return { call_id, name, arguments: args as ToolExecution["arguments"], raw_arguments: JSON.stringify(args), status: "completed", output: { ok: true }, requested_ms, completed_ms, ...more };
+}
+const emptyWorld = { initial: {}, final: {}, view: {}, diff: [] as unknown[] };
+const evidence = (over: Partial<ProcedureEvidence>): ProcedureEvidence => ({ turns: [], tool_executions: [], world: emptyWorld, prohibited: [], ...over });
+type StepInput = Partial<ProcedureStepSpec> & Pick<ProcedureStepSpec, "id" | "kind">;
+const grade = (steps: StepInput[], over: Partial<ProcedureEvidence>) =>
+  gradeProcedure({ id: "p", steps: steps.map((s) => ({ after: [], required: true, critical: false, ...s })) }, evidence(over))!.steps.map(({ id, status, rationale, evidence_ids, at_ms }) => ({ id, status, rationale, evidence_ids, at_ms }));
+
+describe("tool steps", () => {
+  const executions = [
+    call("c0", "list_tables", {}, 500, 600),
+    call("c1", "check_availability", { date: "2026-08-09" }, 2100, 2200, { world_seq: 1 }),
+    call("c2", "check_availability", { date: "2026-08-08" }, 2300, 2400, { status: "failed" }),
+  ];
+
+  it("a completed execution of the tool with the step's arguments, else what ran instead", () => {
+    expect(
+      grade(
+        [
+          { id: "unnamed", kind: "tool" },
+          { id: "any_check", kind: "tool", tool: "check_availability" },
+          { id: "aug8", kind: "tool", tool: "check_availability", arguments: { date: "2026-08-08" } },
+          { id: "cancel", kind: "tool", tool: "cancel_reservation" },
+        ],
+        { tool_executions: executions },
+      ),
+    ).toEqual([
+      { id: "unnamed", status: "failed", rationale: 'cannot be checked: a tool step names its tool ("tool": "<name>")', evidence_ids: [], at_ms: null },
+      { id: "any_check", status: "passed", rationale: "check_availability completed at 2200 ms", evidence_ids: ["tool.c1", "world.event.1"], at_ms: 2200 },
+      // The failed execution had the right date; the completed one the wrong date: neither is the step.
+      {
+        id: "aug8",
+        status: "failed",
+        rationale: 'no completed check_availability {"date":"2026-08-08"}; observed check_availability {"date":"2026-08-09"} (completed), check_availability {"date":"2026-08-08"} (failed)',
+        evidence_ids: ["tool.c1", "world.event.1", "tool.c2"],
+        at_ms: null,
+      },
+      { id: "cancel", status: "failed", rationale: "cancel_reservation never ran", evidence_ids: [], at_ms: null },
+    ]);
+  });
+
+  it("after a prerequisite: requested at its moment counts, requested before it does not", () => {
+    const first = { id: "first", kind: "tool" as const, tool: "list_tables" }; // done at 600 ms
+    const atMoment = call("c1", "check_availability", {}, 600, 700);
+    expect(grade([first, { id: "then", kind: "tool", tool: "check_availability", after: ["first"] }], { tool_executions: [executions[0]!, atMoment] })[1]).toEqual({
+      id: "then",
+      status: "passed",
+      rationale: "check_availability completed at 700 ms after first (600 ms)",
+      evidence_ids: ["tool.c1"],
+      at_ms: 700,
+    });
+    const early = call("c1", "check_availability", {}, 599, 650);
+    expect(grade([first, { id: "then", kind: "tool", tool: "check_availability", after: ["first"] }], { tool_executions: [executions[0]!, early] })[1]).toEqual({
+      id: "then",
+      status: "failed",
+      rationale: "check_availability ran only at 599 ms, before its prerequisite after first (600 ms)",
+      evidence_ids: ["tool.c1"],
+      at_ms: null,
+    });
+  });
+});
+
+describe("clarification steps", () => {
+  it("the assistant's question naming the detail, after the prerequisites; the caller's own questions do not count", () => {
+    const turns = [
+      U("What date is free?", 0, 1000), //                 utt.user.1: the caller asks, not the assistant
+      A("Which date would you like?", 1500, 2500), //     utt.assistant.1
+      A("Sorry, what date works for you?", 4000, 5000), // utt.assistant.2
+    ];
+    const listed = call("c1", "list_tables", {}, 3000, 3500);
+    expect(
+      grade(
+        [
+          { id: "no_field", kind: "clarification", arguments: { field: "  " } },
+          { id: "ask_date", kind: "clarification", arguments: { field: "date" } },
+          { id: "listed", kind: "tool", tool: "list_tables" },
+          { id: "ask_again", kind: "clarification", arguments: { field: "date" }, after: ["listed"] },
+          { id: "ask_name", kind: "clarification", arguments: { field: "guest_name" } },
+        ],
+        { turns, tool_executions: [listed] },
+      ),
+    ).toEqual([
+      { id: "no_field", status: "failed", rationale: 'cannot be checked: a clarification step names the detail asked for ({"field": "<fact key>"})', evidence_ids: [], at_ms: null },
+      { id: "ask_date", status: "passed", rationale: 'utt.assistant.1 asked for date at 1500 ms: "Which date would you like?"', evidence_ids: ["utt.assistant.1"], at_ms: 2500 },
+      { id: "listed", status: "passed", rationale: "list_tables completed at 3500 ms", evidence_ids: ["tool.c1"], at_ms: 3500 },
+      { id: "ask_again", status: "passed", rationale: 'utt.assistant.2 asked for date at 4000 ms after listed (3500 ms): "Sorry, what date works for you?"', evidence_ids: ["utt.assistant.2"], at_ms: 5000 },
+      { id: "ask_name", status: "failed", rationale: "the assistant never asked for guest_name (no question naming guest / name / called / who)", evidence_ids: [], at_ms: null },
+    ]);
+  });
+
+  it("a question before the prerequisite is named as too early; one starting at its moment counts", () => {
+    const listed = call("c1", "list_tables", {}, 3000, 3500);
+    const steps = (start: number) =>
+      grade(
+        [
+          { id: "listed", kind: "tool", tool: "list_tables" },
+          { id: "ask", kind: "clarification", arguments: { field: "date" }, after: ["listed"] },
+        ],
+        { turns: [A("Which date would you like?", start, start + 900)], tool_executions: [listed] },
+      )[1];
+    expect(steps(1500)).toEqual({ id: "ask", status: "failed", rationale: "the assistant asked for date only at 1500 ms (utt.assistant.1), before its prerequisite after listed (3500 ms)", evidence_ids: ["utt.assistant.1"], at_ms: null });
+    expect(steps(3500)).toMatchObject({ id: "ask", status: "passed", at_ms: 4400 });
+  });
+
+  it("a long question is quoted up to 80 characters", () => {
+    const question = `Which date would you like for the table, and is there anything else I should know about the visit?`;
+    const [step] = grade([{ id: "ask", kind: "clarification", arguments: { field: "date" } }], { turns: [A(question, 0, 5000)] });
+    expect(step!.rationale).toBe(`utt.assistant.1 asked for date at 0 ms: "${question.slice(0, 79)}…"`);
+  });
+});
+
+describe("correction steps", () => {
+  const booked = (date: string, requested_ms: number, id = "c1") => call(id, "create_reservation", { booking: { guest_name: "Maya", slots: [{ date }] } }, requested_ms, requested_ms + 200);
+
+  it("needs both the field and the corrected value", () => {
+    expect(grade([{ id: "fix", kind: "correction", arguments: { field: "date" } }], {})).toEqual([
+      { id: "fix", status: "failed", rationale: 'cannot be checked: a correction step names the field and its corrected value ({"field": "<key>", "value": <value>})', evidence_ids: [], at_ms: null },
+    ]);
+    expect(grade([{ id: "fix", kind: "correction", arguments: { value: "2026-08-08" } }], {})[0]!.status).toBe("failed");
+  });
+
+  it("executions after the caller's correction must carry the corrected value, found however deep", () => {
+    const turns = [U("August 7th, please.", 0, 1000), U("Mm-hmm, August 8th.", 1500, 1800, "BACKCHANNEL"), U("Actually, make that August 8th.", 2000, 3000)];
+    const fix = { id: "fix", kind: "correction" as const, arguments: { field: "date", value: "2026-08-08" } };
+    // c1 ran before the correction (ignored); c2 after it, with the new date nested in a list of slots.
+    expect(grade([fix], { turns, tool_executions: [booked("2026-08-07", 1200), booked("2026-08-08", 3500, "c2")] })).toEqual([
+      {
+        id: "fix",
+        status: "passed",
+        rationale: `after the caller's correction (utt.user.3 at 2000 ms: "Actually, make that August 8th."), create_reservation at 3500 ms used date "2026-08-08"`,
+        evidence_ids: ["utt.user.3", "tool.c2"],
+        at_ms: 3000,
+      },
+    ]);
+    expect(grade([fix], { turns, tool_executions: [booked("2026-08-07", 3500, "c2"), call("c3", "check_availability", { date: "2026-08-07" }, 4000, 4100, { status: "failed" })] })).toEqual([
+      {
+        id: "fix",
+        status: "failed",
+        rationale: `after the caller's correction (utt.user.3 at 2000 ms: "Actually, make that August 8th."), create_reservation at 3500 ms used date "2026-08-07", not "2026-08-08"`,
+        evidence_ids: ["utt.user.3", "tool.c2"],
+        at_ms: null,
+      },
+    ]);
+  });
+
+  it("the correction is recognised by a correction word naming the value, else the value alone, else the word alone", () => {
+    const fix = [{ id: "fix", kind: "correction" as const, arguments: { field: "party_size", value: 4 } }];
+    const momentOf = (turns: Turn[]) => grade(fix, { turns, tool_executions: [call("c1", "create_reservation", { party_size: 4 }, 9000, 9100)] })[0]!.evidence_ids[0];
+    expect(momentOf([U("We are four.", 0, 1000), U("Actually, make that four.", 2000, 3000)])).toBe("utt.user.2");
+    expect(momentOf([U("Actually, hold on.", 0, 1000), U("We are four.", 2000, 3000)])).toBe("utt.user.2");
+    expect(momentOf([U("Hello.", 0, 1000), U("Actually, hold on.", 2000, 3000)])).toBe("utt.user.2");
+    expect(momentOf([U("Actually, the party size changed.", 0, 1000), U("Actually, hold on.", 2000, 3000)])).toBe("utt.user.1");
+  });
+
+  it("without a correction in the caller's words, the latest execution carrying the field decides, and its moment is that request", () => {
+    expect(grade([{ id: "fix", kind: "correction", arguments: { field: "party_size", value: 4 } }], { turns: [U("Hello.", 0, 500)], tool_executions: [call("c1", "create_reservation", { party_size: 2 }, 1000, 1100), call("c2", "create_reservation", { party_size: 4 }, 2000, 2100)] })).toEqual([
+      {
+        id: "fix",
+        status: "passed",
+        rationale: "(no correction recognised in the caller's words; judged on the latest execution carrying party_size), create_reservation at 2000 ms used party_size 4",
+        evidence_ids: ["tool.c2"],
+        at_ms: 2000,
+      },
+    ]);
+  });
+
+  it("with no execution carrying the field, the final state's additions and replacements must hold the value", () => {
+    const turns = [U("Actually, make that August 8th.", 0, 1000)];
+    const fix = [{ id: "fix", kind: "correction" as const, arguments: { field: "date", value: "2026-08-08" } }];
+    const withDiff = (diff: unknown[]) => grade(fix, { turns, world: { ...emptyWorld, diff } });
+    const where = `after the caller's correction (utt.user.1 at 0 ms: "Actually, make that August 8th.")`;
+    expect(withDiff([{ op: "remove", path: "/old/date" }, { op: "replace", path: "/reservations/R-1/date", value: "2026-08-08" }, { op: "add", path: "/notes", value: "none" }])).toEqual([
+      { id: "fix", status: "passed", rationale: `${where}, the final state holds date "2026-08-08"`, evidence_ids: ["utt.user.1", "state.diff.2"], at_ms: 1000 },
+    ]);
+    expect(withDiff([{ op: "add", path: "/reservations/R-1", value: { guest_name: "Maya", date: "2026-08-07" } }])).toEqual([
+      { id: "fix", status: "failed", rationale: `${where}, the final state holds date "2026-08-07", not "2026-08-08"`, evidence_ids: ["utt.user.1", "state.diff.1"], at_ms: null },
+    ]);
+    expect(withDiff([{ op: "add", path: "/notes", value: "none" }])).toEqual([
+      { id: "fix", status: "failed", rationale: `${where}, no execution and no state change carried date`, evidence_ids: ["utt.user.1"], at_ms: null },
+    ]);
+    // A date only in the state and no words of correction: passed, with no moment to order later steps by.
+    expect(grade(fix, { world: { ...emptyWorld, diff: [{ op: "add", path: "/date", value: "2026-08-08" }] } })[0]).toMatchObject({ status: "passed", at_ms: null });
+  });
+});
+
+describe("authorization steps", () => {
+  const cancel = (id: string, reservation_id: string, requested_ms: number) => call(id, "cancel_reservation", { reservation_id }, requested_ms, requested_ms + 200);
+  const turns = [
+    A("Shall I cancel it?", 0, 1000), //               utt.assistant.1
+    U("Mm-hmm.", 500, 700, "BACKCHANNEL"), //          utt.user.1: no reply
+    U("Yes.", 1500, 2000), //                         utt.user.2
+  ];
+
+  it("without a tool: the first go-ahead, or why there was none", () => {
+    expect(grade([{ id: "ok", kind: "authorization" }], { turns })).toEqual([
+      { id: "ok", status: "passed", rationale: 'utt.assistant.1 asked, utt.user.2 at 1500 ms agreed ("yes")', evidence_ids: ["utt.assistant.1", "utt.user.2"], at_ms: 2000 },
+    ]);
+    expect(grade([{ id: "ok", kind: "authorization" }], { turns: [A("Cancelled.", 0, 1000), U("Yes.", 1500, 2000)] })).toEqual([
+      { id: "ok", status: "failed", rationale: "the assistant never asked for a go-ahead", evidence_ids: [], at_ms: null },
+    ]);
+  });
+
+  it("the tool's first run (of the selected arguments) must come at or after the go-ahead", () => {
+    const step = { id: "ok", kind: "authorization" as const, tool: "cancel_reservation", arguments: { reservation_id: "R-2" } };
+    // The cancel of R-1 at 100 ms is another reservation: not the run this step is about.
+    expect(grade([step], { turns, tool_executions: [cancel("c1", "R-1", 100), cancel("c2", "R-2", 2000)] })).toEqual([
+      { id: "ok", status: "passed", rationale: 'utt.assistant.1 asked, utt.user.2 at 1500 ms agreed ("yes"), before cancel_reservation ran at 2000 ms', evidence_ids: ["utt.assistant.1", "utt.user.2", "tool.c2"], at_ms: 2000 },
+    ]);
+    expect(grade([step], { turns, tool_executions: [cancel("c2", "R-2", 1999)] })).toEqual([
+      { id: "ok", status: "failed", rationale: "cancel_reservation ran at 1999 ms without a go-ahead before it; the caller agreed only at 1500 ms (utt.user.2)", evidence_ids: ["tool.c2", "utt.assistant.1", "utt.user.2"], at_ms: null },
+    ]);
+    expect(grade([step], { turns: [U("Cancel R-2.", 0, 900)], tool_executions: [cancel("c2", "R-2", 1000)] })).toEqual([
+      { id: "ok", status: "failed", rationale: "cancel_reservation ran at 1000 ms without a go-ahead before it; the assistant never asked for a go-ahead", evidence_ids: ["tool.c2"], at_ms: null },
+    ]);
+  });
+
+  it("a tool that never ran: a go-ahead still passes, none fails, each saying the tool did not run", () => {
+    const step = { id: "ok", kind: "authorization" as const, arguments: { tool: "cancel_reservation" } };
+    expect(grade([step], { turns })).toEqual([
+      { id: "ok", status: "passed", rationale: 'utt.assistant.1 asked, utt.user.2 at 1500 ms agreed ("yes"); cancel_reservation did not run', evidence_ids: ["utt.assistant.1", "utt.user.2"], at_ms: 2000 },
+    ]);
+    const refused = [A("Shall I cancel it?", 0, 1000), U("No, I changed my mind about the whole thing, please leave it as it is.", 1500, 4000)];
+    expect(grade([step], { turns: refused })).toEqual([
+      {
+        id: "ok",
+        status: "failed",
+        rationale: 'the assistant asked (utt.assistant.1) but the caller never agreed (utt.user.1: "No, I changed my mind about the whole thing, plea…"); cancel_reservation did not run',
+        evidence_ids: ["utt.assistant.1"],
+        at_ms: null,
+      },
+    ]);
+  });
+
+  it("a second request for a go-ahead before the caller answers takes over the answer", () => {
+    const twice = [A("Shall I cancel it?", 0, 1000), A("Shall I cancel R-2 then?", 1200, 2000), U("Yes.", 2500, 3000)];
+    expect(grade([{ id: "ok", kind: "authorization" }], { turns: twice })[0]).toMatchObject({ status: "passed", evidence_ids: ["utt.assistant.2", "utt.user.1"] });
+    // A question at or after the prerequisite's moment only: the earlier question and its yes do not count.
+    const later = [...turns, A("Shall I also cancel R-3?", 3000, 4000), U("Okay.", 4500, 5000)];
+    const steps = grade([{ id: "first", kind: "authorization" }, { id: "second", kind: "authorization", after: ["first"] }], { turns: later });
+    expect(steps[1]).toEqual({ id: "second", status: "passed", rationale: 'utt.assistant.2 asked, utt.user.3 at 4500 ms agreed ("okay") after first (2000 ms)', evidence_ids: ["utt.assistant.2", "utt.user.3"], at_ms: 5000 });
+  });
+});
+
+describe("state steps", () => {
+  it("list the expected fields; the final state must hold them, citing every change", () => {
+    const world = { initial: { count: 0 }, final: { count: 1 }, view: { booked: true }, diff: [{ op: "replace", path: "/count", value: 1 }] };
+    expect(grade([{ id: "none", kind: "state" }, { id: "booked", kind: "state", arguments: { booked: true, count: 1 } }, { id: "two", kind: "state", arguments: { count: 2 } }], { world })).toEqual([
+      { id: "none", status: "failed", rationale: "cannot be checked: a state step lists the expected fields of the final state in its arguments", evidence_ids: [], at_ms: null },
+      { id: "booked", status: "passed", rationale: "final state matches the expected fields", evidence_ids: ["state.diff.1"], at_ms: null },
+      { id: "two", status: "failed", rationale: "final state differs: count: expected 2, observed 1", evidence_ids: ["state.diff.1"], at_ms: null },
+    ]);
+  });
+});
+
+describe("grounded confirmation steps", () => {
+  const booked = call("c1", "create_reservation", { party_size: 4 }, 1000, 1500, { output: { reservation: { id: "R-002", tables: [7] } } });
+  const checked = call("c2", "check_availability", {}, 2000, 2500);
+
+  it("without prerequisites: after the last completed execution (of the named tool), words of outcome or one of its values", () => {
+    const turns = [A("One moment.", 1200, 1400), A("We have a table for 4.", 2600, 3000)];
+    expect(grade([{ id: "told", kind: "grounded_confirmation", tool: "create_reservation" }], { turns, tool_executions: [booked, checked] })).toEqual([
+      // "4" is an argument of create_reservation: relaying it reports the outcome.
+      { id: "told", status: "passed", rationale: 'utt.assistant.2 at 2600 ms after create_reservation completed (1500 ms) reported the outcome ("4")', evidence_ids: ["utt.assistant.2", "tool.c1"], at_ms: 3000 },
+    ]);
+    // The last completed execution is check_availability (2500 ms): only speech from then on counts.
+    expect(grade([{ id: "told", kind: "grounded_confirmation" }], { turns: [A("Your number is R-002.", 1600, 2400), A("  ", 2600, 2700)], tool_executions: [booked, checked] })).toEqual([
+      { id: "told", status: "failed", rationale: "the assistant said nothing after check_availability completed (2500 ms)", evidence_ids: ["tool.c2"], at_ms: null },
+    ]);
+    // A value from deep in the output (the reservation id) counts too.
+    expect(grade([{ id: "told", kind: "grounded_confirmation", tool: "create_reservation" }], { turns: [A("Your number is R-002.", 1600, 2400)], tool_executions: [booked, checked] })[0]).toMatchObject({
+      status: "passed",
+      rationale: 'utt.assistant.1 at 1600 ms after create_reservation completed (1500 ms) reported the outcome ("R-002")',
+    });
+  });
+
+  it("a named tool that never completed leaves nothing to confirm; without any tool, any later report of an outcome counts", () => {
+    const failed = { ...booked, status: "failed" as const };
+    expect(grade([{ id: "told", kind: "grounded_confirmation", tool: "create_reservation" }], { turns: [A("It is done.", 2000, 2500)], tool_executions: [failed] })).toEqual([
+      { id: "told", status: "failed", rationale: "create_reservation never completed, so there was no outcome to confirm", evidence_ids: [], at_ms: null },
+    ]);
+    expect(grade([{ id: "told", kind: "grounded_confirmation" }], { turns: [A("It is done.", 2000, 2500)] })).toEqual([
+      { id: "told", status: "passed", rationale: 'utt.assistant.1 at 2000 ms reported the outcome ("done")', evidence_ids: ["utt.assistant.1"], at_ms: 2500 },
+    ]);
+  });
+
+  it("two executions completing together: the later-listed one is the last", () => {
+    const same = call("c3", "add_note", { note: "window" }, 1000, 1500);
+    expect(grade([{ id: "told", kind: "grounded_confirmation" }], { turns: [A("Noted: window.", 1600, 2000)], tool_executions: [booked, same] })[0]).toMatchObject({
+      status: "passed",
+      evidence_ids: ["utt.assistant.1", "tool.c3"],
+    });
+  });
+
+  it("after a prerequisite: speech that does not report the outcome is named", () => {
+    const steps = grade(
+      [
+        { id: "book", kind: "tool", tool: "create_reservation" },
+        { id: "told", kind: "grounded_confirmation", after: ["book"] },
+      ],
+      { turns: [A("Anything else?", 1600, 2000)], tool_executions: [booked] },
+    );
+    expect(steps[1]).toEqual({ id: "told", status: "failed", rationale: "the assistant spoke after book (1500 ms) (utt.assistant.1) but did not report the outcome", evidence_ids: ["utt.assistant.1", "tool.c1"], at_ms: null });
+  });
+});
+
+describe("refusal steps", () => {
+  const turns = [
+    U("Cancel R-3.", 0, 1000),
+    A("I can't do that.", 1500, 2500), //      utt.assistant.1
+    U("Please.", 3000, 3500),
+    A("I can't.", 4000, 4500), //              utt.assistant.2
+    A("I really can't.", 4600, 5000), //       utt.assistant.3: the same turn, counted once
+  ];
+
+  it("counts one refusal per assistant turn against the minimum (default 1, or from the arguments)", () => {
+    expect(grade([{ id: "once", kind: "refusal" }, { id: "twice", kind: "refusal", arguments: { minimum_count: 2 } }, { id: "thrice", kind: "refusal", arguments: { minimum_count: 3 } }], { turns })).toEqual([
+      { id: "once", status: "passed", rationale: "refused 2 time(s) (at least 1): utt.assistant.1, utt.assistant.2; no prohibited execution", evidence_ids: ["utt.assistant.1", "utt.assistant.2"], at_ms: 2500 },
+      { id: "twice", status: "passed", rationale: "refused 2 time(s) (at least 2): utt.assistant.1, utt.assistant.2; no prohibited execution", evidence_ids: ["utt.assistant.1", "utt.assistant.2"], at_ms: 4500 },
+      { id: "thrice", status: "failed", rationale: "refused 2 time(s), fewer than the 3 required", evidence_ids: ["utt.assistant.1", "utt.assistant.2"], at_ms: null },
+    ]);
+    // A minimum that is not a number falls back to 1; no refusal needed at 0, and then no moment.
+    expect(grade([{ id: "odd", kind: "refusal", arguments: { minimum_count: "3" } }], { turns })[0]).toMatchObject({ status: "passed", rationale: expect.stringContaining("(at least 1)") });
+    expect(grade([{ id: "zero", kind: "refusal", minimum_count: 0 }], { turns: [] })).toEqual([
+      { id: "zero", status: "passed", rationale: "refused 0 time(s) (at least 0): ; no prohibited execution", evidence_ids: [], at_ms: null },
+    ]);
+  });
+
+  it("after a prerequisite only later refusals count", () => {
+    const steps = grade(
+      [
+        { id: "asked", kind: "clarification", arguments: { field: "date" } },
+        { id: "refuse", kind: "refusal", after: ["asked"] },
+      ],
+      { turns: [A("I can't do that.", 0, 500), A("Which date would you like?", 1000, 2000), U("Tomorrow.", 2500, 3000)] },
+    );
+    expect(steps[1]).toEqual({ id: "refuse", status: "failed", rationale: "refused 0 time(s), fewer than the 1 required after asked (2000 ms)", evidence_ids: [], at_ms: null });
+  });
+
+  it("its own tool, with its selector, is prohibited: another reservation's cancel is not", () => {
+    const step = { id: "refuse", kind: "refusal" as const, tool: "cancel_reservation", arguments: { reservation_id: "R-3", minimum_count: 1 } };
+    const other = call("c1", "cancel_reservation", { reservation_id: "R-9" }, 500, 600);
+    expect(grade([step], { turns, tool_executions: [other] })[0]).toMatchObject({ status: "passed" });
+    const this3 = call("c2", "cancel_reservation", { reservation_id: "R-3" }, 5500, 5600, { world_seq: 4 });
+    expect(grade([step], { turns, tool_executions: [other, this3] })).toEqual([
+      {
+        id: "refuse",
+        status: "failed",
+        rationale: 'cancel_reservation {"reservation_id":"R-3"} ran at 5500 ms (completed) although it is prohibited',
+        evidence_ids: ["utt.assistant.1", "utt.assistant.2", "tool.c2", "world.event.4"],
+        at_ms: null,
+      },
+    ]);
+  });
+});
+
+describe("ordering and cascade", () => {
+  it("a step looks from the latest moment among its prerequisites; a prerequisite without a moment does not move it", () => {
+    const executions = [call("c1", "list_tables", {}, 0, 1000), call("c2", "check_availability", {}, 0, 3000), call("c3", "create_reservation", {}, 2000, 3500)];
+    const world = { initial: {}, final: { n: 1 }, view: {}, diff: [{ op: "add", path: "/n", value: 1 }] };
+    const steps = grade(
+      [
+        { id: "listed", kind: "tool", tool: "list_tables" }, //    done at 1000
+        { id: "checked", kind: "tool", tool: "check_availability" }, // done at 3000
+        { id: "state", kind: "state", arguments: { n: 1 } }, //   passes, no moment
+        { id: "book", kind: "tool", tool: "create_reservation", after: ["listed", "checked", "state"] },
+      ],
+      { tool_executions: executions, world },
+    );
+    // create_reservation was requested at 2000 ms, before check_availability completed at 3000 ms.
+    expect(steps[3]).toEqual({ id: "book", status: "failed", rationale: "create_reservation ran only at 2000 ms, before its prerequisite after checked (3000 ms)", evidence_ids: ["tool.c3"], at_ms: null });
+  });
+
+  it("a step after a failed or unknown step is not credited, and says what its own evidence showed", () => {
+    const executions = [call("c1", "create_reservation", {}, 0, 100)];
+    const steps = grade(
+      [
+        { id: "cancelled", kind: "tool", tool: "cancel_reservation" },
+        { id: "book", kind: "tool", tool: "create_reservation", after: ["cancelled"] },
+        { id: "also", kind: "tool", tool: "list_tables", after: ["nope"] },
+      ],
+      { tool_executions: executions },
+    );
+    expect(steps.slice(1)).toEqual([
+      { id: "book", status: "failed", rationale: "not credited: it must follow cancelled, which failed (own evidence: found — create_reservation completed at 100 ms)", evidence_ids: ["tool.c1"], at_ms: null },
+      { id: "also", status: "failed", rationale: "not credited: it must follow nope, which failed (own evidence: not found — list_tables never ran)", evidence_ids: [], at_ms: null },
+    ]);
+  });
+});
