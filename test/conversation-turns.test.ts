@@ -51,3 +51,14 @@ describe("substantive turns", () => {
     expect(actualTurns("run", SEED)).toBe(7);
   });
 });
+
+describe("substantive turns: blanks and ties", () => {
+  it("a blank utterance holds no floor: it neither counts nor splits a turn", () => {
+    expect(substantiveTurnCount([A("Hello.", 0, 500), U("   ", 600, 700), A("How can I help?", 800, 1200)])).toBe(1);
+  });
+
+  it("utterances starting together keep their record order", () => {
+    // The assistant's greeting and the caller's hello both start at 0: assistant, caller, assistant = 3.
+    expect(substantiveTurnCount([A("Hello.", 0, 500), U("Hi.", 0, 400), A("How can I help?", 800, 1200)])).toBe(3);
+  });
+});

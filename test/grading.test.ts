@@ -589,3 +589,17 @@ describe("§5 critical_procedure", () => {
     });
   });
 });
+
+describe("expected state with {unchanged: true} and other fields", () => {
+  const scenario = Scenario.parse({ ...booking, expected: { ...booking.expected, state: { unchanged: true, reservation_count: 1 } } });
+  const world = { initial: { n: 1 }, final: { n: 1 }, view: { reservation_count: 1 }, events: [], diff: [] };
+
+  it("passes only when the world is unchanged and the other fields match the final state and view", () => {
+    expect(grade(input({ scenario, world })).dimensions.final_state).toEqual({ status: "passed", rationale: "final state equals the initial state", evidence_ids: [] });
+    expect(grade(input({ scenario, world: { ...world, view: { reservation_count: 2 } } })).dimensions.final_state).toEqual({
+      status: "failed",
+      rationale: "final state does not match the expected fields",
+      evidence_ids: [],
+    });
+  });
+});
