@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { groundedCommunication, taskUnderstanding } from "../src/core/judge/clauses";
+import { defineClause, groundedCommunication, taskUnderstanding } from "../src/core/judge/clauses";
 import { aggregateVotes, interpretReply, type JudgeVote } from "../src/core/judge/judge";
+import { judgeUsageTotals, semanticQuality, semanticVerifiers, taskUnderstandingOutcome } from "../src/core/judge/verifiers";
+import type { Assessment } from "../src/core/record/assessment";
+import type { VerifierInput } from "../src/core/verify/verifier";
 
 /**
  * How one judge reply becomes a vote, and votes a verdict (§6), on replies written out by hand: which
@@ -165,5 +168,77 @@ describe("votes become a verdict", () => {
       reason: "refusal",
       rationale: "2 of 2 judge repetitions inconclusive: refused",
     });
+  });
+});
+
+describe("semantic verifiers: configuration, applicability and the run's totals", () => {
+  const clause = (id: string, applies: () => boolean | string) => defineClause({ id, version: "2.1", text: `Clause ${id}.`, applies, select: () => [] });
+  const noBudget = () => () => {};
+  const input = { record: {}, scenario: {} } as unknown as VerifierInput;
+
+  it("one verifier per clause, required when listed with or without the semantic. prefix", () => {
+    const verifiers = semanticVerifiers({ judge: null, clauses: [clause("alpha", () => true), clause("beta", () => true), clause("gamma", () => true)], required: ["semantic.alpha", "beta"] });
+    expect(verifiers.map((v) => [v.id, v.version, v.kind, v.required, v.description, v.clause])).toEqual([
+      ["semantic.alpha", "2.1", "semantic", true, "semantic judge (§6): Clause alpha.", { id: "alpha", version: "2.1" }],
+      ["semantic.beta", "2.1", "semantic", true, "semantic judge (§6): Clause beta.", { id: "beta", version: "2.1" }],
+      ["semantic.gamma", "2.1", "semantic", false, "semantic judge (§6): Clause gamma.", { id: "gamma", version: "2.1" }],
+    ]);
+    expect(() => semanticVerifiers({ judge: null, clauses: [clause("alpha", () => true)], required: ["alpha.semantic"] })).toThrow('required semantic criterion "alpha.semantic" is not a clause; clauses: alpha');
+  });
+
+  it("a clause that does not apply says why (its own reason, or a default); one that applies is not assessed offline", async () => {
+    const verifiers = semanticVerifiers({
+      judge: null,
+      clauses: [clause("silent", () => false), clause("reasoned", () => "no tool ran"), clause("applies", () => true)],
+      request_budget: noBudget,
+    });
+    expect(await Promise.all(verifiers.map((v) => v.assess(input)))).toEqual([
+      { status: "not_applicable", score: null, rationale: "clause silent does not apply", evidence_ids: [] },
+      { status: "not_applicable", score: null, rationale: "no tool ran", evidence_ids: [] },
+      { status: "not_run", score: null, rationale: "not assessed: offline run without --judge", evidence_ids: [] },
+    ]);
+  });
+
+  it("semantic quality: the mean of the scored applicable semantic dimensions", () => {
+    const a = (verifier: string, status: Assessment["status"], score: number | null, kind: "semantic" | "deterministic" = "semantic") => ({ verifier, kind, status, score });
+    expect(
+      semanticQuality([
+        a("semantic.alpha", "passed", 1),
+        a("semantic.beta", "failed", 0.5),
+        a("semantic.gamma", "inconclusive", 0.25), // no verdict: no score
+        a("semantic.delta", "not_applicable", 0), //  left out
+        a("semantic.epsilon", "failed", null),
+        a("semantic.zeta", "passed", 0, "deterministic"), // not a semantic assessment
+        a("custom.eta", "passed", 0), //                  not a semantic verifier
+      ]),
+    ).toEqual({ score: 0.75, dimensions: { alpha: 1, beta: 0.5, gamma: null, epsilon: null } });
+    expect(semanticQuality([a("semantic.alpha", "not_run", null)])).toEqual({ score: null, dimensions: { alpha: null } });
+  });
+
+  it("task understanding's outcome for §5: undefined unless a judge decided; an error is inconclusive", () => {
+    const tu = (status: Assessment["status"]) => taskUnderstandingOutcome([{ verifier: "semantic.context_fidelity", status: "failed" }, { verifier: "semantic.task_understanding", status }]);
+    expect([tu("passed"), tu("failed"), tu("inconclusive"), tu("error"), tu("not_run"), tu("not_applicable")]).toEqual(["passed", "failed", "inconclusive", "inconclusive", undefined, undefined]);
+    expect(taskUnderstandingOutcome([{ verifier: "semantic.context_fidelity", status: "failed" }])).toBeUndefined();
+  });
+
+  it("the run's judge totals: requests that reached the provider, summed latency, tokens and cost, unpriced models counted", () => {
+    const judged = (latency_ms: number, cost_usd: number | null, reasons: Array<string | null>) =>
+      ({
+        judge: {
+          latency_ms,
+          cost_usd,
+          tokens: { input: 10, cached: 1, cache_write: 0, output: 5, reasoning: 2, total: 15 },
+          votes: reasons.map((reason) => ({ outcome: reason ? "inconclusive" : "pass", reason, score: null, latency_ms: 1, response_id: null })),
+        },
+      }) as unknown as Pick<Assessment, "judge">;
+    expect(judgeUsageTotals([judged(100, 0.5, [null, "timeout", "request_limit"]), {}, judged(50, null, ["no_evidence"]), judged(7, 0.25, [null])])).toEqual({
+      judged: 3,
+      requests: 3,
+      latency_ms: 157,
+      tokens: { input: 30, cached: 3, cache_write: 0, output: 15, reasoning: 6, total: 45 },
+      cost_usd: 0.75,
+      unpriced: 1,
+    });
+    expect(judgeUsageTotals([{}])).toMatchObject({ judged: 0, cost_usd: null, unpriced: 0 });
   });
 });
