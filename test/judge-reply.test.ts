@@ -199,6 +199,25 @@ describe("semantic verifiers: configuration, applicability and the run's totals"
     ]);
   });
 
+  it("an applicability rule that throws is a verifier error naming the clause, its version and the stage", async () => {
+    const verifiers = semanticVerifiers({
+      judge: null,
+      clauses: [
+        clause("broken", () => {
+          throw new Error("record.turns is undefined");
+        }),
+        clause("thrower", () => {
+          throw "a string"; // a package may throw anything, not only an Error
+        }),
+      ],
+      request_budget: noBudget,
+    });
+    expect(await Promise.all(verifiers.map((v) => v.assess(input)))).toEqual([
+      { status: "error", score: null, rationale: "verifier error in clause broken 2.1 (applicability rule): record.turns is undefined", evidence_ids: [] },
+      { status: "error", score: null, rationale: "verifier error in clause thrower 2.1 (applicability rule): a string", evidence_ids: [] },
+    ]);
+  });
+
   it("semantic quality: the mean of the scored applicable semantic dimensions", () => {
     const a = (verifier: string, status: Assessment["status"], score: number | null, kind: "semantic" | "deterministic" = "semantic") => ({ verifier, kind, status, score });
     expect(
