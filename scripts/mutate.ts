@@ -55,7 +55,7 @@ export const TARGETS: Target[] = [
   { file: "src/core/verify/turns.ts", tests: ["test/conversation-turns.test.ts"] },
   { file: "src/core/verify/state.ts", tests: ["test/grading.test.ts", "test/procedure-grading.test.ts"] },
   { file: "src/core/judge/verifiers.ts", tests: ["test/judge-reply.test.ts", "test/judge-verdicts.test.ts", "test/judge-request.test.ts"] },
-  { file: "src/core/judge/judge.ts", functions: ["interpretReply", "aggregateVotes"], tests: ["test/judge-reply.test.ts", "test/judge-verdicts.test.ts"] },
+  { file: "src/core/judge/judge.ts", functions: ["interpretReply", "aggregateVotes"], tests: ["test/judge-reply.test.ts"] },
   { file: "src/core/world/world.ts", tests: ["test/world-engine.test.ts"] },
   { file: "src/core/world/state-check.ts", tests: ["test/world-engine.test.ts"] },
   { file: "src/core/world/errors.ts", tests: ["test/world-engine.test.ts"] },
