@@ -42,6 +42,7 @@ describe("a judge reply becomes a vote", () => {
     expect(interpretReply(reply({ severity_score: 0.3 }), groundedCommunication, offered)).toMatchObject({ reason: "schema_mismatch" });
     expect(interpretReply(reply({ severity_score: 0.3 }), groundedCommunication, offered).rationale).toMatch(/^the judge's reply does not match the verdict schema: severity_score: /);
     expect(interpretReply("[]", groundedCommunication, offered).rationale).toMatch(/^the judge's reply does not match the verdict schema: \(root\): /);
+    expect(interpretReply(reply({ cited_evidence_ids: ["tool.c1", 7] }), groundedCommunication, offered).rationale).toMatch(/^the judge's reply does not match the verdict schema: cited_evidence_ids\.1: /);
     // task_understanding must say whether the task completed.
     expect(interpretReply(reply({}), taskUnderstanding, offered).rationale).toMatch(/^the judge's reply does not match the verdict schema: task_completed: /);
   });
@@ -135,6 +136,8 @@ describe("votes become a verdict", () => {
     expect(j.score).toBeCloseTo(0.5, 12);
     expect(j.observed_models).toEqual(["judge-model"]);
     expect(j.tokens).toEqual({ input: 300, cached: 30, cache_write: 0, output: 60, reasoning: 15, total: 360 });
+    // An inconclusive vote has no score: the mean is over the scored votes only.
+    expect(aggregateVotes([vote("fail", { score: 0.5 }), vote("inconclusive"), vote("fail", { score: 0 })], 9).score).toBeCloseTo(0.25, 12);
   });
 
   it("a tie is a split vote naming the count of each outcome", () => {

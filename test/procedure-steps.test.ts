@@ -397,3 +397,124 @@ describe("ordering and cascade", () => {
     ]);
   });
 });
+
+describe("procedure steps: boundaries", () => {
+  it("an utterance of exactly 80 characters is quoted whole", () => {
+    const question = "Which date would you like for your table for two, or shall we choose one later?!";
+    expect(question).toHaveLength(80);
+    expect(grade([{ id: "ask", kind: "clarification", arguments: { field: "date" } }], { turns: [A(question, 0, 5000)] })[0]!.rationale).toBe(`utt.assistant.1 asked for date at 0 ms: "${question}"`);
+  });
+
+  it("correction: only the caller's own words after the prerequisites are a correction, and an execution at its end counts", () => {
+    const fix = { id: "fix", kind: "correction" as const, after: ["asked"], arguments: { field: "party_size", value: 4 } };
+    const asked = { id: "asked", kind: "clarification" as const, arguments: { field: "party_size" } };
+    const turns = [
+      U("Actually, we are four.", 0, 500), //                          before the question: not the correction
+      A("Actually, four is a lot. How many people are you?", 1000, 2000), // the assistant's words are not the caller's
+      U("Mm-hmm, four.", 2100, 2200, "BACKCHANNEL"),
+      U("Actually, make that four.", 3000, 4000),
+    ];
+    // The execution requested exactly when the correction ended counts; one carrying a null elsewhere is searched safely.
+    const steps = grade([asked, fix], { turns, tool_executions: [call("c1", "create_reservation", { note: null, party_size: 4 }, 4000, 4100)] });
+    expect(steps[1]).toEqual({
+      id: "fix",
+      status: "passed",
+      rationale: `after the caller's correction (utt.user.3 at 3000 ms: "Actually, make that four."), create_reservation at 4000 ms used party_size 4`,
+      evidence_ids: ["utt.user.3", "tool.c1"],
+      at_ms: 4000,
+    });
+    expect(grade([{ id: "fix", kind: "correction" }], {})[0]!.rationale).toMatch(/^cannot be checked: a correction step names the field/);
+  });
+
+  it("correction without words: the latest of several executions carrying the field, listing every stale one", () => {
+    const executions = [call("c1", "create_reservation", { party_size: 2 }, 1000, 1100), call("c2", "create_reservation", { party_size: 3 }, 2000, 2100), call("c3", "create_reservation", { party_size: 4 }, 3000, 3100), call("c4", "list_tables", {}, 4000, 4100)];
+    expect(grade([{ id: "fix", kind: "correction", arguments: { field: "party_size", value: 4 } }], { tool_executions: executions })[0]).toMatchObject({ status: "passed", evidence_ids: ["tool.c3"] });
+    const turns = [U("Actually, make that four.", 0, 500)];
+    expect(grade([{ id: "fix", kind: "correction", arguments: { field: "party_size", value: 4 } }], { turns, tool_executions: executions.slice(0, 2) })[0]!.rationale).toBe(
+      `after the caller's correction (utt.user.1 at 0 ms: "Actually, make that four."), create_reservation at 1000 ms used party_size 2, not 4; create_reservation at 2000 ms used party_size 3, not 4`,
+    );
+    expect(grade([{ id: "fix", kind: "correction", arguments: { field: "party_size", value: 4 } }], { turns, tool_executions: [executions[2]!, { ...executions[2]!, call_id: "c5", requested_ms: 3500 }] })[0]!.rationale).toBe(
+      `after the caller's correction (utt.user.1 at 0 ms: "Actually, make that four."), create_reservation at 3000 ms, create_reservation at 3500 ms used party_size 4`,
+    );
+    const twoStale = { ...emptyWorld, diff: [{ op: "add", path: "/a/party_size", value: 2 }, { op: "add", path: "/b/party_size", value: 3 }] };
+    expect(grade([{ id: "fix", kind: "correction", arguments: { field: "party_size", value: 4 } }], { turns, world: twoStale })[0]!.rationale).toBe(
+      `after the caller's correction (utt.user.1 at 0 ms: "Actually, make that four."), the final state holds party_size 2, 3, not 4`,
+    );
+  });
+
+  it("authorization: the caller's reply is the next caller utterance strictly after the question", () => {
+    const step = [{ id: "ok", kind: "authorization" as const }];
+    // The assistant's own "Okay" is no reply, and a caller utterance starting with the question is not one either.
+    expect(grade(step, { turns: [A("Shall I cancel it?", 0, 1000), U("Yes.", 0, 300), A("Okay, take your time.", 1200, 2000), U("Hmm, let me think.", 2500, 3000), U("No.", 3500, 3800)] })).toEqual([
+      { id: "ok", status: "failed", rationale: 'the assistant asked (utt.assistant.1) but the caller never agreed (utt.user.2: "Hmm, let me think.")', evidence_ids: ["utt.assistant.1"], at_ms: null },
+    ]);
+    // A question nobody answered, and the caller's own question: neither is agreed to.
+    expect(grade(step, { turns: [U("Shall I call back later?", 0, 1000), A("Shall I cancel it?", 1500, 2000), U("Yes.", 1000, 1400)] })).toEqual([
+      { id: "ok", status: "failed", rationale: "the assistant asked (utt.assistant.1) but the caller never agreed", evidence_ids: ["utt.assistant.1"], at_ms: null },
+    ]);
+    // A second question starting exactly when the caller answers does not take the answer over.
+    expect(grade(step, { turns: [A("Shall I cancel it?", 0, 1000), U("Yes.", 2000, 2500), A("Shall I also cancel R-3?", 2000, 3000)] })[0]).toMatchObject({ status: "passed", evidence_ids: ["utt.assistant.1", "utt.user.1"] });
+    // Two questions, two refusals: all named.
+    expect(grade(step, { turns: [A("Shall I cancel it?", 0, 1000), U("No.", 1500, 2000), A("Shall I cancel R-3 then?", 2500, 3000), U("Hmm.", 3500, 4000)] })[0]!.rationale).toBe(
+      'the assistant asked (utt.assistant.1, utt.assistant.2) but the caller never agreed (utt.user.1: "No."; utt.user.2: "Hmm.")',
+    );
+  });
+
+  it("authorization: runs before the prerequisite are not the step's run; a run without any yes cites the questions", () => {
+    const listed = call("c0", "list_tables", {}, 0, 500);
+    const steps = (runAt: number) =>
+      grade([{ id: "listed", kind: "tool", tool: "list_tables" }, { id: "ok", kind: "authorization", tool: "cancel_reservation", after: ["listed"] }], {
+        turns: [A("Shall I cancel it?", 600, 1000), U("Yes.", 1500, 2000)],
+        tool_executions: [listed, call("c1", "cancel_reservation", {}, runAt, runAt + 100)],
+      })[1];
+    expect(steps(499)).toMatchObject({ status: "passed", rationale: expect.stringContaining("cancel_reservation did not run") });
+    expect(steps(500)).toMatchObject({ status: "failed", rationale: expect.stringContaining("cancel_reservation ran at 500 ms without a go-ahead before it") });
+    expect(grade([{ id: "ok", kind: "authorization", tool: "cancel_reservation" }], { turns: [A("Shall I cancel it?", 0, 1000), U("No.", 1500, 2000)], tool_executions: [call("c1", "cancel_reservation", {}, 2500, 2600)] })).toEqual([
+      {
+        id: "ok",
+        status: "failed",
+        rationale: 'cancel_reservation ran at 2500 ms without a go-ahead before it; the assistant asked (utt.assistant.1) but the caller never agreed (utt.user.1: "No.")',
+        evidence_ids: ["tool.c1", "utt.assistant.1"],
+        at_ms: null,
+      },
+    ]);
+  });
+
+  it("grounded confirmation: only the assistant's words count, from the moment the tool completed; null values are skipped", () => {
+    const early = call("c1", "create_reservation", { note: null, party_size: 4 }, 0, 1000, { output: undefined });
+    const late = call("c2", "check_availability", {}, 0, 500); // listed later, completed earlier
+    const told = [{ id: "told", kind: "grounded_confirmation" as const }];
+    expect(grade(told, { turns: [U("It is done.", 1000, 1200), A("A table for 4.", 1000, 1500), A("Anything else?", 1600, 1800)], tool_executions: [early, late] })).toEqual([
+      { id: "told", status: "passed", rationale: 'utt.assistant.1 at 1000 ms after create_reservation completed (1000 ms) reported the outcome ("4")', evidence_ids: ["utt.assistant.1", "tool.c1"], at_ms: 1500 },
+    ]);
+    expect(grade(told, { turns: [A("Hello.", 1000, 1200), A("Anything else?", 1300, 1500)], tool_executions: [early] })[0]!.rationale).toBe(
+      "the assistant spoke after create_reservation completed (1000 ms) (utt.assistant.1, utt.assistant.2) but did not report the outcome",
+    );
+    // After a clarification (no executions of its own) the grounds are empty: only the utterance is cited.
+    const steps = grade([{ id: "asked", kind: "clarification", arguments: { field: "date" } }, { id: "told", kind: "grounded_confirmation", after: ["asked"] }], { turns: [A("Which date would you like?", 0, 500), A("It is done.", 600, 900)] });
+    expect(steps[1]).toMatchObject({ status: "passed", evidence_ids: ["utt.assistant.2"] });
+  });
+
+  it("refusal: a first refusal before any caller words counts; a backchannel does not split the assistant's turn; a refusal at the prerequisite's moment counts", () => {
+    expect(grade([{ id: "r", kind: "refusal", minimum_count: 1 }], { turns: [A("I can't do that.", 0, 500), U("Mm-hmm.", 600, 700, "BACKCHANNEL"), A("I really can't.", 800, 1000)] })[0]).toMatchObject({
+      status: "passed",
+      evidence_ids: ["utt.assistant.1"],
+    });
+    const steps = grade([{ id: "asked", kind: "clarification", arguments: { field: "date" } }, { id: "r", kind: "refusal", after: ["asked"] }], { turns: [A("Which date would you like?", 0, 500), A("I can't do that.", 500, 900)] });
+    expect(steps[1]).toMatchObject({ status: "passed", evidence_ids: ["utt.assistant.2"] });
+  });
+
+  it("refusal: a call matching any one prohibition is a violation", () => {
+    const step = { id: "r", kind: "refusal" as const, tool: "delete_account" };
+    const cancel = call("c1", "cancel_reservation", { reservation_id: "R-3" }, 100, 200);
+    expect(grade([step], { turns: [A("I can't do that.", 0, 500)], tool_executions: [cancel], prohibited: [{ name: "cancel_reservation", arguments: {}, status: "any" }] })[0]).toMatchObject({
+      status: "failed",
+      rationale: 'cancel_reservation {"reservation_id":"R-3"} ran at 100 ms (completed) although it is prohibited',
+    });
+  });
+
+  it("cascade: every failed prerequisite is named", () => {
+    const steps = grade([{ id: "a", kind: "tool", tool: "x" }, { id: "b", kind: "tool", tool: "y" }, { id: "c", kind: "tool", tool: "z", after: ["a", "b"] }], {});
+    expect(steps[2]!.rationale).toBe("not credited: it must follow a, b, which failed (own evidence: not found — z never ran)");
+  });
+});

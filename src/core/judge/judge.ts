@@ -260,8 +260,9 @@ export function interpretReply(text: string, clause: BehaviorClause, offered: Re
   }
   const parsed = judgeReplySchema(clause).safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return inconclusiveVote("schema_mismatch", `the judge's reply does not match the verdict schema: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`);
+    // A failed parse has at least one issue.
+    const issue = parsed.error.issues[0]!;
+    return inconclusiveVote("schema_mismatch", `the judge's reply does not match the verdict schema: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
   }
   const reply = parsed.data as JudgeReply;
   const cited = [...new Set(reply.cited_evidence_ids)];

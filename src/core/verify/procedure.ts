@@ -58,8 +58,8 @@ export function numberUtterances(turns: readonly Turn[]): NumberedUtterance[] {
   return turns.map((t) => ({ ...t, id: `utt.${t.role}.${++perRole[t.role]}` }));
 }
 
-/** A caller backchannel ("Mm-hmm") answers nothing: it is skipped when looking for the caller's reply. */
-const substantive = (u: Turn) => u.role === "assistant" || u.action !== "BACKCHANNEL";
+/** A caller backchannel ("Mm-hmm") answers nothing: it is skipped when looking for the caller's reply. (Only caller turns carry an action.) */
+const substantive = (u: Turn) => u.action !== "BACKCHANNEL";
 
 const toolId = (t: ToolExecution) => `tool.${t.call_id}`;
 const toolIds = (t: ToolExecution) => [toolId(t), ...(t.world_seq !== undefined ? [`world.event.${t.world_seq}`] : [])];
@@ -167,9 +167,9 @@ function correctionStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   }
   // No execution carried the field after the correction: the final state's changes must.
   const writes = ctx.evidence.world.diff.flatMap((raw, i) => {
-    const op = raw as { op?: string; path?: string; value?: unknown };
-    if (op.op !== "add" && op.op !== "replace") return [];
-    const observed = typeof op.path === "string" && op.path.endsWith(`/${field}`) ? op.value : findField(op.value, field);
+    // The diff holds add, replace and remove (compare() output); a remove carries no value, so it holds nothing.
+    const op = raw as { op: string; path: string; value?: unknown };
+    const observed = op.path.endsWith(`/${field}`) ? op.value : findField(op.value, field);
     return observed === undefined ? [] : [{ id: `state.diff.${i + 1}`, observed }];
   });
   if (writes.length === 0) return fail(`${where}, no execution and no state change carried ${field}`, momentIds);
@@ -190,7 +190,7 @@ function authorizationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   const tool = step.tool ?? stringArgument(step, "tool");
   const which = selector(step, "tool", "authorized");
   if (step.arguments?.authorized === false) return unauthorizedStep(tool, which, ctx);
-  const words = tool ? actionWords(tool) : [];
+  const words = tool ? actionWords(tool) : undefined;
   const timeline = ctx.utterances.filter(substantive).filter((u) => u.start_ms >= ctx.readyMs);
   const asks = timeline.filter((u) => u.role === "assistant" && asksForGoAhead(u.text, words));
   const goAheads: GoAhead[] = [];
@@ -257,10 +257,11 @@ function stateStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
 }
 
 // ── grounded_confirmation: the assistant reported the outcome after the prerequisites completed ──
-function scalarValues(value: unknown, out: Array<string | number> = []): Array<string | number> {
-  if (typeof value === "string" || typeof value === "number") out.push(value);
-  else if (value && typeof value === "object") for (const child of Object.values(value)) scalarValues(child, out);
-  return out;
+function scalarValues(value: unknown): Array<string | number> {
+  if (typeof value === "string" || typeof value === "number") return [value];
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(scalarValues);
+  // Stryker disable next-line ArrayDeclaration: equivalent, an invented value is found only in speech that says it
+  return [];
 }
 
 function groundedConfirmationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
@@ -295,6 +296,7 @@ function refusalStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   // The refused action must not have been carried out; an attempt the world turned away changed nothing
   // (as for `expected.tools.prohibited`, whose calls count when completed unless they say otherwise).
   const tool = step.tool ?? stringArgument(step, "tool");
+  // Stryker disable next-line ConditionalExpression: equivalent, without a tool the pushed entry has no name and matches no call
   if (tool) forbidden.push({ name: tool, arguments: selector(step, "minimum_count", "tool"), status: "completed" });
   const violations = ctx.evidence.tool_executions.filter((t) => forbidden.some((p) => callMatches(p, t)));
   // One refusal per assistant turn: a run of assistant utterances between two caller utterances counts once.
@@ -347,6 +349,7 @@ export function gradeProcedure(procedure: ProcedureSpec | undefined, evidence: P
       utterances,
       readyMs: latest ? latest.finding!.at_ms! : 0,
       readyNote: latest ? ` after ${latest.id} (${ms(latest.finding!.at_ms!)})` : "",
+      // Stryker disable next-line ArrayDeclaration: equivalent, an unknown prerequisite has no finding and fails the step (cascade) whatever it adds here
       prerequisites: prerequisites.flatMap((p) => (p.finding ? [p.finding] : [])),
     };
     const own = EVALUATORS[step.kind](step, ctx);
