@@ -908,3 +908,92 @@ describe("world engine: writesValidState", () => {
     expect(() => counter("yes")).toThrow(/`writesValidState` must be true or false/);
   });
 });
+
+describe("world engine: refusals and setup errors, word for word", () => {
+  // A shop whose state is built from a portable initial state by the world's own function.
+  const shop = defineWorld<{ stock: number; log: string[] }>({
+    name: "shop",
+    version: "1",
+    state: z.strictObject({ stock: z.int().nonnegative(), log: z.array(z.string()) }),
+    initialState: (portable) => {
+      const { units } = z.strictObject({ units: z.int() }).parse(portable);
+      if (units === 13) throw new Error("unlucky");
+      return { stock: units, log: [] };
+    },
+    operations: {
+      sell: {
+        kind: "write",
+        description: "Sell one unit.",
+        args: z.strictObject({ note: z.string() }),
+        run: ({ state, args }) => {
+          state.stock -= 1;
+          state.log.push(args.note);
+        },
+      },
+      restock: { kind: "write", description: "Nothing to do.", args: z.strictObject({}), run: () => "nothing changed" },
+      later: { kind: "read", description: "Answers later.", args: z.strictObject({}), run: () => Promise.resolve(1) },
+      clear_log: {
+        kind: "write",
+        description: "Empty the log.",
+        args: z.strictObject({}),
+        run: ({ state }) => {
+          state.log.pop();
+        },
+      },
+    },
+  });
+  const open = (initialState: unknown) => createWorld(shop, { seed: 1, trial: "t#1", initialState: initialState as Record<string, unknown>, now: () => 5 });
+
+  it("a bad initial state: not an object, rejected by the world's own function, or building an invalid state", () => {
+    for (const bad of [[], "ten"]) {
+      expect(() => open(bad)).toThrow('world "shop": application.initial_state must be an object (use {} for the defaults)');
+    }
+    expect(() => open({ units: "ten" })).toThrow('world "shop": application.initial_state.units: Invalid input: expected number, received string');
+    expect(() => open({ units: 13 })).toThrow("unlucky");
+    expect(() => open({ units: -1 })).toThrow('world "shop": the state built from application.initial_state is invalid: state.stock: Too small: expected number to be >=0');
+    try {
+      open({ units: -1 });
+    } catch (e) {
+      expect((e as WorldSetupError).issues).toEqual([{ path: "state.stock", message: "Too small: expected number to be >=0" }]);
+    }
+  });
+
+  it("an unknown operation and invalid arguments are recorded with their whole message and details", () => {
+    const world = open({ units: 1 });
+    expect(world.perform("steal", {}, cause).error).toEqual({ code: "unknown_operation", message: 'world "shop" has no operation "steal"; it has: sell, restock, later, clear_log' });
+    expect(world.perform("sell", { note: 3 }, cause).error).toEqual({
+      code: "invalid_arguments",
+      message: "invalid arguments for sell: note: Invalid input: expected string, received number",
+      details: { issues: [{ path: "note", message: "Invalid input: expected string, received number" }] },
+    });
+  });
+
+  it("a write that changes nothing is an ok write without patches; one that breaks the schema says where", () => {
+    const world = open({ units: 0 });
+    expect(world.perform("restock", {}, cause)).toEqual({ outcome: "ok", result: "nothing changed", seq: 1 });
+    expect(world.events()[0]).toMatchObject({ kind: "write", outcome: "ok", patches: [] });
+    const sold = world.perform("sell", { note: "one" }, cause);
+    expect(sold.error).toEqual({
+      code: "invariant_violated",
+      message: 'write rolled back: the new state would not match the state schema of world "shop": stock: Too small: expected number to be >=0',
+      details: { invariant: "state", issues: [{ path: "stock", message: "Too small: expected number to be >=0" }] },
+    });
+    expect(world.events()[1]).toMatchObject({ kind: "write", outcome: "error", patches: [] });
+  });
+
+  it("a remove patch is recorded without a value", () => {
+    const world = open({ units: 2 });
+    world.perform("sell", { note: "one" }, cause);
+    world.perform("clear_log", {}, cause);
+    expect(world.events()[1]!.patches).toStrictEqual([{ op: "remove", path: "/log/0" }]);
+  });
+
+  it("an operation that answers with a promise is a bug in the world", () => {
+    expect(() => open({ units: 1 }).perform("later", {}, cause)).toThrow('world operation "later" returned a promise: operations must be synchronous');
+  });
+
+  it("tool declarations: every operation by default; an unknown one named with those that exist", () => {
+    expect(toolDeclarations(shop).map((t) => t.name)).toEqual(["sell", "restock", "later", "clear_log"]);
+    expect(() => toolDeclarations(shop, ["sell", "refund"])).toThrow('world "shop" has no operation "refund" to declare as a tool; it has: sell, restock, later, clear_log');
+  });
+});

