@@ -13,6 +13,7 @@ import { freeze, Immer, type Patch } from "immer";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DraftSession } from "../src/core/world/draft";
+import { checkWrite } from "../src/core/world/state-check";
 
 // A tiny inventory world: records, arrays with a length limit, odd keys, and a cross-field invariant.
 const Item = z.strictObject({ name: z.string().min(1), qty: z.int().nonnegative() });
@@ -996,4 +997,76 @@ describe("world engine: refusals and setup errors, word for word", () => {
     expect(toolDeclarations(shop).map((t) => t.name)).toEqual(["sell", "restock", "later", "clear_log"]);
     expect(() => toolDeclarations(shop, ["sell", "refund"])).toThrow('world "shop" has no operation "refund" to declare as a tool; it has: sell, restock, later, clear_log');
   });
+});
+
+describe("world engine: the write check finds exactly what a full schema check finds", () => {
+  // Objects (strict), open and enum-keyed records, arrays with and without a length rule, optional,
+  // nullable and default wrappers, a union, a refined object: every way the check can split or not.
+  const Item = z.strictObject({ name: z.string().min(1), qty: z.int().nonnegative(), tags: z.array(z.string().min(1)).optional() });
+  const Shape = z.strictObject({
+    items: z.record(z.string(), Item),
+    notes: z.array(z.string().min(1)).max(3),
+    lines: z.array(z.int()),
+    stock: z.record(z.enum(["red", "blue"]), z.int()),
+    meta: z.strictObject({ owner: z.string(), level: z.int().min(0) }).nullable(),
+    extra: z.strictObject({ flag: z.boolean() }).optional(),
+    prefs: z.strictObject({ size: z.int() }).default({ size: 1 }),
+    either: z.union([z.string(), z.int()]),
+    range: z.strictObject({ lo: z.int(), hi: z.int() }).refine((r) => r.lo <= r.hi, "lo above hi"),
+  });
+  type Shape = z.output<typeof Shape>;
+  const base: Shape = {
+    items: { a: { name: "flour", qty: 1 }, b: { name: "oats", qty: 2, tags: ["dry"] } },
+    notes: ["x"],
+    lines: [1, 2],
+    stock: { red: 1, blue: 2 },
+    meta: { owner: "m", level: 1 },
+    extra: { flag: true },
+    prefs: { size: 2 },
+    either: "s",
+    range: { lo: 1, hi: 2 },
+  };
+  const immerWithPatches = new Immer({ autoFreeze: false });
+  // As a set: two patches inside one subtree can report the same issue twice (the message repeats it; the verdict is the same).
+  const lines = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => [...new Set(issues.map((i) => `${i.path.join("/")}: ${i.message}`))].sort();
+
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    it(`random writes #${seed}`, () => {
+      const g = generator(seed);
+      type Edit = (s: any) => void; // random edits reach anywhere in the draft, valid or not
+      const edits: Edit[] = [
+        (s) => (s.items[g.pick(["a", "b", "c"])] = g.pick([{ name: "rye", qty: 3 }, { name: "", qty: 1 }, { name: "x", qty: -1 }, { name: "x", qty: 1, odd: true }])),
+        (s) => delete s.items[g.pick(["a", "b"])],
+        (s) => s.items.a && (s.items.a.qty = g.pick([0, 5, -2, 1.5])),
+        (s) => s.items.b && (s.items.b.tags = g.pick([["ok"], [""], undefined])),
+        (s) => s.items.b?.tags?.push(g.pick(["t", ""])),
+        (s) => s.notes.push(g.pick(["n", ""])),
+        (s) => s.notes.pop(),
+        (s) => (s.notes.length = g.int(3)),
+        (s) => (s.lines[g.int(4)] = g.pick([3, "three"])),
+        (s) => s.lines.splice(0, 1),
+        (s) => (s.stock[g.pick(["red", "blue", "green"])] = g.pick([4, "four"])),
+        (s) => delete s.stock[g.pick(["red", "blue"])],
+        (s) => (s.meta = g.pick([null, { owner: "o", level: 2 }, { owner: "o", level: -1 }])),
+        (s) => s.meta && (s.meta.level = g.pick([3, -3])),
+        (s) => (s.extra = g.pick([undefined, { flag: false }, { flag: "no" }])),
+        (s) => s.extra && (s.extra.flag = g.pick([true, 1])),
+        (s) => (s.prefs.size = g.pick([3, "big"])),
+        (s) => (s.either = g.pick(["t", 4, true])),
+        (s) => (s.range.lo = g.pick([0, 5])),
+        (s) => (s[g.pick(["surprise", "items"])] = g.pick([{}, 1])),
+      ];
+      let compared = 0;
+      for (let round = 0; round < 150; round++) {
+        const [next, patches] = immerWithPatches.produceWithPatches(base, (draft) => {
+          for (let n = 1 + g.int(3); n > 0; n--) g.pick(edits)(draft);
+        });
+        if (patches.length === 0) continue;
+        const full = Shape.safeParse(next);
+        expect(lines(checkWrite(Shape, next, patches))).toEqual(full.success ? [] : lines(full.error.issues));
+        compared++;
+      }
+      expect(compared).toBeGreaterThan(100);
+    });
+  }
 });
