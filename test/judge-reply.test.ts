@@ -221,6 +221,19 @@ describe("semantic verifiers: configuration, applicability and the run's totals"
     ]);
   });
 
+  it("a record the evidence catalog cannot be built from is a verifier error for every applicable clause, and the judge is never called", async () => {
+    // Port 9 (discard) on loopback: nothing answers there, and nothing must be asked.
+    const verifiers = semanticVerifiers({
+      judge: { endpoint: "http://127.0.0.1:9/v1", api_key: "", max_retries: 0, timeout_ms: 1000 },
+      clauses: [clause("first", () => true), clause("second", () => true)],
+      request_budget: noBudget,
+    });
+    const verdicts = await Promise.all(verifiers.map((v) => v.assess(input)));
+    expect(verdicts.map((v) => v.status)).toEqual(["error", "error"]);
+    expect(verdicts[0]!.rationale).toMatch(/^verifier error in clause first 2\.1 \(evidence selection\): evidence catalog could not be built: /);
+    expect(verdicts[1]!.rationale).toMatch(/^verifier error in clause second 2\.1 \(evidence selection\): evidence catalog could not be built: /);
+  });
+
   it("semantic quality: the mean of the scored applicable semantic dimensions", () => {
     const a = (verifier: string, status: Assessment["status"], score: number | null, kind: "semantic" | "deterministic" = "semantic") => ({ verifier, kind, status, score });
     expect(
