@@ -173,6 +173,17 @@ describe("semantic verifiers against a loopback Responses server", () => {
     }
   });
 
+  it("a fault after the judge answered (here a price table that throws when read) is a verifier error, not a crash", async () => {
+    const prices = new Proxy({}, {
+      ownKeys() {
+        throw new Error("price table unreadable");
+      },
+    }) as SemanticVerifierOptions["prices"];
+    const a = await judged(everyClause(PASS), { prices });
+    expect(a.task_understanding).toMatchObject({ status: "error", score: null, evidence_ids: [] });
+    expect(a.task_understanding!.rationale).toBe("verifier error in clause task_understanding 1.0 (judge): price table unreadable");
+  });
+
   it("turns a broken evidence selector into a verifier error, not model uncertainty, and calls no judge", async () => {
     const throwing = defineClause({
       id: "policy_relay",
