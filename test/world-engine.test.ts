@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DraftSession } from "../src/core/world/draft";
 import { checkWrite } from "../src/core/world/state-check";
+import { describeIssues, issuesFrom } from "../src/core/world/errors";
 
 // A tiny inventory world: records, arrays with a length limit, odd keys, and a cross-field invariant.
 const Item = z.strictObject({ name: z.string().min(1), qty: z.int().nonnegative() });
@@ -1069,4 +1070,37 @@ describe("world engine: the write check finds exactly what a full schema check f
       expect(compared).toBeGreaterThan(100);
     });
   }
+});
+
+describe("world engine: issues as users read them", () => {
+  it("each unknown key at its own path, a missing field with what it expects, the rest as zod says", () => {
+    expect(
+      issuesFrom(
+        [
+          { code: "unrecognized_keys", path: ["items"], message: "Unrecognized keys", keys: ["x", "y"] },
+          { code: "unrecognized_keys", path: ["tags"], message: "Unrecognized keys", keys: [] },
+          { code: "invalid_type", path: ["total"], message: "Invalid input: expected number, received undefined", expected: "number" },
+          { code: "invalid_type", path: ["owner"], message: "Invalid input: expected string, received undefined" },
+          { code: "invalid_type", path: ["notes", 0], message: "Invalid input: expected string, received number" },
+          { code: "custom", path: [], message: "lo above hi" },
+        ],
+        "state",
+      ),
+    ).toEqual([
+      { path: "state.items.x", message: "unknown field" },
+      { path: "state.items.y", message: "unknown field" },
+      { path: "state.tags", message: "Unrecognized keys" },
+      { path: "state.total", message: "missing (expected number)" },
+      { path: "state.owner", message: "missing (expected a value)" },
+      { path: "state.notes[0]", message: "Invalid input: expected string, received number" },
+      { path: "state", message: "lo above hi" },
+    ]);
+    expect(issuesFrom([{ path: [0, "a"], message: "bad" }], "list")).toEqual([{ path: "list[0].a", message: "bad" }]);
+    expect(describeIssues([{ path: "", message: "expected object" }, { path: "a", message: "bad" }])).toBe("(root): expected object; a: bad");
+  });
+
+  it("the error classes say what they are, and a setup error without issues has an empty list", () => {
+    expect(new WorldSetupError("x")).toMatchObject({ name: "WorldSetupError", message: "x", issues: [] });
+    expect(new WorldDefinitionError("y")).toMatchObject({ name: "WorldDefinitionError", message: "y" });
+  });
 });
