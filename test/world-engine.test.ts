@@ -1104,3 +1104,114 @@ describe("world engine: issues as users read them", () => {
     expect(new WorldDefinitionError("y")).toMatchObject({ name: "WorldDefinitionError", message: "y" });
   });
 });
+
+describe("world engine: the write check re-checks only what a write touched", () => {
+  // A world's state is valid before every write, so checking only the touched part finds what a full
+  // check finds (the property test above). To see *which* part was checked, the state here already holds
+  // a problem wherever the write does not reach: every guest's name is blank and `stale` is not a number.
+  // A check wider than the write's subtree would report them too.
+  const Guest = z.strictObject({ name: z.string().min(1), party: z.int().positive() });
+  const Book = z.strictObject({
+    guests: z.record(z.string(), Guest),
+    tables: z.record(z.enum(["patio", "hall"]), z.int().nonnegative()),
+    waitlist: z.array(Guest),
+    hours: z.strictObject({ open: z.int(), close: z.int() }).refine((h) => h.open < h.close, "opens after it closes"),
+    seats: z.array(z.int()).max(2),
+    optional: Guest.optional(),
+    nullable: Guest.nullable(),
+    defaulted: Guest.default({ name: "D", party: 1 }),
+    prefaulted: Guest.prefault({ name: "P", party: 1 }),
+    readonly: Guest.readonly(),
+    required: Guest.optional().nonoptional(),
+    either: z.union([Guest, z.string()]),
+    stale: z.int(),
+  });
+  const blank = (party: number) => ({ name: "", party });
+  const stale = {
+    guests: { ann: blank(2), bo: blank(3) },
+    tables: { patio: 1, hall: 2 },
+    waitlist: [blank(1), blank(2)],
+    hours: { open: 9, close: 22 },
+    seats: [1],
+    optional: blank(1),
+    nullable: blank(1),
+    defaulted: blank(1),
+    prefaulted: blank(1),
+    readonly: blank(1),
+    required: blank(1),
+    either: blank(1),
+    stale: "x",
+  };
+  const immerWithPatches = new Immer({ autoFreeze: false });
+  const said = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => issues.map((i) => `${i.path.join("/")}: ${i.message}`);
+  const afterWrite = (edit: (s: any) => void) => {
+    const [next, patches] = immerWithPatches.produceWithPatches(stale, (draft) => {
+      edit(draft);
+    });
+    return said(checkWrite(Book, next, patches));
+  };
+  const tooSmall = "Too small: expected number to be >0";
+
+  it("a change inside one entry re-checks that field alone, through records, lists and every wrapper", () => {
+    expect(afterWrite((s) => (s.guests.ann.party = 0))).toEqual([`guests/ann/party: ${tooSmall}`]);
+    expect(afterWrite((s) => (s.guests.ann.party = 4))).toEqual([]);
+    expect(afterWrite((s) => (s.waitlist[1].party = 0))).toEqual([`waitlist/1/party: ${tooSmall}`]);
+    expect(afterWrite((s) => (s.tables.hall = -1))).toEqual(["tables/hall: Too small: expected number to be >=0"]);
+    for (const wrapper of ["optional", "nullable", "defaulted", "prefaulted", "readonly", "required"]) {
+      expect(afterWrite((s) => (s[wrapper].party = 0))).toEqual([`${wrapper}/party: ${tooSmall}`]);
+      expect(afterWrite((s) => (s[wrapper].party = 5))).toEqual([]);
+    }
+  });
+
+  it("a new or replaced entry is checked whole, its neighbours not", () => {
+    expect(afterWrite((s) => (s.guests.cy = blank(1)))).toEqual(["guests/cy/name: Too small: expected string to have >=1 characters"]);
+    expect(afterWrite((s) => (s.guests.ann = { name: "Ann", party: 2 }))).toEqual([]);
+    expect(afterWrite((s) => s.waitlist.push({ name: "Cy", party: 0 }))).toEqual([`waitlist/2/party: ${tooSmall}`]);
+  });
+
+  it("removing an entry of an open record or a list checks nothing; an enum-keyed record must keep its keys", () => {
+    expect(afterWrite((s) => delete s.guests.bo)).toEqual([]);
+    expect(afterWrite((s) => s.waitlist.pop())).toEqual([]);
+    expect(afterWrite((s) => delete s.tables.hall)).toEqual(["tables/hall: Invalid input: expected number, received undefined"]);
+    // A patch that shortens a list through its length (as other patch writers put it) leaves only checked entries.
+    expect(said(checkWrite(Book, stale, [{ op: "replace", path: ["waitlist", "length"], value: 2 }]))).toEqual([]);
+  });
+
+  it("a key outside a record's keys or an object's shape is checked at that record or object", () => {
+    expect(afterWrite((s) => (s.tables.garden = 1))).toEqual([`tables: Unrecognized key: "garden"`]);
+    expect(afterWrite((s) => (s.guests.ann.age = 30))).toEqual([`guests/ann/name: Too small: expected string to have >=1 characters`, `guests/ann: Unrecognized key: "age"`]);
+  });
+
+  it("a container with its own rule (a refinement, a length limit) or a union is checked whole, once per write", () => {
+    expect(afterWrite((s) => (s.hours.open = 23))).toEqual(["hours: opens after it closes"]);
+    expect(afterWrite((s) => ((s.hours.open = 23), (s.hours.close = 1)))).toEqual(["hours: opens after it closes"]);
+    expect(afterWrite((s) => s.seats.push(2, 3))).toEqual(["seats: Too big: expected array to have <=2 items"]);
+    // The union is checked whole: its blank name, untouched by the write, is reported.
+    expect(afterWrite((s) => (s.either.party = 2))).toEqual(["either/name: Too small: expected string to have >=1 characters"]);
+    // Two entries changed: both checked, each reported once.
+    expect(afterWrite((s) => ((s.guests.ann.party = 0), (s.guests.bo.party = 0)))).toEqual([`guests/bo/party: ${tooSmall}`, `guests/ann/party: ${tooSmall}`]);
+  });
+
+  it("a patch that reaches below a value no longer a record, list or object is checked at that value", () => {
+    // One write can change a value and then replace its parent; a patch list may still name the first path.
+    const next = { ...stale, guests: [{ name: "Ann", party: 1 }], waitlist: { first: { name: "Ann", party: 1 } }, optional: "Ann", nullable: null };
+    const patches: Patch[] = [
+      { op: "replace", path: ["guests", 0, "party"], value: 1 },
+      { op: "replace", path: ["waitlist", "first", "party"], value: 1 },
+      { op: "replace", path: ["optional", "party"], value: 1 },
+      { op: "replace", path: ["nullable", "party"], value: 1 },
+    ];
+    expect(said(checkWrite(Book, next, patches))).toEqual([
+      "guests: Invalid input: expected record, received array",
+      "waitlist: Invalid input: expected array, received object",
+      "optional: Invalid input: expected object, received string",
+    ]);
+  });
+
+  it("a write that replaces the whole state is checked whole", () => {
+    const full = Book.safeParse(stale);
+    expect(full.success).toBe(false);
+    expect(said(checkWrite(Book, stale, [{ op: "replace", path: [], value: stale }]))).toEqual(said(full.error!.issues));
+    expect(said(full.error!.issues)).toContain("stale: Invalid input: expected number, received string");
+  });
+});

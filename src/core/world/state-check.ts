@@ -22,15 +22,13 @@ export interface StateIssue {
  */
 export function checkWrite(schema: z.ZodType, state: unknown, patches: readonly Patch[]): StateIssue[] {
   const issues: StateIssue[] = [];
-  const validated = patches.length > 1 ? new Set<string>() : undefined; // one patch: nothing to dedupe
+  const validated = new Set<string>(); // several patches in one subtree: check it, and report its issues, once
   for (const patch of patches) {
     const target = targetOf(schema, state, patch);
     if (!target) continue;
-    if (validated) {
-      const key = toPointer(target.path as Array<string | number>);
-      if (validated.has(key)) continue;
-      validated.add(key);
-    }
+    const key = toPointer(target.path as Array<string | number>);
+    if (validated.has(key)) continue;
+    validated.add(key);
     const parsed = target.node.safeParse(target.value);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -52,10 +50,9 @@ function targetOf(root: z.ZodType, state: unknown, patch: Patch): Target | undef
   const path = patch.path;
   let node = root;
   let value = state;
-  for (let i = 0; i < path.length; i++) {
+  for (const [i, key] of path.entries()) {
     const container = splittable(node);
     if (!container || typeof value !== "object" || value === null) return { node, value, path: path.slice(0, i) };
-    const key = path[i]!;
     const last = i === path.length - 1;
     const removed = last && patch.op === "remove";
     const def = container._zod.def as unknown as ContainerDef;
@@ -109,7 +106,7 @@ function splittable(schema: z.ZodType): z.ZodType | undefined {
   let current = schema as unknown as Internal;
   for (;;) {
     const def = current._zod.def;
-    if (def.checks && def.checks.length > 0) return undefined;
+    if (def.checks?.length) return undefined;
     switch (def.type) {
       case "object":
       case "record":
