@@ -11,11 +11,17 @@ import { defineVerifier, type Verdict } from "./verifier";
  * The caller's interruptions the assistant did not yield to (§4: it stops within 2000 ms of the caller's
  * onset, a pause under 700 ms counting as the same speech). Null when the record has no audio metrics.
  */
-export function unyieldedInterruptions(record: Pick<TrialRecord, "metrics">): YieldOpportunity[] | null {
+export function unyieldedInterruptions(record: Pick<TrialRecord, "metrics">): Interruption[] | null {
   const audio = record.metrics.audio;
   if (!audio || !Array.isArray(audio.yield_opportunities)) return null;
-  const opportunities = audio.yield_opportunities as unknown as YieldOpportunity[];
-  return opportunities.filter((o) => o.action === "INTERRUPT" && o.kind === "yield" && !o.yielded);
+  return (audio.yield_opportunities as unknown as YieldOpportunity[]).filter(isInterruption).filter((o) => !o.yielded);
+}
+
+export type Interruption = YieldOpportunity & { kind: "yield" };
+
+/** The measure stage gives every INTERRUPT kind "yield" (only a BACKCHANNEL is a "backchannel"); the kind test narrows the type. */
+function isInterruption(o: YieldOpportunity): o is Interruption {
+  return o.action === "INTERRUPT" && o.kind === "yield";
 }
 
 /** The caller turn (`utt.user.<n>`) whose words the interruption started, for the verdict's evidence. */
@@ -40,20 +46,20 @@ export const yieldsToInterruption = defineVerifier({
     if (!record.conversation) return { status: "not_applicable", rationale: "not a conversation", evidence_ids: [] };
     const missed = unyieldedInterruptions(record);
     if (missed === null) return { status: "not_applicable", rationale: "no audio metrics were recorded", evidence_ids: [] };
-    const interruptions = (audio!.yield_opportunities as unknown as YieldOpportunity[]).filter((o) => o.action === "INTERRUPT" && o.kind === "yield");
+    const interruptions = (audio!.yield_opportunities as unknown as YieldOpportunity[]).filter(isInterruption);
     if (interruptions.length === 0) return { status: "not_applicable", rationale: "the caller never interrupted the assistant", evidence_ids: [] };
     if (missed.length === 0) {
       return {
         status: "passed",
         score: 1,
-        rationale: `yielded to ${interruptions.length} interruption(s), after ${interruptions.map((o) => `${(o as { delay_ms: number }).delay_ms} ms`).join(", ")}`,
+        rationale: `yielded to ${interruptions.length} interruption(s), after ${interruptions.map((o) => `${o.delay_ms} ms`).join(", ")}`,
         evidence_ids: interruptions.flatMap((o) => callerEvidence(record, o.caller_start_ms)),
       };
     }
     return {
       status: "failed",
       score: (interruptions.length - missed.length) / interruptions.length,
-      rationale: missed.map((o) => `kept talking ${(o as { delay_ms: number }).delay_ms} ms after the caller cut in at ${o.caller_start_ms} ms`).join("; "),
+      rationale: missed.map((o) => `kept talking ${o.delay_ms} ms after the caller cut in at ${o.caller_start_ms} ms`).join("; "),
       evidence_ids: missed.flatMap((o) => callerEvidence(record, o.caller_start_ms)),
     };
   },
