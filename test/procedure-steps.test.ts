@@ -225,6 +225,19 @@ describe("authorization steps", () => {
     ]);
   });
 
+  it("an unsure caller has not agreed: cancelling after 'Hmm, not sure.' fails the step", () => {
+    const step = { id: "ok", kind: "authorization" as const, tool: "cancel_reservation" };
+    expect(grade([step], { turns: [A("Shall I cancel it?", 0, 1000), U("Hmm, not sure.", 1500, 2000)], tool_executions: [cancel("c1", "R-2", 2500)] })).toEqual([
+      {
+        id: "ok",
+        status: "failed",
+        rationale: 'cancel_reservation ran at 2500 ms without a go-ahead before it; the assistant asked (utt.assistant.1) but the caller never agreed (utt.user.1: "Hmm, not sure.")',
+        evidence_ids: ["tool.c1", "utt.assistant.1"],
+        at_ms: null,
+      },
+    ]);
+  });
+
   it("a tool that never ran: a go-ahead still passes, none fails, each saying the tool did not run", () => {
     const step = { id: "ok", kind: "authorization" as const, arguments: { tool: "cancel_reservation" } };
     expect(grade([step], { turns })).toEqual([

@@ -17,7 +17,7 @@ export function plainText(text: string): string {
   return text
     .normalize("NFKC")
     .toLowerCase()
-    .replace(/[\p{P}\p{S}]+/gu, " ")
+    .replace(/[\p{P}\p{S}]/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -63,15 +63,16 @@ export function questionSentences(text: string): string[] {
  * Words that name a detail. A field key is split on "_" ("party_size" → "party", "size") and each part
  * (and the whole key) is looked up here; the part itself always counts too.
  */
+const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+
 export const FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   // Not "under": "Shall I book it under Maya?" names the guest, it does not ask for the name.
   name: ["name", "called", "who"],
   guest: ["name"],
   time: ["time", "when", "o'clock", "what time", "hour"],
-  date: ["date", "day", "when", "which day", "what day", ...monthNames(), "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
+  date: ["date", "day", "when", "which day", "what day", ...MONTH_NAMES, "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
   party: ["how many", "people", "guests", "party", "persons", "group"],
   size: ["how many", "people", "guests", "party"],
-  party_size: ["how many", "people", "guests", "party", "persons", "group"],
   reservation: ["reservation", "booking", "confirmation"],
   id: ["number", "code", "reference", "confirmation"],
   seating: ["seating", "seat", "table", "indoor", "indoors", "inside", "outdoor", "outdoors", "outside", "patio", "bar"],
@@ -79,14 +80,10 @@ export const FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   email: ["email", "e mail", "address"],
 };
 
-function monthNames(): string[] {
-  return ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
-}
-
 /** Every word that names the field: its parts and their synonyms. */
 export function fieldWords(field: string): string[] {
   const key = field.toLowerCase();
-  const parts = key.split(/[_\s.-]+/).filter(Boolean);
+  const parts = key.split(/[_\s.-]/).filter(Boolean);
   const words = new Set<string>([...parts, ...(FIELD_SYNONYMS[key] ?? [])]);
   for (const part of parts) for (const w of FIELD_SYNONYMS[part] ?? []) words.add(w);
   // "id" alone would match any "I.D."-free text poorly; it stays, as it is a whole word.
@@ -113,7 +110,7 @@ export function asksFor(text: string, field: string): { sentence: string; word: 
 
 // ── Values (corrections, grounded confirmations) ─────────────────────────────────────────────────
 const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
-const ORDINAL_WORDS = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty first", "twenty second", "twenty third", "twenty fourth", "twenty fifth", "twenty sixth", "twenty seventh", "twenty eighth", "twenty ninth", "thirtieth", "thirty first"];
+const ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty first", "twenty second", "twenty third", "twenty fourth", "twenty fifth", "twenty sixth", "twenty seventh", "twenty eighth", "twenty ninth", "thirtieth", "thirty first"];
 
 function ordinalSuffix(n: number): string {
   if (n % 100 >= 11 && n % 100 <= 13) return `${n}th`;
@@ -126,21 +123,23 @@ function ordinalSuffix(n: number): string {
  */
 export function spokenForms(value: string | number): string[] {
   const forms = new Set<string>([String(value)]);
-  const numeric = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : null;
-  if (numeric !== null && Number.isInteger(numeric) && numeric >= 0 && numeric < NUMBER_WORDS.length) forms.add(NUMBER_WORDS[numeric]!);
-  const date = typeof value === "string" ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  // Digits only (a number written plainly, or a string of digits): a whole number from zero up.
+  const whole = /^\d+$/.test(String(value)) ? Number(value) : null;
+  if (whole !== null && whole < NUMBER_WORDS.length) forms.add(NUMBER_WORDS[whole]!);
+  // A number never reads as a date or a time (no dashes, no colon), so both look at String(value).
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(value));
   if (date) {
-    const month = monthNames()[Number(date[2]) - 1];
+    const month = MONTH_NAMES[Number(date[2]) - 1];
     const day = Number(date[3]);
     if (month && day >= 1 && day <= 31) {
-      for (const d of [String(day), ordinalSuffix(day), ORDINAL_WORDS[day]!]) {
+      for (const d of [String(day), ordinalSuffix(day), ORDINAL_WORDS[day - 1]!]) {
         forms.add(`${month} ${d}`);
         forms.add(`${d} of ${month}`);
         forms.add(`the ${d} of ${month}`);
       }
     }
   }
-  const time = typeof value === "string" ? /^(\d{1,2}):(\d{2})$/.exec(value) : null;
+  const time = /^(\d{1,2}):(\d{2})$/.exec(String(value));
   if (time) {
     const hour = Number(time[1]);
     const minutes = time[2]!;
@@ -196,7 +195,7 @@ export const ACTION_WORDS: Readonly<Record<string, readonly string[]>> = {
 
 /** The words that name a tool's action: "cancel_reservation" → cancel, cancellation. */
 export function actionWords(tool: string): string[] {
-  const verb = tool.toLowerCase().split(/[_\s.-]+/)[0] ?? "";
+  const verb = tool.toLowerCase().split(/[_\s.-]/)[0]!; // split always gives at least one part
   return [...new Set([verb, ...(ACTION_WORDS[verb] ?? [])].filter(Boolean))];
 }
 
@@ -207,14 +206,14 @@ const WH_WORDS = new Set(["what", "which", "when", "where", "who", "whose", "how
  * A question sentence asking for a go-ahead: a consent request or the action's own words (`actionWords`,
  * e.g. "cancel" from the tool `cancel_reservation`), and no question word among its first three words.
  */
-export function goAheadRequest(sentence: string, actionWords: readonly string[] = []): string | null {
+export function goAheadRequest(sentence: string, actionWords?: readonly string[]): string | null {
   if (!isQuestionSentence(sentence)) return null;
   if (plainText(sentence).split(" ").slice(0, 3).some((w) => WH_WORDS.has(w))) return null;
-  return containsPhrase(sentence, CONSENT_REQUESTS) ?? containsPhrase(sentence, actionWords);
+  return containsPhrase(sentence, CONSENT_REQUESTS) ?? (actionWords ? containsPhrase(sentence, actionWords) : null);
 }
 
 /** The assistant asks for a go-ahead in one of its sentences (`goAheadRequest`). */
-export function asksForGoAhead(text: string, actionWords: readonly string[] = []): string | null {
+export function asksForGoAhead(text: string, actionWords?: readonly string[]): string | null {
   for (const sentence of sentences(text)) {
     const phrase = goAheadRequest(sentence, actionWords);
     if (phrase) return phrase;
@@ -228,14 +227,17 @@ export const CONSENT_PHRASES = [
   "ok", "okay", "sounds good", "perfect", "absolutely", "definitely", "that works", "of course",
 ] as const;
 
-/** Any of these takes the go-ahead back (or never gives it): "No, wait…", "Hold on, not that one". */
-export const WITHHOLDING_PHRASES = ["don't", "do not", "not yet", "wait", "hold on", "stop", "never mind", "not that", "cancel that", ...CORRECTION_WORDS] as const;
+/**
+ * Any of these takes the go-ahead back (or never gives it): "No, wait…", "Hold on, not that one", and
+ * doubt ("Hmm, not sure." holds "sure" but agrees to nothing).
+ */
+export const WITHHOLDING_PHRASES = ["don't", "do not", "not yet", "wait", "hold on", "stop", "never mind", "not that", "cancel that", "not sure", "unsure", "let me think", ...CORRECTION_WORDS] as const;
 const NEGATIVE_OPENERS = ["no", "nope", "nah"];
 
 /** The caller gives an explicit go-ahead: a consent phrase, no withholding phrase, not opening with "no". */
 export function givesGoAhead(text: string): string | null {
   const plain = plainText(text);
-  if (NEGATIVE_OPENERS.some((w) => plain === w || plain.startsWith(`${w} `))) return null;
+  if (NEGATIVE_OPENERS.includes(plain.split(" ")[0]!)) return null;
   if (containsPhrase(text, WITHHOLDING_PHRASES)) return null;
   return containsPhrase(text, CONSENT_PHRASES);
 }
@@ -269,16 +271,17 @@ export function reportsOutcome(text: string): string | null {
 export const BACKCHANNEL_TOKENS = ["mm", "mmm", "mhm", "mm hmm", "uh huh", "hmm", "right", "okay", "ok", "yeah", "yes", "yep", "sure", "i see", "got it", "go on", "alright", "ah", "oh", "gotcha"] as const;
 
 /** A backchannel: one of the persona's phrases, or at most four words all from BACKCHANNEL_TOKENS. */
-export function isBackchannelPhrase(text: string, personaPhrases: readonly string[] = []): boolean {
+export function isBackchannelPhrase(text: string, personaPhrases?: readonly string[]): boolean {
   const plain = plainText(text);
   if (!plain) return false;
-  if (personaPhrases.some((p) => plainText(p) === plain)) return true;
+  if (personaPhrases?.some((p) => plainText(p) === plain)) return true;
   const tokens = new Set<string>(BACKCHANNEL_TOKENS.map(plainText));
-  // Greedy over one- and two-word tokens ("mm hmm", "uh huh", "got it").
+  // Greedy over one- and two-word tokens ("mm hmm", "uh huh", "got it"); after the last word the pair
+  // reads "<word> undefined", never a token.
   const words = plain.split(" ");
   if (words.length > 4) return false;
   for (let i = 0; i < words.length; ) {
-    if (i + 1 < words.length && tokens.has(`${words[i]} ${words[i + 1]}`)) i += 2;
+    if (tokens.has(`${words[i]} ${words[i + 1]}`)) i += 2;
     else if (tokens.has(words[i]!)) i += 1;
     else return false;
   }
@@ -296,7 +299,7 @@ const GRATITUDE_ONLY = new Set(["thanks", "thank", "you", "so", "much", "very", 
 export function saysGoodbye(text: string): string | null {
   const phrase = containsPhrase(text, FAREWELL_PHRASES);
   if (phrase) return phrase;
-  const words = plainText(text).split(" ").filter(Boolean);
+  const words = plainText(text).split(" ");
   const thanks = words.includes("thanks") || words.includes("thank");
   return thanks && words.every((w) => GRATITUDE_ONLY.has(w)) ? "thanks" : null;
 }
