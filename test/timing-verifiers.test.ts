@@ -45,7 +45,7 @@ describe("yields_to_interruption", () => {
       version: "1.0",
       kind: "deterministic",
       required: true,
-      description: "When the caller interrupts, the assistant stops speaking within 2000 ms (evaluation-contract §4 yield)",
+      description: "When the caller interrupts, the assistant stops speaking within 2000 ms (docs/audio-and-metrics.md, yield)",
     });
   });
 
