@@ -10,7 +10,7 @@ import { RESTAURANT_TOOLS } from "../../examples/restaurant/tools";
  */
 export function restaurantLiveTarget(settings: TargetSettings, faults: RestaurantFault[] = []) {
   if (settings.mode === "live" && faults.length > 0)
-    throw new Error(`faults (${faults.join(", ")}) exist only in the offline policy that drives the local simulator; run without --live`);
+    throw new Error(`faults (${faults.join(", ")}) exist only in the offline policy that drives the local simulator; run against the local simulator (without --live or --endpoint)`);
   return gptLiveTarget({
     settings,
     instructions: RESTAURANT_FRONTEND_INSTRUCTIONS,

@@ -7,6 +7,7 @@
 import { PlaybackBuffer } from "../audio/playback";
 import { pcm16ToBytes } from "../audio/pcm";
 import { LiveClient, type LiveMessage } from "../live/client";
+import type { AuthHeader } from "../services/auth";
 import type { SessionConfig } from "../live/protocol";
 import { saysGoodbye } from "../timeline/cues";
 import { RealClock } from "../time/clock";
@@ -16,8 +17,10 @@ import type { CallerIO, CallerProgress, CallerScript, CallerSession, CallerUtter
 export interface LiveCallerOptions {
   /** The caller's own GPT-Live endpoint (wss://api.openai.com/v1/live/sessions, or a local simulator). */
   url: string;
-  /** The key for that endpoint only; null sends no Authorization header. */
+  /** The key for that endpoint only; null sends no credential at all. */
   apiKey: string | null;
+  /** The header the key travels in: `Authorization: Bearer` (default) or Azure's `api-key`. */
+  authHeader?: AuthHeader;
   voice: string;
   model: string;
   /** The caller's backend: a small model at low effort, no tools. */
@@ -117,7 +120,7 @@ class LiveCallerSession implements CallerSession {
         if (typeof type === "string" && type !== "session.output_audio.delta") this.io.log("wire", { direction: "received", type });
       }
     });
-    await this.client.connect({ url: this.options.url, apiKey: this.options.apiKey, session, clock: this.io.clock ?? new RealClock(), signal: this.io.signal });
+    await this.client.connect({ url: this.options.url, apiKey: this.options.apiKey, ...(this.options.authHeader ? { authHeader: this.options.authHeader } : {}), session, clock: this.io.clock ?? new RealClock(), signal: this.io.signal });
     // The cue to open the call: general instructions before anyone has spoken.
     if (this.script.opens === "caller") this.client.appendInstructions(null, `Begin the call now: say "${this.script.request}"`);
   }

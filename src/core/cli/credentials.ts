@@ -12,6 +12,25 @@ export interface Credential {
   source: string;
 }
 
+/** The header a named key travels in: Azure's `api-key` for Azure hosts (or everything under --azure), else Bearer. */
+export function keyHeader(url: string | undefined, azure: boolean): "authorization" | "api-key" {
+  return url !== undefined && (azure || isAzureHost(url)) ? "api-key" : "authorization";
+}
+
+/**
+ * Azure OpenAI's hosts (`<resource>.openai.azure.com`, `<resource>.cognitiveservices.azure.com`,
+ * `<resource>.services.ai.azure.com`): a key named for one of them travels in the `api-key` header.
+ */
+export function isAzureHost(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return [".openai.azure.com", ".cognitiveservices.azure.com", ".services.ai.azure.com"].some((suffix) => host.endsWith(suffix));
+}
+
 /** OpenAI's own API hosts (api.openai.com and its subdomains); nothing else, not even look-alikes. */
 export function isOpenAIHost(url: string): boolean {
   let host: string;
@@ -43,8 +62,10 @@ export function credentialFor(options: { url?: string; namedEnv?: string; flag: 
 /**
  * Refuse endpoint URLs that cannot work as a base URL: credentials inside the URL (they would be logged and
  * sent to every path) or a query string (the client appends paths). `schemes` are the accepted protocols.
+ * Azure endpoints (`azure`) may carry one query parameter, `api-version`, which Azure's dated API versions
+ * need; it is sent on every request.
  */
-export function checkEndpointUrl(flag: string, value: string, schemes: readonly string[], example: string, keyFlag: string): string {
+export function checkEndpointUrl(flag: string, value: string, schemes: readonly string[], example: string, keyFlag: string, azure = false): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -54,6 +75,11 @@ export function checkEndpointUrl(flag: string, value: string, schemes: readonly 
   if (!schemes.includes(url.protocol.replace(/:$/, ""))) throw new UsageError(`${flag} takes a ${schemes.map((s) => `${s}://`).join(" or ")} URL, e.g. ${example} (got "${url.protocol}//…")`);
   if (url.username || url.password)
     throw new UsageError(`${flag} must not carry credentials in the URL (user:password@…): put the key in an environment variable and name it with ${keyFlag} NAME`);
-  if (url.search || url.hash) throw new UsageError(`${flag} must not have a query string or fragment (got "${url.search || url.hash}"): give the base URL only, e.g. ${example}`);
+  const onlyApiVersion = azure && !url.hash && [...url.searchParams.keys()].every((k) => k === "api-version") && url.searchParams.getAll("api-version").length === 1 && url.searchParams.get("api-version") !== "";
+  if (url.search && onlyApiVersion) return value;
+  if (url.search || url.hash)
+    throw new UsageError(
+      `${flag} must not have a query string or fragment (got "${url.search || url.hash}"): give the base URL only, e.g. ${example}${azure ? " (Azure endpoints may carry only ?api-version=…)" : " (an Azure endpoint may carry ?api-version=…; Azure hosts are recognized, or pass --azure)"}`,
+    );
   return value;
 }

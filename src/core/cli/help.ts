@@ -47,24 +47,44 @@ Package and selection:
   --max-examples <n>          run at most n cases (after the filters above; 0 = all)
 
 Target and audio:
-  --live                      run against the real services (needs OPENAI_API_KEY); default: offline,
-                              against the local GPT-Live simulator with espeak-ng caller speech
+  --live                      every service on OpenAI's own endpoints (needs OPENAI_API_KEY) unless named
+                              below; default: offline, the local GPT-Live simulator, the package's own
+                              backend, espeak-ng caller speech
   --assistant <mode>          GPT-Live delegation: responses (server-managed backend, default) or client
-  --endpoint <ws-url>         GPT-Live WebSocket URL (default: the service's, or the local simulator's);
-                              no credentials or query string in the URL
-  --endpoint-api-key-env <NAME>
-                              the environment variable holding the key for a custom --endpoint; without
-                              it a custom endpoint gets no key (OPENAI_API_KEY goes only to OpenAI's hosts)
-  --model <id>                voice frontend model (default gpt-live-1)
+  --model <id>                voice frontend model, or an Azure deployment name (default gpt-live-1)
   --backend-model <id>        reasoning backend model (default gpt-5.6-terra)
-  --voice <name>              caller voice (default coral): offline an OpenAI voice name or an espeak-ng
-                              voice (en-us, en-gb, en-us+f2, …); live one of OpenAI's built-in voices
-  --tts-model <id>            caller speech model, with --live only (default gpt-4o-mini-tts)
+  --voice <name>              caller voice (default coral): with espeak-ng an OpenAI voice name or an
+                              espeak-ng voice (en-us, en-gb, en-us+f2, …); otherwise one of OpenAI's voices
+  --tts-model <id>            OpenAI caller speech model (--speech openai or cache; default gpt-4o-mini-tts)
   --refresh-audio             synthesize caller speech again instead of using .audio_cache/
   --chunk-ms <ms>             caller audio chunk length, 10–200 in steps of 10 (default 20)
   --response-timeout-seconds <s>
                               wait for a complete response after the caller's audio, 0.001–86400
                               (default 30)
+
+Each service on its own endpoint, with its own key (docs/azure.md has a worked Azure configuration):
+  --endpoint <ws-url>         the target's GPT-Live endpoint (default: the local simulator; with --live
+                              OpenAI's); a remote endpoint runs in real time
+  --endpoint-api-key-env <NAME>
+                              the environment variable holding --endpoint's key
+  --responses-endpoint <url>  the Responses API that answers client delegations (default: the package's
+                              own offline backend; with --live OpenAI's)
+  --responses-api-key-env <NAME>
+  --speech <provider>         caller speech: espeak (offline, default), openai (OpenAI-compatible speech,
+                              default with --live) or cache (replay OpenAI speech from .audio_cache/ only)
+  --speech-endpoint <url>     the speech API base for --speech openai (default OpenAI's)
+  --speech-api-key-env <NAME>
+  --caller-endpoint <ws-url>  RUN: the simulated caller's own GPT-Live endpoint (a live caller; with --live
+                              OpenAI's)
+  --caller-api-key-env <NAME>
+  --completion-endpoint <url> RUN, live caller: the Responses API that decides when the call is over
+  --completion-api-key-env <NAME>
+  --azure                     every custom endpoint is Azure OpenAI: keys go in the api-key header and a
+                              URL may carry ?api-version=… (automatic for *.openai.azure.com and
+                              *.cognitiveservices.azure.com hosts)
+                              A custom endpoint gets only the key named for it, or none; OPENAI_API_KEY
+                              goes only to OpenAI's own hosts. No credentials in URLs. The PLAN may set all
+                              of these in defaults.services; a flag overrides an endpoint with its key.
 
 WALK (recorded callers) and RUN (simulated callers):
   --condition <preset>        WALK: only recordings with this acoustic condition (repeatable); RUN: the
@@ -82,9 +102,9 @@ RUN (a simulated caller in one full-duplex conversation):
                               with the scenario's input.text)
   --caller-voice <name>       the simulated caller's voice instead of its persona's (must differ from the
                               assistant's)
-  --completion-model <id>     with --live: the model that judges when the conversation is over
+  --completion-model <id>     live caller: the model that judges when the conversation is over
                               (default gpt-5.6-luna)
-  --no-semantic-drain         with --live: decide the end by the completion rule, without that model
+  --no-semantic-drain         live caller: decide the end by the completion rule, without that model
   --response-deadline-ms <ms> the response deadline, 0–600000 (default 5000); CRAWL and WALK too
 
 Semantic judge (docs/verifiers-and-clauses.md):
@@ -105,7 +125,8 @@ Trials:
   --seed <n>                  run seed, >= 0; each trial's seed derives from it and the trial id (default 1)
   --max-trials <n>            refuse a run of more trials than this, 1–1,000,000 (default 10,000)
   --no-real-time              virtual time: no waiting, reproducible (default offline)
-  --real-time                 wall-clock time: audio is paced at its real rate (default with --live)
+  --real-time                 wall-clock time: audio is paced at its real rate (default with a remote
+                              Live endpoint: --live, --endpoint, --caller-endpoint)
   --trial-timeout-seconds <s> limit on a trial's timeline, 0.001–86400 (default 120)
   --max-tool-calls <n>        limit on tool calls per trial, 1–100,000 (default 20)
   --max-turns <n>             limit on assistant turns per trial, 1–100,000 (default 16)

@@ -5,7 +5,7 @@ import { SAFE_ID } from "../dataset/schema";
 import { packageDigest } from "../provenance/digest";
 import { conversationTranscript, writeTrialArtifacts } from "../report/artifacts";
 import type { TrialRecord } from "../record/trial-record";
-import { CachedSynthesizer, checkEspeakVoice, EspeakSynthesizer, OpenAISpeechSynthesizer, SpeechError } from "../speech/index";
+import { CachedSynthesizer, CacheOnlySynthesizer, checkEspeakVoice, EspeakSynthesizer, OPENAI_SPEECH_PROVIDER, OpenAISpeechSynthesizer, SpeechError } from "../speech/index";
 import { progressLine, summaryText } from "../report/console";
 import { createRunFolder } from "../report/results-folder";
 import { checkCasesAgainstWorlds } from "../run/preflight";
@@ -116,7 +116,9 @@ function oneParagraph(message: string): string {
   return message.replace(/\s*[\r\n]+\s*/g, " ").trim();
 }
 
-async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<number> {
+async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Promise<number> {
+  let io = cliIo;
+  let redact = cliRedact;
   const cli = parseRunArgs(argv);
   if (cli.help) {
     io.stdout(RUN_HELP + "\n");
@@ -129,6 +131,13 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   const file = findPackage(io.cwd, cli.package);
   const pkg = await loadPackage(file, io.alpha);
   const plan = cli.data && cli.data.length > 0 ? planWithDatasets(pkg.plan, cli.data, io.cwd, pkg.file) : pkg.plan;
+  // Keys the PLAN names (defaults.services.*.api_key_env) are secrets of this run too.
+  const planKeys = Object.values(plan.defaults?.services ?? {}).flatMap((s) => (s && typeof s === "object" && s.api_key_env ? [io.env?.[s.api_key_env]] : []));
+  if (planKeys.some(Boolean)) {
+    const planRedact = redactor(planKeys);
+    redact = (text) => planRedact(cliRedact(text));
+    io = { ...cliIo, stdout: (t) => cliIo.stdout(planRedact(t)), stderr: (t) => cliIo.stderr(planRedact(t)) };
+  }
   const options = resolveOptions(cli, plan.defaults, io.env ?? {});
   const runOptions = {
     ...(options.target ? { target: options.target } : {}),
@@ -177,7 +186,7 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
   // Caller speech is synthesized only for CRAWL cases on an audio target: check the voice once, now.
   if (resolved.target.accepts.includes("audio") && resolved.trials.some((t) => !t.case.recording)) await checkCallerVoice(options.speech);
 
-  const speech = callerSpeech(options.speech, pkg.dir, io.env ?? {});
+  const speech = callerSpeech(options.speech, options.services.speech, pkg.dir);
   const conversation = resolved.trials.some((t) => t.case.kind === "run")
     ? { ...conversationSettings(options, pkg.dir, io), ...(options.verbose ? { onLine: (line: ConversationLine) => io.stderr(`${conversationLine(line)}\n`) } : {}) }
     : undefined;
@@ -236,7 +245,7 @@ async function runCommand(argv: string[], io: CliIO, redact: Redact): Promise<nu
 
 /** The voice caller speech will use: an unknown one is a usage error before anything runs, not a failed trial. */
 async function checkCallerVoice(speech: ResolvedRunOptions["speech"]): Promise<void> {
-  if (speech.mode === "live") return; // resolveOptions checked it against OpenAI's voices
+  if (speech.provider !== "espeak") return; // resolveOptions checked it against OpenAI's voices
   try {
     await checkEspeakVoice(speech.voice);
   } catch (error) {
@@ -246,15 +255,25 @@ async function checkCallerVoice(speech: ResolvedRunOptions["speech"]): Promise<v
 }
 
 /**
- * Caller speech for audio targets: embedded espeak-ng offline, OpenAI speech live; cached under the
- * package's parent folder in `.audio_cache/` (caller audio is input, so caching it is right).
+ * Caller speech for audio targets: embedded espeak-ng, OpenAI(-compatible) speech at its own endpoint with
+ * its own key, or a replay of cached OpenAI speech; cached under the package's parent folder in
+ * `.audio_cache/` (caller audio is input, so caching it is right).
  */
-function callerSpeech(settings: ResolvedRunOptions["speech"], packageDir: string, env: Record<string, string | undefined>): CachedSynthesizer {
+function callerSpeech(settings: ResolvedRunOptions["speech"], service: ResolvedRunOptions["services"]["speech"], packageDir: string): CachedSynthesizer {
   const inner =
-    settings.mode === "live"
-      ? new OpenAISpeechSynthesizer({ apiKey: env.OPENAI_API_KEY ?? "", model: settings.tts_model, voice: settings.voice })
-      : new EspeakSynthesizer({ voice: settings.voice });
-  return new CachedSynthesizer(inner, { root: resolve(packageDir, ".."), refresh: settings.refresh });
+    service.provider === "openai"
+      ? new OpenAISpeechSynthesizer({
+          apiKey: service.key ?? "",
+          authHeader: service.header,
+          credential: service.credential,
+          ...(service.endpoint !== undefined ? { baseURL: service.endpoint } : {}),
+          model: settings.tts_model,
+          voice: settings.voice,
+        })
+      : service.provider === "cache"
+        ? new CacheOnlySynthesizer(OPENAI_SPEECH_PROVIDER, settings.tts_model, settings.voice)
+        : new EspeakSynthesizer({ voice: settings.voice });
+  return new CachedSynthesizer(inner, { root: resolve(packageDir, ".."), refresh: settings.refresh && service.provider !== "cache" });
 }
 
 /**
@@ -277,18 +296,23 @@ export function conversationSettings(options: ResolvedRunOptions, packageDir: st
     if (!prompt) throw new UsageError(`--assistant-opening-prompt ${file} is empty; write the instruction that asks the assistant to open the call`);
   }
   if (options.conditions.length > 1) throw new UsageError(`RUN applies one acoustic condition to the simulated caller's speech; give one --condition (got ${options.conditions.join(", ")})`);
-  const live = options.speech.mode === "live";
-  // Live: the caller is its own GPT-Live session on OpenAI's service, with OpenAI's key (its host's);
-  // the completion observer asks a small model when the call is over (--no-semantic-drain: the rule).
-  const key = live ? (io.env?.OPENAI_API_KEY?.trim() ?? "") : "";
+  // A live caller is its own GPT-Live session (OpenAI's, or --caller-endpoint) with that endpoint's own
+  // key; its completion observer asks a small model at its own Responses endpoint when the call is over
+  // (none, or --no-semantic-drain: the rule decides).
+  const { caller, completion } = options.services;
   return {
     caller: (persona) => {
       const voice = conversation.caller_voice ?? persona.voice;
-      return live
-        ? new LiveCaller({ url: GPT_LIVE_URL, apiKey: key, voice, ...DEFAULT_LIVE_CALLER, credential: "OPENAI_API_KEY" })
+      return caller.kind === "live"
+        ? new LiveCaller({ url: caller.endpoint ?? GPT_LIVE_URL, apiKey: caller.key ?? null, authHeader: caller.header, voice, ...DEFAULT_LIVE_CALLER, credential: caller.credential })
         : new OfflineCaller({ voice, synthesizer });
     },
-    ...(live && conversation.semantic_drain ? { observer: () => new CompletionObserver({ model: conversation.completion_model, apiKey: key }) } : {}),
+    ...(caller.kind === "live" && completion && conversation.semantic_drain
+      ? {
+          observer: () =>
+            new CompletionObserver({ model: conversation.completion_model, apiKey: completion.key ?? "", authHeader: completion.header, ...(completion.endpoint !== undefined ? { baseURL: completion.endpoint } : {}) }),
+        }
+      : {}),
     ...(conversation.max_duration_ms !== undefined ? { max_duration_ms: conversation.max_duration_ms } : {}),
     ...(prompt ? { assistant_opening_prompt: prompt } : {}),
     ...(options.conditions[0] ? { condition: { preset: options.conditions[0] } } : {}),

@@ -8,7 +8,8 @@ import { OPENAI_SPEECH_VOICES } from "../speech/openai-tts";
 import type { TargetSettings } from "../target/settings";
 import type { Limits } from "../record/trial-record";
 import { UsageError } from "./usage-error";
-import { checkEndpointUrl, credentialFor } from "./credentials";
+import { checkEndpointUrl, credentialFor, keyHeader } from "./credentials";
+import { isOpenAIVoice, resolveServices, type ResolvedServices, type ServicesDefaults, type SpeechProvider } from "./services";
 
 export { UsageError } from "./usage-error";
 
@@ -65,6 +66,16 @@ export const RUN_OPTIONS = {
   "judge-timeout-seconds": { type: "string" },
   "judge-retries": { type: "string" },
   "endpoint-api-key-env": { type: "string" },
+  "responses-endpoint": { type: "string" },
+  "responses-api-key-env": { type: "string" },
+  speech: { type: "string" },
+  "speech-endpoint": { type: "string" },
+  "speech-api-key-env": { type: "string" },
+  "caller-endpoint": { type: "string" },
+  "caller-api-key-env": { type: "string" },
+  "completion-endpoint": { type: "string" },
+  "completion-api-key-env": { type: "string" },
+  azure: { type: "boolean" },
   "max-duration-seconds": { type: "string" },
   "assistant-opening-prompt": { type: "string" },
   "caller-voice": { type: "string" },
@@ -145,8 +156,10 @@ export interface ResolvedRunOptions {
   visualize: boolean;
   target_settings: Partial<TargetSettings>;
   audio: Partial<AudioSettings>;
-  /** Caller speech: offline espeak-ng or live OpenAI speech; `voice` is the caller's voice. */
-  speech: { mode: "offline" | "live"; voice: string; tts_model: string; refresh: boolean };
+  /** Caller speech: espeak-ng, OpenAI(-compatible) speech, or cached OpenAI speech; `voice` is the caller's voice. */
+  speech: { provider: SpeechProvider; voice: string; tts_model: string; refresh: boolean };
+  /** Every service's endpoint and credential (services.ts); keys are in here and nowhere in the records. */
+  services: ResolvedServices;
   /** §4 response deadline (`--response-deadline-ms`), default 5000 ms. */
   response_deadline_ms?: number;
   /** RUN conversations: how long they may last, who opens, the caller's voice, how completion is decided live. */
@@ -171,6 +184,11 @@ export const DEFAULT_TTS_MODEL = "gpt-4o-mini-tts";
 
 /** The one place that resolves a setting: CLI flag, then the PLAN's defaults, then built-in defaults. */
 export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, env: Record<string, string | undefined> = {}): ResolvedRunOptions {
+  const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
+  if (cli.live && !apiKey) throw new UsageError("--live needs OPENAI_API_KEY in the environment (without --live, runs use the local GPT-Live simulator)");
+  const services = resolveServices(cli, planDefaults.services, env);
+  const speechProvider = services.speech.provider;
+  const liveCaller = services.caller.kind === "live";
   if (cli["real-time"] && cli["no-real-time"]) throw new UsageError("--real-time and --no-real-time contradict each other; pass one");
   const min_pass_rate = decimal("min-pass-rate", cli["min-pass-rate"]);
   const timeout = decimal("trial-timeout-seconds", cli["trial-timeout-seconds"]);
@@ -197,10 +215,10 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
   if (listen && concurrency !== undefined && concurrency > 1)
     throw new UsageError("--listen plays one conversation at a time: it cannot be combined with --concurrency above 1");
   for (const c of cli.condition ?? []) oneOf("--condition", c, CONDITIONS);
-  if (cli["tts-model"] !== undefined && !live) throw new UsageError("--tts-model applies to --live (OpenAI) caller speech only; offline caller speech is espeak-ng");
-  if (live && cli.voice !== undefined && !(OPENAI_SPEECH_VOICES as readonly string[]).includes(cli.voice))
-    throw new UsageError(`--voice "${cli.voice}" is not an OpenAI speech voice; with --live use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
-  if (!live && cli.voice !== undefined) {
+  if (cli["tts-model"] !== undefined && speechProvider === "espeak") throw new UsageError("--tts-model applies to OpenAI caller speech (--live, --speech openai or --speech cache); caller speech here is espeak-ng");
+  if (speechProvider !== "espeak" && cli.voice !== undefined && !isOpenAIVoice(cli.voice))
+    throw new UsageError(`--voice "${cli.voice}" is not an OpenAI speech voice; with ${cli.speech === undefined && live ? "--live" : `--speech ${speechProvider}`} use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
+  if (speechProvider === "espeak" && cli.voice !== undefined) {
     try {
       resolveEspeakVoice(cli.voice);
     } catch (error) {
@@ -209,13 +227,18 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
   }
   const maxDuration = decimal("max-duration-seconds", cli["max-duration-seconds"]);
   const responseDeadline = int("response-deadline-ms", cli["response-deadline-ms"]);
-  if (!live && cli["completion-model"] !== undefined) throw new UsageError("--completion-model applies to --live conversations (offline, the completion rule decides; there is no model to ask)");
-  if (!live && cli["no-semantic-drain"]) throw new UsageError("--no-semantic-drain applies to --live conversations (offline runs always use the completion rule)");
+  if (cli["completion-model"] !== undefined && !services.completion)
+    throw new UsageError(
+      liveCaller
+        ? "--completion-model needs a Responses endpoint to ask: --live (OpenAI's) or --completion-endpoint URL; without one the completion rule decides"
+        : "--completion-model applies to a live simulated caller (--live or --caller-endpoint); offline, the completion rule decides and there is no model to ask",
+    );
+  if (!liveCaller && cli["no-semantic-drain"]) throw new UsageError("--no-semantic-drain applies to a live simulated caller (--live or --caller-endpoint); offline runs always use the completion rule");
   const callerVoice = cli["caller-voice"];
   if (callerVoice !== undefined) {
-    if (live && !(OPENAI_SPEECH_VOICES as readonly string[]).includes(callerVoice))
-      throw new UsageError(`--caller-voice "${callerVoice}" is not a GPT-Live voice; with --live use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
-    if (!live) {
+    if (liveCaller && !isOpenAIVoice(callerVoice))
+      throw new UsageError(`--caller-voice "${callerVoice}" is not a GPT-Live voice; with a live caller use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
+    if (!liveCaller) {
       try {
         resolveEspeakVoice(callerVoice);
       } catch (error) {
@@ -223,29 +246,27 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
       }
     }
   }
-  const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
-  if (live && !apiKey) throw new UsageError("--live needs OPENAI_API_KEY in the environment (without --live, runs use the local GPT-Live simulator)");
-  const judge = resolveJudge(cli, live, env);
-  if (cli.endpoint !== undefined) checkEndpointUrl("--endpoint", cli.endpoint, ["ws", "wss"], "wss://gateway.example.com/v1/live/sessions", "--endpoint-api-key-env");
-  if (cli["endpoint-api-key-env"] !== undefined && cli.endpoint === undefined)
-    throw new UsageError("--endpoint-api-key-env names the key for a custom --endpoint; without --endpoint the target is OpenAI's own service (OPENAI_API_KEY) or the local simulator");
-  // Keys are scoped per service: OPENAI_API_KEY only to OpenAI's hosts, and only in live runs; a custom
-  // endpoint gets exactly the key named for it, or none.
-  const liveKey = credentialFor({ ...(cli.endpoint ? { url: cli.endpoint } : {}), ...(cli["endpoint-api-key-env"] ? { namedEnv: cli["endpoint-api-key-env"] } : {}), flag: "--endpoint-api-key-env", env, allowOpenAIKey: live });
-  // The client-delegation backend is OpenAI's Responses API (its own host) in live runs.
-  const responsesKey = credentialFor({ flag: "--endpoint-api-key-env", env, allowOpenAIKey: live });
-  // Offline runs default to virtual time (fast, reproducible); live runs to real time.
-  const realTime = cli["real-time"] ?? (cli["no-real-time"] ? false : live);
+  const judge = resolveJudge(cli, live, env, planDefaults.services ?? {}, services.azure);
+  // Keys are scoped per service (services.ts): OPENAI_API_KEY only to OpenAI's hosts, and only when the
+  // run uses them; a custom endpoint gets exactly the key named for it, or none.
+  const { live: liveTarget, responses } = services;
+  // Runs against the local simulator default to virtual time (fast, reproducible); a remote Live
+  // endpoint — the target's or the caller's — runs on the wall clock.
+  const realTime = cli["real-time"] ?? (cli["no-real-time"] ? false : liveTarget.kind === "remote" || liveCaller);
   const target_settings: Partial<TargetSettings> = {
-    mode: live ? "live" : "offline",
+    mode: liveTarget.kind === "remote" ? "live" : "offline",
     real_time: realTime,
     ...(assistant ? { delegation: assistant } : {}),
-    ...(cli.endpoint ? { endpoint: cli.endpoint } : {}),
+    ...(liveTarget.kind === "remote" && liveTarget.endpoint ? { endpoint: liveTarget.endpoint } : {}),
     ...(cli.model ? { model: cli.model } : {}),
     ...(cli["backend-model"] ? { backend_model: cli["backend-model"] } : {}),
-    ...(liveKey.key ? { api_key: liveKey.key } : {}),
-    ...(responsesKey.key ? { responses_api_key: responsesKey.key } : {}),
-    credentials: { live: liveKey.source, responses: responsesKey.source },
+    ...(liveTarget.kind === "remote" && liveTarget.key ? { api_key: liveTarget.key } : {}),
+    ...(liveTarget.kind === "remote" && liveTarget.header === "api-key" ? { api_key_header: liveTarget.header } : {}),
+    client_backend: responses.kind === "remote" ? "responses" : "policy",
+    ...(responses.kind === "remote" && responses.endpoint ? { responses_base_url: responses.endpoint } : {}),
+    ...(responses.kind === "remote" && responses.key ? { responses_api_key: responses.key } : {}),
+    ...(responses.kind === "remote" && responses.header === "api-key" ? { responses_api_key_header: responses.header } : {}),
+    credentials: { live: liveTarget.kind === "remote" ? liveTarget.credential : "none", responses: responses.kind === "remote" ? responses.credential : "none" },
   };
   const audio: Partial<AudioSettings> = {
     ...(chunkMs !== undefined ? { chunk_ms: chunkMs } : {}),
@@ -275,7 +296,8 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     visualize: cli.visualize ?? false,
     target_settings,
     audio,
-    speech: { mode: live ? "live" : "offline", voice: cli.voice ?? DEFAULT_CALLER_VOICE, tts_model: cli["tts-model"] ?? DEFAULT_TTS_MODEL, refresh: cli["refresh-audio"] ?? false },
+    services,
+    speech: { provider: speechProvider, voice: cli.voice ?? DEFAULT_CALLER_VOICE, tts_model: cli["tts-model"] ?? DEFAULT_TTS_MODEL, refresh: cli["refresh-audio"] ?? false },
     ...(responseDeadline !== undefined ? { response_deadline_ms: responseDeadline } : {}),
     conversation: {
       ...(maxDuration !== undefined ? { max_duration_ms: Math.round(maxDuration * 1000) } : {}),
@@ -297,7 +319,7 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
 const EFFORTS: readonly JudgeReasoningEffort[] = ["none", "minimal", "low", "medium", "high", "xhigh"];
 
 /** Judge settings from the flags: on with --live (unless --no-judge) or with --judge; never invented offline. */
-function resolveJudge(cli: RawRunArgs, live: boolean, env: Record<string, string | undefined>): JudgeSettings | null {
+function resolveJudge(cli: RawRunArgs, live: boolean, env: Record<string, string | undefined>, planned: ServicesDefaults, azure: boolean): JudgeSettings | null {
   if (cli.judge && cli["no-judge"]) throw new UsageError("--judge and --no-judge contradict each other; pass one");
   const on = cli["no-judge"] ? false : (cli.judge ?? live);
   const tuning = cli["judge-model"] ?? cli["judge-reasoning-effort"] ?? cli["judge-repetitions"] ?? cli["judge-endpoint"] ?? cli["judge-api-key-env"] ?? cli["judge-timeout-seconds"] ?? cli["judge-retries"];
@@ -309,10 +331,16 @@ function resolveJudge(cli: RawRunArgs, live: boolean, env: Record<string, string
   const repetitions = int("judge-repetitions", cli["judge-repetitions"]);
   const retries = int("judge-retries", cli["judge-retries"]);
   const timeout = decimal("judge-timeout-seconds", cli["judge-timeout-seconds"]);
-  const endpoint = cli["judge-endpoint"];
-  if (endpoint !== undefined) checkEndpointUrl("--judge-endpoint", endpoint, ["http", "https"], "http://127.0.0.1:8080/v1", "--judge-api-key-env");
+  // The endpoint and its key variable come together from the flags, else from the PLAN's defaults.services.judge.
+  const fromFlags = cli["judge-endpoint"] !== undefined || cli["judge-api-key-env"] !== undefined;
+  const endpoint = fromFlags ? cli["judge-endpoint"] : planned.judge?.endpoint;
+  const keyEnv = fromFlags ? cli["judge-api-key-env"] : planned.judge?.api_key_env;
+  const where = fromFlags ? "--judge-endpoint" : "PLAN defaults.services.judge.endpoint";
+  const keyWhere = fromFlags ? "--judge-api-key-env" : "PLAN defaults.services.judge.api_key_env";
+  if (endpoint !== undefined) checkEndpointUrl(where, endpoint, ["http", "https"], "http://127.0.0.1:8080/v1", keyWhere, azure || keyHeader(endpoint, false) === "api-key");
+  if (keyEnv !== undefined && endpoint === undefined) throw new UsageError(`${keyWhere} names the key for a custom judge endpoint (${where}); without one the judge is OpenAI's, which takes OPENAI_API_KEY`);
   // OPENAI_API_KEY goes only to OpenAI's own hosts; any other judge endpoint gets the key named for it, or none.
-  const credential = credentialFor({ ...(endpoint ? { url: endpoint } : {}), ...(cli["judge-api-key-env"] ? { namedEnv: cli["judge-api-key-env"] } : {}), flag: "--judge-api-key-env", env, allowOpenAIKey: true });
+  const credential = credentialFor({ ...(endpoint ? { url: endpoint } : {}), ...(keyEnv ? { namedEnv: keyEnv } : {}), flag: keyWhere, env, allowOpenAIKey: true });
   if (!credential.key && !endpoint) throw new UsageError("--judge needs OPENAI_API_KEY in the environment, or --judge-endpoint pointing at a Responses-compatible server");
   return {
     ...(cli["judge-model"] ? { model: cli["judge-model"] } : {}),
@@ -322,6 +350,7 @@ function resolveJudge(cli: RawRunArgs, live: boolean, env: Record<string, string
     ...(timeout !== undefined ? { timeout_ms: Math.round(timeout * 1000) } : {}),
     ...(endpoint ? { endpoint } : {}),
     ...(credential.key ? { api_key: credential.key } : {}),
+    ...(keyHeader(endpoint, azure) === "api-key" ? { api_key_header: "api-key" as const } : {}),
     credential: credential.source,
   };
 }

@@ -5,6 +5,7 @@ import type { Scenario } from "../dataset/schema";
 import type { BehaviorClause } from "./clauses";
 import type { EvidenceItem } from "./evidence";
 import { addTokens, NO_TOKENS, type JudgeTokens } from "./prices";
+import { serviceClientOptions, type AuthHeader } from "../services/auth";
 
 /**
  * The semantic judge (§6, seed 002): one Responses API call per applicable clause and repetition, with
@@ -36,6 +37,8 @@ export interface JudgeSettings {
   endpoint?: string;
   /** Needed for the OpenAI API; a local endpoint may go without. Never recorded. */
   api_key?: string;
+  /** The header the key travels in: `Authorization: Bearer` (default) or Azure's `api-key`. */
+  api_key_header?: AuthHeader;
   /** Where `api_key` came from (`OPENAI_API_KEY`, `env:NAME`, `none`): recorded, unlike the key. */
   credential?: string;
   timeout_ms?: number;
@@ -334,15 +337,15 @@ export class Judge {
 
   constructor(settings: JudgeSettings) {
     this.settings = resolveJudgeSettings(settings);
-    this.#client = new OpenAI({
-      // Without a key for this endpoint, no Authorization header is sent at all (the client still wants a
-      // value, which the null header then keeps off the wire).
-      apiKey: settings.api_key || "no-key",
-      ...(settings.api_key ? {} : { defaultHeaders: { Authorization: null } }),
-      ...(settings.endpoint ? { baseURL: settings.endpoint } : {}),
-      timeout: this.settings.timeout_ms,
-      maxRetries: this.settings.max_retries,
-    });
+    // Without a key for this endpoint, no credential is sent at all.
+    this.#client = new OpenAI(
+      serviceClientOptions({
+        ...(settings.endpoint ? { url: settings.endpoint } : {}),
+        auth: settings.api_key ? { key: settings.api_key, header: settings.api_key_header ?? "authorization" } : null,
+        timeoutMs: this.settings.timeout_ms,
+        maxRetries: this.settings.max_retries,
+      }),
+    );
   }
 
   /** Judge one clause: `repetitions` independent calls in parallel, each counted against the budget first. */

@@ -34,6 +34,7 @@
  */
 import WebSocket from "ws";
 import { decodePcmBase64 } from "../audio/pcm";
+import { authHeaders, type AuthHeader } from "../services/auth";
 import { RealClock, type Clock } from "../time/clock";
 import {
   LiveConfigError,
@@ -64,9 +65,10 @@ export type LiveClientState = "idle" | "connecting" | "starting" | "active" | "c
 export interface LiveConnectOptions {
   /** `wss://api.openai.com/v1/live/sessions`, or the simulator's `ws://127.0.0.1:PORT/v1/live/sessions`. */
   url: string;
-  /** Sent only as `Authorization: Bearer …`; never logged. */
-  /** The endpoint's key, sent as `Authorization: Bearer`; null sends no Authorization header at all. */
+  /** The endpoint's key, never logged; null sends no credential at all. */
   apiKey: string | null;
+  /** The header the key travels in: `Authorization: Bearer` (default) or Azure's `api-key`. */
+  authHeader?: AuthHeader;
   session: SessionConfig;
   /** The trial clock; every `at_ms` is on it. Default: a RealClock started now. */
   clock?: Clock;
@@ -260,7 +262,7 @@ export class LiveClient {
 
     let socket: WebSocket;
     try {
-      socket = new WebSocket(options.url, { headers: options.apiKey === null ? {} : { Authorization: `Bearer ${options.apiKey}` }, handshakeTimeout: startTimeoutMs });
+      socket = new WebSocket(options.url, { headers: authHeaders(options.apiKey === null ? null : { key: options.apiKey, header: options.authHeader ?? "authorization" }), handshakeTimeout: startTimeoutMs });
     } catch (cause) {
       const error = new LiveConnectionError("socket_error", `cannot open "${options.url}": ${(cause as Error).message}; use a ws:// or wss:// URL`, { cause });
       this.failStart(error);

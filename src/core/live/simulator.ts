@@ -10,7 +10,7 @@
  * start one simulator per trial (port 0 makes that cheap). Client and simulator on one VirtualClock stay
  * deterministic by the wire-hold rule in wire-time.ts.
  */
-import { STATUS_CODES, createServer, type IncomingMessage } from "node:http";
+import { STATUS_CODES, createServer, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { WebSocketServer } from "ws";
 import type { AssistantPolicy } from "../target/policy";
@@ -53,6 +53,18 @@ export interface LiveSimulatorOptions {
   transcriptBridge?: TranscriptBridgeEnd;
   /** Diagnostics: every text frame a client sends, with its session index (to check what went over the wire). */
   tap?: (frame: { session: number; text: string }) => void;
+  /** Diagnostics: the headers of every upgrade request, accepted or not (to check which credential arrived). */
+  onUpgrade?: (headers: IncomingHttpHeaders, path: string) => void;
+  /**
+   * The sessions path; default `/v1/live/sessions`. Azure OpenAI serves Live under `/openai/v1/live/sessions`,
+   * and a stand-in for it listens there.
+   */
+  path?: string;
+  /**
+   * Where the key arrives: `authorization` (Bearer, default) or `api-key` (Azure OpenAI's key header).
+   * Either way only `apiKey`, when set, is accepted.
+   */
+  keyHeader?: "authorization" | "api-key";
 }
 
 export interface LiveSimulatorStats {
@@ -102,19 +114,22 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
   const wss = new WebSocketServer({ noServer: true });
   let closing: Promise<void> | undefined;
 
+  const sessionsPath = options.path ?? LIVE_SESSIONS_PATH;
   const server = createServer((request, response) => {
-    const onPath = pathOf(request) === LIVE_SESSIONS_PATH;
+    const onPath = pathOf(request) === sessionsPath;
     const status = onPath ? 426 : 404;
-    const message = onPath ? "this endpoint speaks WebSocket only; open it with an Upgrade request" : `no such endpoint; GPT-Live sessions are at ${LIVE_SESSIONS_PATH}`;
+    const message = onPath ? "this endpoint speaks WebSocket only; open it with an Upgrade request" : `no such endpoint; GPT-Live sessions are at ${sessionsPath}`;
     response.writeHead(status, { "Content-Type": "application/json" }).end(errorBody(onPath ? "upgrade_required" : "not_found", message));
   });
 
   server.on("upgrade", (request: IncomingMessage, socket: Socket, head: Buffer) => {
-    if (pathOf(request) !== LIVE_SESSIONS_PATH) {
-      refuse(socket, 404, errorBody("not_found", `no such endpoint; GPT-Live sessions are at ${LIVE_SESSIONS_PATH}`));
+    options.onUpgrade?.(request.headers, pathOf(request));
+    if (pathOf(request) !== sessionsPath) {
+      refuse(socket, 404, errorBody("not_found", `no such endpoint; GPT-Live sessions are at ${sessionsPath}`));
       return;
     }
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
+    const header = request.headers["api-key"];
+    const token = options.keyHeader === "api-key" ? (typeof header === "string" && header.trim() ? header.trim() : undefined) : /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
     if (!token || (options.apiKey !== undefined && token !== options.apiKey)) {
       stats.unauthorized++;
       const body = token
@@ -181,7 +196,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
   const hostInUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
   return {
-    url: `ws://${hostInUrl}:${address.port}${LIVE_SESSIONS_PATH}`,
+    url: `ws://${hostInUrl}:${address.port}${sessionsPath}`,
     baseUrl: `http://${hostInUrl}:${address.port}/v1`,
     port: address.port,
     registerCallerAudio(pcm: Uint8Array, text: string): void {

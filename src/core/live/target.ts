@@ -1,3 +1,4 @@
+import { OPENAI_API_BASE_URL, splitServiceUrl, type AuthHeader } from "../services/auth";
 import { EspeakSynthesizer } from "../speech/espeak";
 import type { AssistantPolicy, PolicyToolResult } from "../target/policy";
 import { normalizeUsage, ResponsesBackend } from "../target/responses-backend";
@@ -57,6 +58,9 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
   if (settings.mode === "offline" && !options.offline) throw new Error("an offline GPT-Live target needs an offline policy to drive the local simulator");
   // OpenAI's own Live service needs its key; a custom endpoint gets exactly the key named for it, or none.
   if (settings.mode === "live" && !settings.api_key && !settings.endpoint) throw new Error("a live GPT-Live target needs an API key");
+  const responsesBackend = clientBackend(settings) === "responses";
+  if (settings.delegation === "client" && !responsesBackend && !options.offline)
+    throw new Error("client delegation needs a backend: give the target an offline policy, or a Responses endpoint (client_backend: \"responses\")");
   // The harness prepares a trial's caller audio right before starting its session; each simulator learns
   // only its own trial's words (two trials may send identical audio chunks, e.g. a CRAWL synthesis and
   // the clean WALK recording made from it).
@@ -71,7 +75,7 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
       return {
         kind: "gpt-live",
         model: settings.model,
-        backend_model: settings.delegation === "responses" || settings.mode === "live" ? settings.backend_model : `policy:${options.offline!.policy.name}@${options.offline!.policy.version}`,
+        backend_model: settings.delegation === "responses" || responsesBackend ? settings.backend_model : `policy:${options.offline!.policy.name}@${options.offline!.policy.version}`,
         instructions: options.instructions,
         tools: options.tools.map((t) => t.name),
         voice: settings.voice,
@@ -82,6 +86,11 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
           backend_instructions: options.backend_instructions,
           ...(options.offline ? { policy: `${options.offline.policy.name}@${options.offline.policy.version}` } : {}),
           ...(settings.credentials ? { credentials: { ...settings.credentials } } : {}),
+          // Where client delegations are answered, and non-default key headers (Azure): never a key.
+          ...(settings.delegation === "client" && responsesBackend ? { responses_endpoint: splitServiceUrl(settings.responses_base_url ?? OPENAI_API_BASE_URL).base } : {}),
+          ...(settings.api_key_header === "api-key" || settings.responses_api_key_header === "api-key"
+            ? { key_headers: { live: settings.api_key_header ?? "authorization", responses: settings.responses_api_key_header ?? "authorization" } }
+            : {}),
           ...options.describe,
         },
       };
@@ -108,12 +117,13 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
           ...(options.offline!.timing ? { timing: options.offline!.timing } : {}),
         });
         for (const r of registrations) simulator.registerCallerAudio(r.pcm, r.text);
-        url = settings.endpoint ?? simulator.url;
-        apiKey = settings.api_key ?? "offline-simulator";
+        // Offline means the local simulator: its placeholder token never leaves this process.
+        url = simulator.url;
+        apiKey = "offline-simulator";
       }
       const session = new LiveTargetSession(options, request, io, simulator);
       try {
-        await session.connect(url, apiKey);
+        await session.connect(url, apiKey, settings.mode === "live" ? (settings.api_key_header ?? "authorization") : "authorization");
       } catch (error) {
         await simulator?.close();
         throw error;
@@ -121,6 +131,11 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
       return session;
     },
   };
+}
+
+/** Who answers client delegations: the settings say, else the Responses API live and the policy offline. */
+function clientBackend(settings: TargetSettings): "responses" | "policy" {
+  return settings.client_backend ?? (settings.mode === "live" ? "responses" : "policy");
 }
 
 /** `session.start` config: the context summary goes into the instructions, history into `input`. */
@@ -172,10 +187,11 @@ class LiveTargetSession implements TargetSession {
   ) {
     this.transcript.push(...(request.context?.history ?? []));
     const { settings } = options;
-    if (request.delegation === "client" && settings.mode === "live")
+    if (request.delegation === "client" && clientBackend(settings) === "responses")
       this.backend = new ResponsesBackend({
         // The backend's own key: never the Live endpoint's.
         apiKey: settings.responses_api_key ?? "",
+        ...(settings.responses_api_key_header ? { authHeader: settings.responses_api_key_header } : {}),
         ...(settings.responses_base_url ? { baseURL: settings.responses_base_url } : {}),
         model: settings.backend_model,
         instructions: options.backend_instructions,
@@ -183,7 +199,7 @@ class LiveTargetSession implements TargetSession {
       });
   }
 
-  async connect(url: string, apiKey: string | null): Promise<void> {
+  async connect(url: string, apiKey: string | null, authHeader: AuthHeader): Promise<void> {
     const { io } = this;
     this.client.onRaw((frame) => {
       const event: Json = frame.json !== undefined ? (frame.json as Json) : frame.binary_bytes !== undefined ? { binary_bytes: frame.binary_bytes } : { text: frame.text ?? "" };
@@ -200,7 +216,7 @@ class LiveTargetSession implements TargetSession {
     else io.signal.addEventListener("abort", stop, { once: true });
     let started;
     try {
-      started = await this.client.connect({ url, apiKey, session: sessionConfig(this.options, this.request), clock: io.clock, signal: connecting.signal });
+      started = await this.client.connect({ url, apiKey, authHeader, session: sessionConfig(this.options, this.request), clock: io.clock, signal: connecting.signal });
     } finally {
       io.signal.removeEventListener("abort", stop);
     }

@@ -150,7 +150,8 @@ export const CallerInputRecord = z.strictObject({
   /** sha256 of the exact bytes (or text) delivered. */
   sha256: z.string(),
   duration_ms: z.number().nullable(),
-  speech: z.strictObject({ provider: z.string(), model: z.string(), voice: z.string() }).optional(),
+  /** Remote or cached speech also names its endpoint and where its key came from (never the key). */
+  speech: z.strictObject({ provider: z.string(), model: z.string(), voice: z.string(), endpoint: z.string().optional(), credential: z.string().optional() }).optional(),
   /** RUN: who the simulated caller was (offline or live, voice, models); never a secret. */
   caller: z.record(z.string(), json).optional(),
   recording: z

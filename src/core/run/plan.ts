@@ -15,6 +15,24 @@ import type { CaseDefinition, TrialSpec } from "../trial/case";
 
 export type { CaseDefinition, CaseRecording, TrialSpec } from "../trial/case";
 
+/** One service's place in a PLAN's `defaults.services`: where it is and which variable holds its key. */
+export interface ServiceDefault {
+  endpoint?: string;
+  api_key_env?: string;
+}
+
+/** `PLAN.defaults.services`: the same settings as the service flags, by service. Keys are named, never written. */
+export interface ServicesDefaults {
+  live?: ServiceDefault;
+  responses?: ServiceDefault;
+  speech?: ServiceDefault & { provider?: "espeak" | "openai" | "cache" };
+  judge?: ServiceDefault;
+  caller?: ServiceDefault;
+  completion?: ServiceDefault;
+  /** Every custom endpoint is Azure OpenAI: keys go in the `api-key` header, `?api-version=` is allowed. */
+  azure?: boolean;
+}
+
 /** Run settings a PLAN may carry as its own defaults; CLI flags override them. */
 export interface RunDefaults {
   repetitions?: number;
@@ -24,6 +42,12 @@ export interface RunDefaults {
   results_dir?: string;
   /** The trial-count ceiling (default 10,000): a run that would have more trials is refused. */
   max_trials?: number;
+  /**
+   * Where each service is and which environment variable holds its key (never the key itself): the same
+   * settings as `--endpoint`, `--responses-endpoint`, `--speech`, `--judge-endpoint`, `--caller-endpoint`,
+   * `--completion-endpoint` and `--azure`, which override them (see src/core/cli/services.ts).
+   */
+  services?: ServicesDefaults;
 }
 
 /** Trials a run may have unless raised (`--max-trials`, `defaults.max_trials`): a typo in --repetitions is not a day of compute. */
@@ -82,6 +106,17 @@ const whole = (name: keyof typeof SETTING_RANGES) =>
 const nonEmpty = z.string({ error: "expected a non-empty string" }).refine((s) => s.trim() !== "", "expected a non-empty string");
 const flag = z.boolean({ error: "expected true or false" });
 
+const ServiceSetting = z.strictObject({ endpoint: nonEmpty.optional(), api_key_env: nonEmpty.optional() });
+const ServicesSetting = z.strictObject({
+  live: ServiceSetting.optional(),
+  responses: ServiceSetting.optional(),
+  speech: ServiceSetting.extend({ provider: z.enum(["espeak", "openai", "cache"], { error: "expected espeak, openai or cache" }).optional() }).optional(),
+  judge: ServiceSetting.optional(),
+  caller: ServiceSetting.optional(),
+  completion: ServiceSetting.optional(),
+  azure: flag.optional(),
+});
+
 const DefaultsSetting = z.strictObject({
   repetitions: whole("repetitions").optional(),
   concurrency: whole("concurrency").optional(),
@@ -89,6 +124,7 @@ const DefaultsSetting = z.strictObject({
   target: nonEmpty.optional(),
   results_dir: nonEmpty.optional(),
   max_trials: whole("max_trials").optional(),
+  services: ServicesSetting.optional(),
 });
 const LimitsSetting = z.strictObject({
   time_ms: whole("time_ms").optional(),
@@ -108,6 +144,7 @@ function checkSetting(where: string, schema: z.ZodType, value: unknown): void {
   const parsed = schema.safeParse(value);
   if (parsed.success) return;
   const problems = parsed.error.issues.map((issue) => {
+    if (issue.code === "unrecognized_keys" && issue.path.length > 0) return `${where}.${issue.path.join(".")}: unknown setting(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
     if (issue.code === "unrecognized_keys") return `${where}: unknown setting(s) ${issue.keys.map((k) => `"${k}"`).join(", ")} (known: ${Object.keys((schema as z.ZodObject).shape).join(", ")})`;
     const at = issue.path.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined), value);
     const path = issue.path.length ? `${where}.${issue.path.join(".")}` : where;

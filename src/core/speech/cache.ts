@@ -15,7 +15,7 @@ import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pcm16FromBytes } from "../audio/pcm";
 import { pcm16Wav, readWav } from "../audio/wav";
-import { SPEECH_SAMPLE_RATE, SpeechError, type SpeechSynthesizer, type SynthesizedSpeech, type SynthesizeOptions } from "./synthesizer";
+import { SPEECH_SAMPLE_RATE, SpeechError, type SpeechService, type SpeechSynthesizer, type SynthesizedSpeech, type SynthesizeOptions } from "./synthesizer";
 
 /** Bump when the entry layout or the meaning of a key field changes: old entries then simply miss. */
 export const SPEECH_CACHE_FORMAT_VERSION = 1;
@@ -92,6 +92,9 @@ export class CachedSynthesizer implements SpeechSynthesizer {
   }
   get instructions(): string | undefined {
     return this.inner.instructions;
+  }
+  get service(): SpeechService | undefined {
+    return this.inner.service;
   }
 
   keyFields(text: string): SpeechCacheKeyFields {

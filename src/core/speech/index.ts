@@ -22,5 +22,7 @@ export {
   OPENAI_SPEECH_MAX_TEXT_LENGTH,
 } from "./openai-tts";
 export type { OpenAISpeechOptions } from "./openai-tts";
+export { CacheOnlySynthesizer } from "./cache-only";
+export type { SpeechService } from "./synthesizer";
 export { CachedSynthesizer, speechCacheKey, SPEECH_CACHE_FORMAT_VERSION, DEFAULT_SPEECH_CACHE_DIR } from "./cache";
 export type { CachedSynthesizerOptions, SpeechCacheKeyFields, SpeechCacheStats } from "./cache";

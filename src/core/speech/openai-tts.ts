@@ -5,10 +5,12 @@
  */
 import OpenAI from "openai";
 import { pcm16FromBytes } from "../audio/pcm";
+import { serviceClientOptions, splitServiceUrl, type AuthHeader } from "../services/auth";
 import {
   SPEECH_SAMPLE_RATE,
   SpeechError,
   requireSpeakableText,
+  type SpeechService,
   type SpeechSynthesizer,
   type SynthesizedSpeech,
   type SynthesizeOptions,
@@ -29,10 +31,16 @@ export const OPENAI_SPEECH_VOICES = ["alloy", "ash", "ballad", "coral", "echo", 
 export const OPENAI_SPEECH_MAX_TEXT_LENGTH = 4096;
 
 export interface OpenAISpeechOptions {
+  /** The speech endpoint's own key; may be empty only for a custom `baseURL` (which then gets no credential). */
   apiKey: string;
+  /** The header the key travels in: `Authorization: Bearer` (default) or Azure's `api-key`. */
+  authHeader?: AuthHeader;
+  /** The API base the client appends `/audio/speech` to; Azure's deployment form may carry `?api-version=…`. */
   baseURL?: string;
   model?: string;
   voice?: string;
+  /** Where the key came from (`OPENAI_API_KEY`, `env:NAME`, `none`), recorded with each input; default `none`. */
+  credential?: string;
   /** Speaking style (accent, pace, emotion); not supported by tts-1 models. */
   instructions?: string;
   /** Retries of 408/409/429/5xx and connection failures, with the SDK's backoff; default 2. */
@@ -48,22 +56,27 @@ export class OpenAISpeechSynthesizer implements SpeechSynthesizer {
   readonly instructions?: string;
   /** Where requests go (recorded so a run says which endpoint spoke for the caller). */
   readonly baseURL: string;
+  readonly service: SpeechService;
   readonly #client: OpenAI;
 
   constructor(options: OpenAISpeechOptions) {
-    if (!options.apiKey) {
+    if (!options.apiKey && options.baseURL === undefined) {
       throw new SpeechError("missing_api_key", OPENAI_SPEECH_PROVIDER, "no API key; set OPENAI_API_KEY or run offline (espeak-ng caller speech)");
     }
     this.model = options.model ?? DEFAULT_OPENAI_SPEECH_MODEL;
     this.voice = options.voice ?? DEFAULT_OPENAI_SPEECH_VOICE;
     if (options.instructions !== undefined) this.instructions = options.instructions;
-    this.baseURL = options.baseURL ?? DEFAULT_OPENAI_BASE_URL;
-    this.#client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: this.baseURL,
-      maxRetries: options.maxRetries ?? 2,
-      timeout: options.timeoutMs ?? 60_000,
-    });
+    // Recorded and shown in messages without its query string.
+    this.baseURL = splitServiceUrl(options.baseURL ?? DEFAULT_OPENAI_BASE_URL).base;
+    this.service = { endpoint: this.baseURL, credential: options.credential ?? (options.apiKey ? "given" : "none") };
+    this.#client = new OpenAI(
+      serviceClientOptions({
+        url: options.baseURL ?? DEFAULT_OPENAI_BASE_URL,
+        auth: options.apiKey ? { key: options.apiKey, header: options.authHeader ?? "authorization" } : null,
+        maxRetries: options.maxRetries ?? 2,
+        timeoutMs: options.timeoutMs ?? 60_000,
+      }),
+    );
   }
 
   async synthesize(text: string, opts: SynthesizeOptions = {}): Promise<SynthesizedSpeech> {
@@ -120,7 +133,7 @@ export class OpenAISpeechSynthesizer implements SpeechSynthesizer {
       return new SpeechError(
         "unauthorized",
         OPENAI_SPEECH_PROVIDER,
-        `${at} refused the API key with HTTP ${status}: ${said}${request}; check OPENAI_API_KEY and that its project may use ${this.model}`,
+        `${at} refused the API key with HTTP ${status}: ${said}${request}; check the key named for this endpoint (OPENAI_API_KEY for OpenAI's own) and that it may use ${this.model}`,
         status,
         cause,
       );

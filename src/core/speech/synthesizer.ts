@@ -17,6 +17,11 @@ export interface SynthesizedSpeech {
   voice: string;
 }
 
+export interface SpeechService {
+  endpoint: string;
+  credential: string;
+}
+
 export interface SynthesizeOptions {
   signal?: AbortSignal;
 }
@@ -31,6 +36,8 @@ export interface SpeechSynthesizer {
    * Absent when the engine has none; when present it is part of the cache key.
    */
   readonly instructions?: string;
+  /** A remote engine's endpoint and where its key came from (`OPENAI_API_KEY`, `env:NAME`, `none`): recorded with the input, never the key. */
+  readonly service?: SpeechService;
   synthesize(text: string, opts?: SynthesizeOptions): Promise<SynthesizedSpeech>;
 }
 
@@ -48,7 +55,8 @@ export type SpeechErrorCode =
   | "timeout"
   | "bad_audio"
   | "engine_failed"
-  | "cache_unusable";
+  | "cache_unusable"
+  | "not_cached";
 
 /** Caller speech could not be produced; the message names the provider and says what to change. */
 export class SpeechError extends Error {

@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { serviceClientOptions, type AuthHeader } from "../services/auth";
 import type { BackendResult, BackendTask, PolicyTools } from "./policy";
 import type { TokenUsage, ToolDeclaration } from "./types";
 
@@ -9,8 +10,10 @@ import type { TokenUsage, ToolDeclaration } from "./types";
  * harness's tool door, and returns the speakable result.
  */
 export interface ResponsesBackendOptions {
-  /** The Responses endpoint's own key; empty sends no Authorization header. */
+  /** The Responses endpoint's own key; empty sends no credential at all. */
   apiKey: string;
+  /** The header the key travels in: `Authorization: Bearer` (default) or Azure's `api-key`. */
+  authHeader?: AuthHeader;
   /** e.g. `http://127.0.0.1:PORT/v1` for a compatible local server; default the OpenAI API. */
   baseURL?: string;
   model: string;
@@ -33,13 +36,9 @@ export class ResponsesBackend {
   readonly #client: OpenAI;
 
   constructor(private readonly options: ResponsesBackendOptions) {
-    this.#client = new OpenAI({
-      apiKey: options.apiKey || "no-key",
-      ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
-      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-      maxRetries: 1,
-      timeout: options.timeoutMs ?? 60_000,
-    });
+    this.#client = new OpenAI(
+      serviceClientOptions({ ...(options.baseURL ? { url: options.baseURL } : {}), auth: options.apiKey ? { key: options.apiKey, header: options.authHeader ?? "authorization" } : null, maxRetries: 1, timeoutMs: options.timeoutMs ?? 60_000 }),
+    );
   }
 
   async run(task: BackendTask, tools: PolicyTools, observe: BackendResponseObserver, signal?: AbortSignal): Promise<BackendResult> {

@@ -1,3 +1,4 @@
+import type { AuthHeader } from "../services/auth";
 import type { DelegationMode, TargetAdapter } from "./types";
 
 /**
@@ -6,7 +7,10 @@ import type { DelegationMode, TargetAdapter } from "./types";
  * `--live`, `--assistant`, `--model` … reach the package's targets without environment variables.
  */
 export interface TargetSettings {
-  /** offline: the local GPT-Live simulator (or another in-process stand-in); live: the real service. */
+  /**
+   * offline: the local GPT-Live simulator (or another in-process stand-in); live: a real Live endpoint —
+   * OpenAI's service, or the server at `endpoint` (a gateway, Azure OpenAI, your own).
+   */
   mode: "offline" | "live";
   delegation: DelegationMode;
   /** The voice frontend model, e.g. `gpt-live-1`. */
@@ -17,12 +21,22 @@ export interface TargetSettings {
   voice: string;
   /** GPT-Live WebSocket URL override (`--endpoint`); default: the service's, or the simulator's. */
   endpoint?: string;
-  /** HTTP base URL for the Responses API backend (client delegation, live), e.g. a compatible local server. */
+  /** HTTP base URL for the Responses API backend (client delegation), e.g. a compatible local server or Azure. */
   responses_base_url?: string;
+  /**
+   * Who answers client delegations: `responses` (the Responses API at `responses_base_url`, default
+   * OpenAI's) or `policy` (the package's offline policy, the application's own backend). Default:
+   * `responses` live, `policy` offline.
+   */
+  client_backend?: "responses" | "policy";
   /** The key for the GPT-Live endpoint only. Never recorded, never logged. */
   api_key?: string;
+  /** The header the Live key travels in: `authorization` (Bearer, default) or Azure's `api-key`. */
+  api_key_header?: AuthHeader;
   /** The key for the client backend's Responses endpoint only (never the Live endpoint's key). */
   responses_api_key?: string;
+  /** The header the Responses key travels in (default `authorization`). */
+  responses_api_key_header?: AuthHeader;
   /** Where each key came from (`OPENAI_API_KEY`, `env:NAME`, `none`), recorded in the target descriptor. */
   credentials?: { live: string; responses: string };
   real_time: boolean;

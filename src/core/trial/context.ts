@@ -69,6 +69,8 @@ export interface CallerSpeech {
   readonly provider?: string;
   readonly model?: string;
   readonly voice?: string;
+  /** A remote engine: its endpoint and where its key came from (recorded with the input, never the key). */
+  readonly service?: { endpoint: string; credential: string };
   synthesize(text: string, options?: { signal?: AbortSignal }): Promise<{ samples: Int16Array; sampleRate: number }>;
 }
 

@@ -8,6 +8,7 @@
 import OpenAI from "openai";
 import { zodTextFormat } from "openai/helpers/zod";
 import { z } from "zod";
+import { serviceClientOptions, type AuthHeader } from "../../services/auth";
 
 export const CompletionVerdict = z.strictObject({
   should_drain: z.boolean(),
@@ -20,8 +21,10 @@ export interface CompletionObserverOptions {
   model: string;
   /** Responses endpoint; default OpenAI's. */
   baseURL?: string;
-  /** The key for that endpoint only; empty sends no Authorization header. */
+  /** The key for that endpoint only; empty sends no credential at all. */
   apiKey: string;
+  /** The header the key travels in: `Authorization: Bearer` (default) or Azure's `api-key`. */
+  authHeader?: AuthHeader;
   minIntervalMs?: number;
   timeoutMs?: number;
 }
@@ -53,13 +56,9 @@ export class CompletionObserver {
   }
 
   constructor(private readonly options: CompletionObserverOptions) {
-    this.#client = new OpenAI({
-      apiKey: options.apiKey || "no-key",
-      ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
-      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-      maxRetries: 1,
-      timeout: options.timeoutMs ?? 20_000,
-    });
+    this.#client = new OpenAI(
+      serviceClientOptions({ ...(options.baseURL ? { url: options.baseURL } : {}), auth: options.apiKey ? { key: options.apiKey, header: options.authHeader ?? "authorization" } : null, maxRetries: 1, timeoutMs: options.timeoutMs ?? 20_000 }),
+    );
   }
 
   /** The latest verdict that said the call is over, if any. */

@@ -53,7 +53,7 @@ export async function prepareCallerInput(trial: TrialState): Promise<CallerInput
   const speech = ctx.speech;
   const record: CallerInput["record"] = c.recording
     ? { kind: "recording", sha256: sha256(pcm), duration_ms, recording: { id: c.recording.id, path: c.recording.declared_path, dataset: portablePath(ctx.package_dir, c.dataset_file), condition: c.recording.condition, metadata: c.recording.metadata } }
-    : { kind: "synthetic", sha256: sha256(pcm), duration_ms, ...(speech?.provider ? { speech: { provider: speech.provider, model: speech.model ?? "", voice: speech.voice ?? "" } } : {}) };
+    : { kind: "synthetic", sha256: sha256(pcm), duration_ms, ...(speech?.provider ? { speech: { provider: speech.provider, model: speech.model ?? "", voice: speech.voice ?? "", ...(speech.service ? { endpoint: speech.service.endpoint, credential: speech.service.credential } : {}) } } : {}) };
   return { record, digest_input: pcm, audio: { pcm, start_ms: 0 } };
 }
 
