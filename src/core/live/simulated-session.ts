@@ -138,6 +138,8 @@ export interface SessionEnvironment {
   bridge?: TranscriptBridgeEnd;
   /** Diagnostics: every text frame the client sent, as received. */
   tap?: (text: string) => void;
+  /** The model names served (default gpt-live-1); an Azure stand-in serves deployment names. */
+  models?: readonly string[];
 }
 
 /** Backend model reported when the session names none. */
@@ -318,8 +320,9 @@ export class SimulatedSession {
   private startProblem(session: SessionConfig): ConfigIssue | undefined {
     const issues = checkSessionConfig(session);
     if (issues.length > 0) return issues[0];
-    if (session.model !== GPT_LIVE_MODEL) {
-      return { path: "model", code: "invalid_value", message: `model "${session.model}" is not served by the Live endpoint; use ${GPT_LIVE_MODEL}` };
+    const served = this.env.models ?? [GPT_LIVE_MODEL];
+    if (!served.includes(session.model)) {
+      return { path: "model", code: "invalid_value", message: `model "${session.model}" is not served by the Live endpoint; use ${served.join(" or ")}` };
     }
     const format = session.audio?.format;
     if (format && !(format.type === "audio/pcm" && (format.rate ?? 24_000) === 24_000)) {

@@ -65,6 +65,8 @@ export interface LiveSimulatorOptions {
    * Either way only `apiKey`, when set, is accepted.
    */
   keyHeader?: "authorization" | "api-key";
+  /** The model names served (default gpt-live-1); a stand-in for Azure serves deployment names. */
+  models?: readonly string[];
 }
 
 export interface LiveSimulatorStats {
@@ -178,6 +180,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
         stats: sessionStats,
         ...(options.transcriptBridge ? { bridge: options.transcriptBridge } : {}),
         ...(tap ? { tap: (text: string) => tap({ session: index, text }) } : {}),
+        ...(options.models ? { models: options.models } : {}),
       });
       sessions.add(session);
       ws.on("close", () => sessions.delete(session));
