@@ -4,6 +4,7 @@ import type { JudgeReasoningEffort, JudgeSettings } from "../judge/judge";
 import { DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, SETTING_RANGES, type RunDefaults } from "../run/plan";
 import type { AudioSettings } from "../trial/context";
 import { resolveEspeakVoice } from "../speech/espeak";
+import { GPT_LIVE_VOICES } from "../live/protocol";
 import { OPENAI_SPEECH_VOICES } from "../speech/openai-tts";
 import type { TargetSettings } from "../target/settings";
 import type { Limits } from "../record/trial-record";
@@ -236,8 +237,8 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
   if (!liveCaller && cli["no-semantic-drain"]) throw new UsageError("--no-semantic-drain applies to a live simulated caller (--live or --caller-endpoint); offline runs always use the completion rule");
   const callerVoice = cli["caller-voice"];
   if (callerVoice !== undefined) {
-    if (liveCaller && !isOpenAIVoice(callerVoice))
-      throw new UsageError(`--caller-voice "${callerVoice}" is not a GPT-Live voice; with a live caller use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
+    if (liveCaller && !GPT_LIVE_VOICES.includes(callerVoice))
+      throw new UsageError(`--caller-voice "${callerVoice}" is not a GPT-Live voice; with a live caller use one of ${GPT_LIVE_VOICES.join(", ")}`);
     if (!liveCaller) {
       try {
         resolveEspeakVoice(callerVoice);

@@ -19,6 +19,18 @@ export const GPT_LIVE_MODEL = "gpt-live-1";
  * it under this heading, which is also how the local simulator finds it.
  */
 export const CONTEXT_SUMMARY_HEADING = "Context from earlier in this call (authorized):";
+/** The voice a session speaks with when `audio.output.voice` is omitted (OpenAI's GPT-Live guide). */
+export const GPT_LIVE_DEFAULT_VOICE = "marin";
+/**
+ * Built-in GPT-Live voice names crashlab accepts for a live caller: the default and those OpenAI's GPT-Live
+ * guide lists, plus the voices the SDK-based clients name (docs/gpt-live-conformance.md). The service may
+ * serve more; custom voices are objects with an id.
+ */
+export const GPT_LIVE_VOICES: readonly string[] = [
+  "marin", "cedar", "alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse", "aster",
+  "quartz", "ripple", "vesper", "willow", "stone", "gleam", "meridian", "bossa", "tempo", "beacon", "delta", "cinder",
+  "nuri", "juni", "flitz", "brise", "sillage", "nira", "harema", "shida", "noeul",
+];
 /** Voices the service refuses with `forbidden`. */
 export const FORBIDDEN_VOICES: readonly string[] = ["fable", "nova", "onyx"];
 /** `session.start.session.input`: at most this many prior messages. */
@@ -43,13 +55,14 @@ export const AudioFormatSchema = z.discriminatedUnion("type", [
 ]);
 
 const InputTextPart = z.strictObject({ type: z.literal("input_text"), text: z.string() });
-const OutputTextPart = z.strictObject({ type: z.literal("output_text"), text: z.string() });
+/** Assistant history: `output_text` (what crashlab sends); the reference harness also accepts `text` (docs/gpt-live-conformance.md). */
+const OutputTextPart = z.strictObject({ type: z.enum(["output_text", "text"]), text: z.string() });
 
-/** A prior text turn in `session.input`; assistant turns use `output_text` content. */
+/** A prior text turn in `session.input`: one text part each; assistant turns use `output_text` content. */
 export const InputMessageSchema = z.discriminatedUnion("role", [
-  z.strictObject({ type: z.literal("message"), role: z.literal("developer"), content: z.array(InputTextPart).min(1) }),
-  z.strictObject({ type: z.literal("message"), role: z.literal("user"), content: z.array(InputTextPart).min(1) }),
-  z.strictObject({ type: z.literal("message"), role: z.literal("assistant"), content: z.array(OutputTextPart).min(1) }),
+  z.strictObject({ type: z.literal("message"), role: z.literal("developer"), content: z.array(InputTextPart).length(1, { error: "a history message has exactly one text part" }) }),
+  z.strictObject({ type: z.literal("message"), role: z.literal("user"), content: z.array(InputTextPart).length(1, { error: "a history message has exactly one text part" }) }),
+  z.strictObject({ type: z.literal("message"), role: z.literal("assistant"), content: z.array(OutputTextPart).length(1, { error: "a history message has exactly one text part" }) }),
 ]);
 
 export const FunctionToolSchema = z.strictObject({
@@ -60,21 +73,30 @@ export const FunctionToolSchema = z.strictObject({
   strict: z.boolean().optional(),
 });
 
+/** Hosted tools (`web_search` …) the public references show beside function tools; crashlab sends only functions. */
+export const HostedToolSchema = z.looseObject({ type: z.string().refine((t) => t !== "function", { error: "a function tool needs name and parameters" }) });
+
 export const ResponsesSettingsSchema = z.strictObject({
   model: z.string().min(1).optional(),
   instructions: z.string().optional(),
-  tools: z.array(FunctionToolSchema).optional(),
+  tools: z.array(z.union([FunctionToolSchema, HostedToolSchema])).optional(),
   tool_choice: z
     .union([z.enum(["auto", "none", "required"]), z.strictObject({ type: z.literal("function"), name: z.string() })])
     .optional(),
   parallel_tool_calls: z.boolean().optional(),
-  reasoning: z.strictObject({ effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]).optional() }).optional(),
+  reasoning: z.strictObject({ effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]).optional(), summary: z.string().optional() }).optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+  service_tier: z.string().optional(),
+  text: z.strictObject({ verbosity: z.enum(["low", "medium", "high"]).optional() }).optional(),
 });
 
 export const DelegationConfigSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("client") }),
   z.strictObject({ type: z.literal("responses"), responses: ResponsesSettingsSchema.optional() }),
 ]);
+
+/** A built-in voice by name, or an authorized custom voice by id (`{id: "voice_…"}`). */
+export const VoiceSchema = z.union([z.string().min(1), z.strictObject({ id: z.string().min(1) })]);
 
 /** `session.start.session`. Strict: the service rejects unknown fields. */
 export const SessionConfigSchema = z.strictObject({
@@ -83,11 +105,14 @@ export const SessionConfigSchema = z.strictObject({
   audio: z
     .strictObject({
       format: AudioFormatSchema.optional(),
-      output: z.strictObject({ voice: z.string().min(1).optional() }).optional(),
+      output: z.strictObject({ voice: VoiceSchema.optional() }).optional(),
     })
     .optional(),
   input: z.array(InputMessageSchema).max(MAX_INPUT_MESSAGES).optional(),
-  delegation: DelegationConfigSchema.optional(),
+  /** Omitted or null: client delegation. */
+  delegation: DelegationConfigSchema.nullable().optional(),
+  /** Keep the session for forking and recording download; default false. */
+  store: z.boolean().optional(),
 });
 
 /** `session.update.session`: delegation settings only. */
@@ -108,7 +133,7 @@ export function checkSessionConfig(config: unknown): ConfigIssue[] {
   const parsed = SessionConfigSchema.safeParse(config);
   if (!parsed.success) return configIssues(parsed.error);
   const voice = parsed.data.audio?.output?.voice;
-  if (voice !== undefined && FORBIDDEN_VOICES.includes(voice.toLowerCase())) {
+  if (typeof voice === "string" && FORBIDDEN_VOICES.includes(voice.toLowerCase())) {
     return [{ path: "audio.output.voice", code: "forbidden", message: `voice "${voice}" is not available for GPT-Live; choose e.g. marin, cedar or coral` }];
   }
   return [];
@@ -144,6 +169,8 @@ export const FunctionCallOutputItemSchema = z.strictObject({
   call_id: z.string().min(1),
   output: z.string(),
 });
+/** Any other Responses input item (a user message, …): the public reference accepts every input item. */
+export const OtherInputItemSchema = z.looseObject({ type: z.string().refine((t) => t !== "function_call_output", { error: "a function_call_output needs call_id and output" }) });
 
 export const ClientEventSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("session.start"), ...clientBase, session: SessionConfigSchema }),
@@ -154,7 +181,7 @@ export const ClientEventSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("session.instructions.append"), ...appendBody }),
   z.strictObject({ type: z.literal("session.thinking.append"), ...appendBody }),
   z.strictObject({ type: z.literal("session.commentary.append"), ...appendBody }),
-  z.strictObject({ type: z.literal("response.item.create"), ...clientBase, item: FunctionCallOutputItemSchema }),
+  z.strictObject({ type: z.literal("response.item.create"), ...clientBase, item: z.union([FunctionCallOutputItemSchema, OtherInputItemSchema]) }),
   z.strictObject({ type: z.literal("response.create"), ...clientBase }),
   z.strictObject({ type: z.literal("session.close"), ...clientBase }),
 ]);
@@ -238,7 +265,7 @@ export const LiveSessionSchema = z.looseObject({
   audio: z
     .looseObject({
       format: z.looseObject({ type: z.string(), rate: z.number().optional() }).optional(),
-      output: z.looseObject({ voice: z.string().optional() }).optional(),
+      output: z.looseObject({ voice: z.union([z.string(), z.looseObject({ id: z.string() })]).optional() }).optional(),
     })
     .nullish(),
   input: z.array(z.unknown()).nullish(),
@@ -347,7 +374,8 @@ export const ServerEventSchema = z.discriminatedUnion("type", [
     delegation: z.looseObject({
       id: z.string(),
       type: z.string().optional(),
-      target: z.enum(["client", "responses"]),
+      // "client" or "responses"; the references also name other targets (Foundry's "decisions"), which a client must tolerate.
+      target: z.string(),
       response_id: z.string().nullish(),
     }),
   }),

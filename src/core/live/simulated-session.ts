@@ -27,6 +27,7 @@ import { CHUNK_BYTES, CHUNK_MS, CallerListener } from "./caller-speech";
 import {
   CLIENT_EVENT_TYPES,
   CONTEXT_SUMMARY_HEADING,
+  GPT_LIVE_DEFAULT_VOICE,
   GPT_LIVE_MODEL,
   checkSessionConfig,
   parseClientEvent,
@@ -144,7 +145,7 @@ export interface SessionEnvironment {
 
 /** Backend model reported when the session names none. */
 export const SIMULATED_BACKEND_MODEL = "simulated-backend";
-const DEFAULT_VOICE = "marin";
+const DEFAULT_VOICE = GPT_LIVE_DEFAULT_VOICE;
 const SESSION_LIFETIME_S = 2 * 60 * 60;
 /** Virtual runs report expiry against a fixed epoch (2026-01-01T00:00:00Z) so their logs are reproducible. */
 const VIRTUAL_EPOCH_S = 1_767_225_600;
@@ -334,7 +335,7 @@ export class SimulatedSession {
       return { path: "input", code: "invalid_value", message: `input history is about ${historyTokens} tokens; at most ${MAX_INPUT_TOKENS} are accepted` };
     }
     const tools = session.delegation?.type === "responses" ? (session.delegation.responses?.tools ?? []) : [];
-    const names = tools.map((t) => t.name);
+    const names = tools.flatMap((t) => (t.type === "function" && "name" in t ? [String(t.name)] : []));
     const duplicate = names.find((name, i) => names.indexOf(name) !== i);
     if (duplicate) return { path: "delegation.responses.tools", code: "invalid_value", message: `tool "${duplicate}" is declared twice` };
     return undefined;
@@ -378,7 +379,8 @@ export class SimulatedSession {
         this.onAppend(event.type.split(".")[1] as AppendKind, event.delegation_id, event.content, clientEventId);
         return;
       case "response.item.create":
-        this.onFunctionOutput(event.item.call_id, event.item.output, clientEventId);
+        if (event.item.type === "function_call_output") this.onFunctionOutput(String(event.item.call_id), String(event.item.output), clientEventId);
+        else this.onOtherItem(clientEventId);
         return;
       case "response.create":
         this.onResponseCreate(clientEventId);
@@ -539,6 +541,11 @@ export class SimulatedSession {
     call.output = output;
   }
 
+  /** Another input item for the backend (a user message, …): the reference accepts it; the policy-driven backend has no use for it. */
+  private onOtherItem(clientEventId: string | undefined): void {
+    if (this.delegationType() !== "responses") this.error("invalid_value", "response.item.create is accepted only under Responses delegation", { param: "type", clientEventId });
+  }
+
   private onResponseCreate(clientEventId: string | undefined): void {
     if (this.delegationType() !== "responses") {
       this.error("invalid_value", "response.create is accepted only under Responses delegation", { param: "type", clientEventId });
@@ -616,7 +623,7 @@ export class SimulatedSession {
   private async runBackend(delegationId: string, firstResponseId: string, request: string): Promise<void> {
     const settings = this.config.delegation?.type === "responses" ? (this.config.delegation.responses ?? {}) : {};
     const model = settings.model ?? SIMULATED_BACKEND_MODEL;
-    const declared = new Set((settings.tools ?? []).map((t) => t.name));
+    const declared = new Set((settings.tools ?? []).flatMap((t) => (t.type === "function" && "name" in t ? [String(t.name)] : [])));
     const transcript = [...this.history, ...this.turns];
     let context = `${settings.instructions ?? ""}${JSON.stringify(settings.tools ?? [])}${transcript.map((m) => m.text).join("\n")}`;
     let previousInput = 0;

@@ -300,6 +300,8 @@ class LiveTargetSession implements TargetSession {
         return;
       }
       case "session.delegation.created":
+        // Targets other than these two (the references name more) are in the raw log; nothing here answers them.
+        if (e.delegation.target !== "client" && e.delegation.target !== "responses") return;
         io.emit({ type: "delegation.created", at_ms: at, delegation_id: e.delegation.id, target: e.delegation.target, ...(e.delegation.response_id ? { response_id: e.delegation.response_id } : {}) });
         if (e.delegation.target === "client") void this.runClientBackend(e.delegation.id);
         return;
@@ -420,13 +422,32 @@ class LiveTargetSession implements TargetSession {
       }
       if (this.fault || this.closing) return;
       io.emit({ type: "delegation.content", at_ms: io.clock.now(), delegation_id: delegationId, text: reply });
-      this.client.appendCommentary(delegationId, reply);
+      // An append carries at most 500 tokens: a long result goes back in several, in order.
+      for (const part of commentaryParts(reply)) this.client.appendCommentary(delegationId, part);
     } catch (error) {
       if (!io.signal.aborted) this.fail("backend", (error as Error)?.message ?? String(error));
     } finally {
       release();
     }
   }
+}
+
+/** Most characters per commentary append: well under the 500-token limit of one append, whatever the text. */
+export const MAX_COMMENTARY_CHARS = 1200;
+
+/** `text` in parts of at most MAX_COMMENTARY_CHARS, split after a sentence or word where possible; one part when it fits. */
+export function commentaryParts(text: string): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > MAX_COMMENTARY_CHARS) {
+    const window = rest.slice(0, MAX_COMMENTARY_CHARS);
+    const sentence = Math.max(window.lastIndexOf(". "), window.lastIndexOf("? "), window.lastIndexOf("! "));
+    const cut = sentence > MAX_COMMENTARY_CHARS / 2 ? sentence + 1 : window.lastIndexOf(" ") > 0 ? window.lastIndexOf(" ") : MAX_COMMENTARY_CHARS;
+    parts.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest || parts.length === 0) parts.push(rest);
+  return parts;
 }
 
 function parseJson(text: string): unknown {
