@@ -288,7 +288,7 @@ describe("issue 14: every service on its own endpoint with its own key, and no o
     const trial = doc.trials[0]!;
     expect(trial.status).toBe("passed");
     expect(transcriptOf(out, trial.trial_id).conversation!.completion).toMatchObject({ by: "observer", outcome: "resolved" });
-    expect(trial.input).toMatchObject({ kind: "simulated", caller: { kind: "live", endpoint: caller.url, credential: "env:CALLER_KEY" } });
+    expect(trial.input).toMatchObject({ kind: "simulated", caller: { kind: "live", endpoint: caller.url, credential: "env:CALLER_KEY", completion: { endpoint: `${completion.origin}/v1`, credential: "env:COMPLETION_KEY" } } });
     expect(doc.run.target_descriptor).toMatchObject({ endpoint: target.url, settings: { credentials: { live: "env:LIVE_KEY" } } });
     expectNoKeyInOutputs(runFolder(out), [r.stdout, r.stderr]);
   });

@@ -28,6 +28,8 @@ export interface LiveCallerOptions {
   reasoning_effort: "minimal" | "low" | "medium" | "high";
   /** Where the key came from (recorded), never the key. */
   credential: string;
+  /** Recorded with the caller: the completion observer's endpoint and key source, or null when the rule decides. */
+  completion?: { endpoint: string; credential: string } | null;
 }
 
 export const DEFAULT_LIVE_CALLER = { model: "gpt-live-1", backend_model: "gpt-5.6-luna", reasoning_effort: "low" as const };
@@ -46,8 +48,8 @@ export class LiveCaller implements SimulatedCaller {
   }
 
   describe(): Record<string, Json> {
-    const { url, voice, model, backend_model, reasoning_effort, credential } = this.options;
-    return { kind: "live", endpoint: url, voice, model, backend_model, reasoning_effort, credential };
+    const { url, voice, model, backend_model, reasoning_effort, credential, completion } = this.options;
+    return { kind: "live", endpoint: url, voice, model, backend_model, reasoning_effort, credential, ...(completion !== undefined ? { completion } : {}) };
   }
 
   async start(script: CallerScript, io: CallerIO): Promise<CallerSession> {

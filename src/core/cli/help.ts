@@ -70,8 +70,9 @@ Each service on its own endpoint, with its own key (docs/azure.md has a worked A
   --responses-endpoint <url>  the Responses API that answers client delegations (default: the package's
                               own offline backend; with --live OpenAI's)
   --responses-api-key-env <NAME>
-  --speech <provider>         caller speech: espeak (offline, default), openai (OpenAI-compatible speech,
-                              default with --live) or cache (replay OpenAI speech from .audio_cache/ only)
+  --speech <provider>         caller speech, CRAWL and the offline RUN caller: espeak (default), openai
+                              (OpenAI-compatible speech, default with --live) or cache (replay OpenAI
+                              speech from .audio_cache/ only)
   --speech-endpoint <url>     the speech API base for --speech openai (default OpenAI's)
   --speech-api-key-env <NAME>
   --caller-endpoint <ws-url>  RUN: the simulated caller's own GPT-Live endpoint (a live caller; with --live

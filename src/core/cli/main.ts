@@ -25,6 +25,7 @@ import { findPackage, loadPackage, PackageError } from "./load-package";
 import { OfflineCaller } from "../caller/offline-caller";
 import { DEFAULT_LIVE_CALLER, LiveCaller } from "../caller/live-caller";
 import { GPT_LIVE_URL } from "../live/target";
+import { OPENAI_API_BASE_URL } from "../services/auth";
 import { CompletionObserver } from "../trial/conversation/completion-observer";
 import type { ConversationLine, ConversationSettings } from "../trial/context";
 import { readInputFile } from "../dataset/input-file";
@@ -284,7 +285,8 @@ function callerSpeech(settings: ResolvedRunOptions["speech"], service: ResolvedR
 export function conversationSettings(options: ResolvedRunOptions, packageDir: string, io: CliIO): ConversationSettings {
   const { conversation } = options;
   const voices = new Map<string, CachedSynthesizer>();
-  const synthesizer = (voice: string) => voices.get(voice) ?? voices.set(voice, new CachedSynthesizer(new EspeakSynthesizer({ voice }), { root: resolve(packageDir, ".."), refresh: options.speech.refresh })).get(voice)!;
+  // The offline caller speaks with the run's caller-speech provider (espeak-ng unless --speech says otherwise).
+  const synthesizer = (voice: string) => voices.get(voice) ?? voices.set(voice, callerSpeech({ ...options.speech, voice }, options.services.speech, packageDir)).get(voice)!;
   let prompt: string | undefined;
   if (conversation.assistant_opening_prompt_file !== undefined) {
     const file = resolve(io.cwd, conversation.assistant_opening_prompt_file);
@@ -304,7 +306,15 @@ export function conversationSettings(options: ResolvedRunOptions, packageDir: st
     caller: (persona) => {
       const voice = conversation.caller_voice ?? persona.voice;
       return caller.kind === "live"
-        ? new LiveCaller({ url: caller.endpoint ?? GPT_LIVE_URL, apiKey: caller.key ?? null, authHeader: caller.header, voice, ...DEFAULT_LIVE_CALLER, credential: caller.credential })
+        ? new LiveCaller({
+            url: caller.endpoint ?? GPT_LIVE_URL,
+            apiKey: caller.key ?? null,
+            authHeader: caller.header,
+            voice,
+            ...DEFAULT_LIVE_CALLER,
+            credential: caller.credential,
+            completion: completion && conversation.semantic_drain ? { endpoint: completion.endpoint ?? OPENAI_API_BASE_URL, credential: completion.credential } : null,
+          })
         : new OfflineCaller({ voice, synthesizer });
     },
     ...(caller.kind === "live" && completion && conversation.semantic_drain
