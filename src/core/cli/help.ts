@@ -81,8 +81,8 @@ Each service on its own endpoint, with its own key (docs/azure.md has a worked A
   --completion-endpoint <url> RUN, live caller: the Responses API that decides when the call is over
   --completion-api-key-env <NAME>
   --azure                     every custom endpoint is Azure OpenAI: keys go in the api-key header and a
-                              URL may carry ?api-version=… (automatic for *.openai.azure.com and
-                              *.cognitiveservices.azure.com hosts)
+                              URL may carry ?api-version=… (automatic for *.openai.azure.com,
+                              *.cognitiveservices.azure.com and *.services.ai.azure.com)
                               A custom endpoint gets only the key named for it, or none; OPENAI_API_KEY
                               goes only to OpenAI's own hosts. No credentials in URLs. The PLAN may set all
                               of these in defaults.services; a flag overrides an endpoint with its key.
