@@ -65,7 +65,7 @@ async function azureServer(key: string, route: (url: string) => boolean, answer:
 
 describe("issue 14: Azure OpenAI — deployment URLs and api-key authentication", () => {
   it("a full Azure-shaped run: Live, Responses, speech and the judge each get their own key in api-key, at Azure's paths", async () => {
-    const scenario = PLAN.cases.find((c) => c.id === "restaurant_001")!.scenario;
+    const scenario = PLAN.cases.find((c) => c.id === "harbor_001")!.scenario;
     const upgrades: Array<{ headers: IncomingHttpHeaders; path: string }> = [];
     const frames: Array<Record<string, unknown>> = [];
     const live = await startLiveSimulator({
@@ -91,7 +91,7 @@ describe("issue 14: Azure OpenAI — deployment URLs and api-key authentication"
     const out = mkdtempSync(join(tmpdir(), "azure-"));
     const r = await cli(
       [
-        "run", "--example", "restaurant_001", "--assistant", "client", "--results-dir", out, "--refresh-audio", "--azure",
+        "run", "--example", "harbor_001", "--assistant", "client", "--results-dir", out, "--refresh-audio", "--azure",
         "--model", "my-gpt-live", "--backend-model", "my-terra", "--tts-model", "caller-tts",
         "--endpoint", live.url, "--endpoint-api-key-env", "AZURE_LIVE_KEY",
         "--responses-endpoint", `${responses.origin}/openai/v1`, "--responses-api-key-env", "AZURE_RESPONSES_KEY",

@@ -74,7 +74,7 @@ export function textOutput(id: string, text: string): unknown {
 }
 
 /**
- * The restaurant backend as a scripted model for restaurant_001 (table for two under Maya, August 14,
+ * The restaurant backend as a scripted model for harbor_001 (table for two under Maya, August 14,
  * 7 p.m.): first a create_reservation call, then, given its output, the confirmation quoting the id.
  */
 export function bookingBackend(request: SeenHttp, n: number): HttpReply {

@@ -126,14 +126,14 @@ function expectNoKeyInOutputs(runDir: string, console: string[]) {
 
 describe("issue 14: a custom Live endpoint with offline caller speech", () => {
   it("crashlab run --endpoint URL --endpoint-api-key-env NAME: espeak-ng speaks, the server gets exactly that key, nothing goes anywhere else", async () => {
-    const scenario = PLAN.cases.find((c) => c.id === "restaurant_001")!.scenario;
+    const scenario = PLAN.cases.find((c) => c.id === "harbor_001")!.scenario;
     const { server, upgrades } = await liveServer({ key: KEYS.LIVE_KEY });
     // The stand-in cannot recognize speech: it is told the words of the espeak-ng audio the run will send
     // (the same engine and voice, so the same samples), as the harness tells the offline simulator.
     const espeak = await new EspeakSynthesizer({ voice: DEFAULT_CALLER_VOICE }).synthesize(scenario.input.text);
     server.registerCallerAudio(pcm16ToBytes(espeak.samples), scenario.input.text);
     const out = mkdtempSync(join(tmpdir(), "endpoint-espeak-"));
-    const r = await cli(["run", "--endpoint", server.url, "--endpoint-api-key-env", "LIVE_KEY", "--example", "restaurant_001", "--results-dir", out], KEYS);
+    const r = await cli(["run", "--endpoint", server.url, "--endpoint-api-key-env", "LIVE_KEY", "--example", "harbor_001", "--results-dir", out], KEYS);
     expect(r.code, r.stderr).toBe(0);
 
     expectOnlyOwnKey("the Live server", upgrades, KEYS.LIVE_KEY);
@@ -182,7 +182,7 @@ describe("issue 14: a custom Live endpoint with offline caller speech", () => {
 
   it("--speech cache replays only what is cached: a line never synthesized is an infrastructure error naming it, with no request anywhere", async () => {
     const out = mkdtempSync(join(tmpdir(), "endpoint-cache-"));
-    const r = await cli(["run", "--example", "restaurant_001", "--speech", "cache", "--tts-model", "crashlab-never-cached", "--results-dir", out, "--quiet"], KEYS);
+    const r = await cli(["run", "--example", "harbor_001", "--speech", "cache", "--tts-model", "crashlab-never-cached", "--results-dir", out, "--quiet"], KEYS);
     expect(r.code, r.stderr).toBe(3);
     const doc = ResultsFile.parse(JSON.parse(readFileSync(join(runFolder(out), "results.json"), "utf8")));
     expect(doc.trials[0]!.status).toBe("infrastructure_error");
@@ -208,7 +208,7 @@ describe("issue 14: a custom Live endpoint with offline caller speech", () => {
 
 describe("issue 14: every service on its own endpoint with its own key, and no other key anywhere", () => {
   it("CRAWL, client delegation: Live, Responses, speech and judge each get exactly their key; the SDK's environment reaches none", async () => {
-    const scenario = PLAN.cases.find((c) => c.id === "restaurant_001")!.scenario;
+    const scenario = PLAN.cases.find((c) => c.id === "harbor_001")!.scenario;
     const { server: live, upgrades } = await liveServer({ key: KEYS.LIVE_KEY });
     const callerPcm = pcm16ToBytes(tone(scenario.input.text, 45, 11));
     live.registerCallerAudio(callerPcm, scenario.input.text);
@@ -224,7 +224,7 @@ describe("issue 14: every service on its own endpoint with its own key, and no o
     // --refresh-audio makes the speech request happen even when an earlier run cached the line; the model
     // name is the test's own, so the tone stand-in's audio is never taken for real OpenAI speech.
     const argv = [
-      "run", "--example", "restaurant_001", "--assistant", "client", "--results-dir", out, "--refresh-audio", "--tts-model", "crashlab-test-tone",
+      "run", "--example", "harbor_001", "--assistant", "client", "--results-dir", out, "--refresh-audio", "--tts-model", "crashlab-test-tone",
       "--endpoint", live.url, "--endpoint-api-key-env", "LIVE_KEY",
       "--responses-endpoint", `${responses.origin}/v1`, "--responses-api-key-env", "RESP_KEY",
       "--speech", "openai", "--speech-endpoint", `${speech.origin}/v1`, "--speech-api-key-env", "SPEECH_KEY",
