@@ -10,6 +10,7 @@ import { CachedSynthesizer, EspeakSynthesizer, run, type RunOptions } from "cras
 import { benchAudio } from "./audio.bench";
 import { benchConversationsOffline, benchConversationsRealTime, offlineCaller } from "./conversation.bench";
 import { benchReport } from "./report.bench";
+import { measureRun, printScale } from "./scale.bench";
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
 import { benchWalk } from "./walk.bench";
@@ -98,3 +99,11 @@ if (want("report")) {
     console.log(`  load to a drawn overview and list (median of 3): ${Math.round(r.load_ms)} ms · search over the list: ${Math.round(r.search_ms)} ms · open one trial's viewer: ${Math.round(r.open_trial_ms)} ms`);
   }
 }
+// Whole CLI runs as child processes (build first: they run dist/cli.js). Minutes each: not in a plain `pnpm bench`.
+if (only.includes("memory")) {
+  const small = measureRun("--tag crawl --repetitions 5", ["--tag", "crawl", "--repetitions", "5"]);
+  const large = measureRun("--tag crawl --repetitions 40", ["--tag", "crawl", "--repetitions", "40"]);
+  printScale("peak memory of whole runs (crashlab run, offline, virtual time)", [small, large]);
+  console.log(`  peak RSS at 40 repetitions ÷ at 5: ${(large.peak_rss_mb / small.peak_rss_mb).toFixed(2)} (target ≤ 1.20)`);
+}
+if (only.includes("disk")) printScale("bytes on disk of the default run (crashlab run --repetitions 5)", [measureRun("--repetitions 5", ["--repetitions", "5"])]);

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
 import { SAFE_ID } from "../dataset/schema";
@@ -10,7 +10,9 @@ import { progressLine, summaryText } from "../report/console";
 import { createRunFolder } from "../report/results-folder";
 import { checkCasesAgainstWorlds } from "../run/preflight";
 import { writeRunReport } from "../report/run-folder";
-import { buildResults, writeRunOutputs } from "../report/results";
+import { resultsRow } from "../report/results";
+import { writeOutputsFromJournal } from "../report/from-journal";
+import { JOURNAL_FILE, JournalWriter } from "../journal/journal";
 import { resultsJsonSchema } from "../report/results-schema";
 import { redactor, type Redact } from "../report/redact";
 import { PlanError } from "../run/plan";
@@ -54,7 +56,7 @@ export interface CliIO {
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "JournalError"].includes(name);
 }
 
 /**
@@ -202,46 +204,57 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
   // --listen: caller left, assistant right, after each trial; said plainly when no player exists.
   const player = options.listen ? findPlayer(io.env ?? {}) : null;
   if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
-  const result = await run(
-    plan,
-    {
-      ...runOptions,
-      package: { dir: pkg.dir, digest },
-      speech,
-      ...(conversation ? { conversation } : {}),
-      ...(io.signal ? { signal: io.signal } : {}),
-      ...(io.abandon ? { abandon: io.abandon } : {}),
-      onTrialEnd: (record, done, total, media, catalog) => {
-        record.artifacts = writeTrialArtifacts(runDir, record, media, catalog, redact);
-        if (player && "play" in player && record.artifacts.conversation_wav) {
-          io.stderr(`  ♪ playing ${record.trial_id} with ${player.name} (caller left, assistant right)\n`);
-          const played = player.play(join(runDir, record.artifacts.conversation_wav));
-          if (!played.ok) io.stderr(`crashlab: --listen could not play ${record.trial_id}: ${played.message}\n`);
-        }
-        if (!options.quiet) io.stderr(progressLine(record, done, total) + "\n");
-        if (options.verbose) io.stderr(verboseTrial(record));
+  const tags = Object.fromEntries(resolved.trials.map((t) => [t.case.id, t.case.tags]));
+  // Each finished trial goes to the journal as its results.json row, then is released.
+  const journal = new JournalWriter(join(runDir, JOURNAL_FILE));
+  let result;
+  try {
+    result = await run(
+      plan,
+      {
+        ...runOptions,
+        package: { dir: pkg.dir, digest },
+        speech,
+        ...(conversation ? { conversation } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
+        ...(io.abandon ? { abandon: io.abandon } : {}),
+        keep_records: false,
+        onTrialEnd: (record, done, total, media, catalog) => {
+          record.artifacts = writeTrialArtifacts(runDir, record, media, catalog, redact);
+          journal.appendLine(redact(JSON.stringify(resultsRow(record, tags[record.case_id] ?? []))));
+          if (player && "play" in player && record.artifacts.conversation_wav) {
+            io.stderr(`  ♪ playing ${record.trial_id} with ${player.name} (caller left, assistant right)\n`);
+            const played = player.play(join(runDir, record.artifacts.conversation_wav));
+            if (!played.ok) io.stderr(`crashlab: --listen could not play ${record.trial_id}: ${played.message}\n`);
+          }
+          if (!options.quiet) io.stderr(progressLine(record, done, total) + "\n");
+          if (options.verbose) io.stderr(verboseTrial(record));
+        },
       },
-    },
-    resolved,
+      resolved,
+    );
+  } finally {
+    journal.close();
+  }
+  // Summary, gates, results.json and junit.xml come from the journal, a row at a time.
+  const outputs = writeOutputsFromJournal(
+    runDir,
+    journal.path,
+    resolved.trials.map((t) => t.trial_id),
+    { run_id: result.run_id, plan: result.plan, target: result.target, seed: result.seed, repetitions: result.repetitions, started_at: result.started_at, finished_at: result.finished_at, gate_config: result.gate_config },
+    result.interruption,
+    { concurrency: resolved.concurrency, real_time: options.real_time, package_digest: digest, target_descriptor: target.describe(), limits: resolved.limits, case_tags: tags },
+    redact,
   );
-  const doc = buildResults(result, {
-    concurrency: resolved.concurrency,
-    real_time: options.real_time,
-    package_digest: digest,
-    target_descriptor: target.describe(),
-    limits: resolved.limits,
-    case_tags: Object.fromEntries(resolved.trials.map((t) => [t.case.id, t.case.tags])),
-  });
-  const paths = writeRunOutputs(runDir, doc, result, redact);
   // The report is built from the run folder alone, exactly as `crashlab view` would rebuild it.
   const report = await writeRunReport(runDir, redact);
-  if (options.json) io.stdout(JSON.stringify(doc, null, 2) + "\n");
-  else io.stdout(summaryText(result.summary, result.gates, result.decision, { run_id: result.run_id, target: result.target, results_dir: paths.results, interruption: result.interruption }) + "\n");
+  if (options.json) io.stdout(readFileSync(outputs.results, "utf8"));
+  else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id: result.run_id, target: result.target, results_dir: outputs.results, interruption: result.interruption }) + "\n");
   if (result.interruption)
-    io.stderr(`crashlab: interrupted by ${result.interruption.signal}; ${result.records.length} finished trial(s) kept, ${result.interruption.not_run.length} not run (listed in ${paths.results})\n`);
+    io.stderr(`crashlab: interrupted by ${result.interruption.signal}; ${outputs.finished} finished trial(s) kept, ${result.interruption.not_run.length} not run (listed in ${outputs.results})\n`);
   if (options.visualize) await openReport(reportUrl(runDir), io);
   else if (!options.quiet && !options.json) io.stderr(`crashlab: report ${report} (\`crashlab view ${runDir}\` opens it)\n`);
-  return result.decision.exit_code;
+  return outputs.decision.exit_code;
 }
 
 /** The voice caller speech will use: an unknown one is a usage error before anything runs, not a failed trial. */

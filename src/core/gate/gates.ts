@@ -1,4 +1,12 @@
-import type { TrialRecord } from "../record/trial-record";
+import type { Assessment } from "../record/assessment";
+import type { TrialStatus } from "../record/trial-record";
+
+/** What the gates read of a trial: a trial record, a results.json row, or a streaming run's slim outcome. */
+export interface GateTrial {
+  case_id: string;
+  status: TrialStatus;
+  assessments: ReadonlyArray<Pick<Assessment, "verifier" | "status">>;
+}
 import { wilsonInterval } from "../stats/rates";
 
 /** A gate rule for one verifier. */
@@ -64,12 +72,16 @@ export interface GateDecision {
  * that did not run counts as not passed; an infrastructure error counts as not passed. Advisory gates are
  * reported but never decide.
  */
-export function evaluateGates(records: readonly TrialRecord[], config: GateConfig): GateDecision {
+export function evaluateGates(records: readonly GateTrial[], config: GateConfig): GateDecision {
   if (records.length === 0) {
     return { ok: false, decision: "fail", exit_code: 1, gates: [], message: "no trials ran: an empty run cannot pass its gates" };
   }
-  const byCase = new Map<string, TrialRecord[]>();
-  for (const r of records) byCase.set(r.case_id, [...(byCase.get(r.case_id) ?? []), r]);
+  const byCase = new Map<string, GateTrial[]>();
+  for (const r of records) {
+    const group = byCase.get(r.case_id);
+    if (group) group.push(r);
+    else byCase.set(r.case_id, [r]);
+  }
 
   const gates: GateResult[] = Object.entries(config)
     .sort(([a], [b]) => a.localeCompare(b))

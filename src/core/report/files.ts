@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** Result folders are private to the user (0700), files 0600 (evaluation-contract §7). */
@@ -18,4 +18,33 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
 export function artifactKey(trialId: string): string {
   const at = trialId.lastIndexOf("#");
   return at < 0 ? trialId : `${trialId.slice(0, at)}.r${trialId.slice(at + 1)}`;
+}
+
+/** A file written piece by piece to a temp file and renamed into place on commit (never half-written). */
+export class AtomicFileWriter {
+  private readonly tmp: string;
+  private fd: number | null;
+  constructor(readonly path: string) {
+    ensureDir(dirname(path));
+    this.tmp = `${path}.tmp-${process.pid}`;
+    this.fd = openSync(this.tmp, "w", 0o600);
+  }
+
+  write(text: string): void {
+    const bytes = Buffer.from(text, "utf8");
+    let written = 0;
+    while (written < bytes.length) written += writeSync(this.fd!, bytes, written, bytes.length - written);
+  }
+
+  commit(): void {
+    closeSync(this.fd!);
+    this.fd = null;
+    renameSync(this.tmp, this.path);
+  }
+
+  abort(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    rmSync(this.tmp, { force: true });
+  }
 }

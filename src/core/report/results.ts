@@ -2,10 +2,13 @@ import { join } from "node:path";
 import type { RunResult } from "../run/run";
 import type { TargetDescriptor } from "../target/types";
 import { CRASHLAB_VERSION } from "../version";
-import { writeFileAtomic } from "./files";
+import { AtomicFileWriter, writeFileAtomic } from "./files";
+import type { TrialRecord } from "../record/trial-record";
 import { redactShapes, type Redact } from "./redact";
 import { junitXml } from "./junit";
-import { RESULTS_VERSION, ResultsFile } from "./results-schema";
+import { RESULTS_VERSION, ResultsFile, ResultsTrial } from "./results-schema";
+
+export type ResultsTrialRow = ResultsFile["trials"][number];
 
 export interface ResultsContext {
   concurrency: number;
@@ -17,9 +20,15 @@ export interface ResultsContext {
   case_tags?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** Build the results.json document and validate it against its own schema before anyone writes it. */
-export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFile {
-  const doc: ResultsFile = {
+/** What results.json says of the run besides its trials. */
+export type ResultsHeader = Omit<ResultsFile, "trials">;
+const ResultsHeaderSchema = ResultsFile.omit({ trials: true });
+
+type RunOutcome = Pick<RunResult, "run_id" | "plan" | "target" | "seed" | "repetitions" | "started_at" | "finished_at" | "gate_config" | "gates" | "decision" | "interruption" | "summary">;
+
+/** The run, gates and summary parts of results.json, validated against their schema. */
+export function resultsHeader(result: RunOutcome, ctx: ResultsContext): ResultsHeader {
+  return ResultsHeaderSchema.parse({
     results_version: RESULTS_VERSION,
     run: {
       run_id: result.run_id,
@@ -50,33 +59,65 @@ export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFil
       results: result.gates.gates,
     },
     summary: result.summary,
-    trials: result.records.map((r) => ({
-      trial_id: r.trial_id,
-      case_id: r.case_id,
-      repetition: r.repetition,
-      scenario_id: r.scenario_id,
-      case_kind: r.case_kind,
-      target: r.target,
-      seed: r.seed,
-      status: r.status,
-      error: r.error,
-      ...(r.cleanup_errors ? { cleanup_errors: r.cleanup_errors } : {}),
-      started_at: r.wall.started_at,
-      wall_ms: r.wall.duration_ms,
-      tags: [...(ctx.case_tags?.[r.case_id] ?? [])],
-      duration_ms: r.duration_ms,
-      input: r.input,
-      metrics: r.metrics,
-      dimensions: r.dimensions,
-      checks: r.checks,
-      ...(r.procedure ? { procedure: r.procedure } : {}),
-      assessments: r.assessments,
-      limits: r.limits,
-      provenance: r.provenance,
-      artifacts: r.artifacts,
-    })),
-  };
-  return ResultsFile.parse(doc);
+  });
+}
+
+/** One trial's row of results.json (what the journal holds per line), validated against its schema. */
+export function resultsRow(r: TrialRecord, tags: readonly string[]): ResultsTrialRow {
+  return ResultsTrial.parse({
+    trial_id: r.trial_id,
+    case_id: r.case_id,
+    repetition: r.repetition,
+    scenario_id: r.scenario_id,
+    case_kind: r.case_kind,
+    target: r.target,
+    seed: r.seed,
+    status: r.status,
+    error: r.error,
+    ...(r.cleanup_errors ? { cleanup_errors: r.cleanup_errors } : {}),
+    started_at: r.wall.started_at,
+    wall_ms: r.wall.duration_ms,
+    tags: [...tags],
+    duration_ms: r.duration_ms,
+    input: r.input,
+    metrics: r.metrics,
+    dimensions: r.dimensions,
+    checks: r.checks,
+    ...(r.procedure ? { procedure: r.procedure } : {}),
+    assessments: r.assessments,
+    limits: r.limits,
+    provenance: r.provenance,
+    artifacts: r.artifacts,
+  });
+}
+
+/** Build the results.json document and validate it against its own schema before anyone writes it. */
+export function buildResults(result: RunResult, ctx: ResultsContext): ResultsFile {
+  const header = resultsHeader(result, ctx);
+  return ResultsFile.parse({ ...header, trials: result.records.map((r) => resultsRow(r, ctx.case_tags?.[r.case_id] ?? [])) });
+}
+
+/**
+ * results.json written a row at a time (the rows come from the journal), byte for byte what
+ * `JSON.stringify(doc, null, 2)` of the whole document gives, without ever holding the document.
+ */
+export function writeResultsFile(path: string, header: ResultsHeader, rows: Iterable<ResultsTrialRow>, redact: Redact = redactShapes): void {
+  const head = JSON.stringify(header, null, 2);
+  const out = new AtomicFileWriter(path);
+  try {
+    out.write(redact(head.slice(0, -2) + ',\n  "trials": ['));
+    let first = true;
+    for (const row of rows) {
+      const text = JSON.stringify(row, null, 2).replace(/\n/g, "\n    ");
+      out.write(redact(`${first ? "" : ","}\n    ${text}`));
+      first = false;
+    }
+    out.write(first ? "]\n}\n" : "\n  ]\n}\n");
+    out.commit();
+  } catch (error) {
+    out.abort();
+    throw error;
+  }
 }
 
 /** results.json and junit.xml, each written atomically. Returns their paths. */

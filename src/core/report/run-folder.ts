@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { trialDetail, reportData, type TrialSource, type TranscriptFile } from "./view-model";
+import { trialDetail, reportData, reportTrial, type ReportTrial, type TrialSource, type TranscriptFile } from "./view-model";
+import { scanResultsFile } from "./results-reader";
 import { conversationView } from "./waveform";
 import { writeFileAtomic } from "./files";
 import { redactShapes, type Redact } from "./redact";
 import { packTrial, reportHtml } from "./html";
-import { ResultsFile } from "./results-schema";
+import { ResultsFile, ResultsTrial } from "./results-schema";
 
 /** A run folder that cannot be turned into a report (no results.json, or one that does not parse). */
 export class RunFolderError extends Error {
@@ -60,21 +61,53 @@ async function trialSource(runDir: string, trial: ResultsFile["trials"][number])
 
 /**
  * Build report.html from a run folder alone (results.json, transcripts, conversation.wav files), so the
- * report the run writes and one rebuilt later are the same. Trial details are built one at a time.
+ * report the run writes and one rebuilt later are the same. results.json is read a trial at a time and
+ * each trial's details are packed as it passes: only the lean overview of each trial is kept.
  */
 export async function buildRunReport(runDir: string, redact: Redact = redactShapes): Promise<string> {
-  const results = readResults(runDir);
+  const file = join(runDir, "results.json");
+  if (!existsSync(file)) throw new RunFolderError(`${runDir} holds no results.json: pass the folder of one run (results/<run-id>), as printed at the end of \`crashlab run\``);
   const callerText = new Map<string, string>();
   const problems: string[] = [];
   const details: string[] = [];
-  for (const trial of results.trials) {
-    const source = await trialSource(runDir, trial);
-    // Redacted before packing: text redaction cannot see inside the packed blocks.
-    details.push(packTrial(redact(JSON.stringify(trialDetail(source)))));
-    callerText.set(trial.trial_id, source.transcript?.turns.find((t) => t.role === "user")?.text ?? "");
-    problems.push(...source.problems.map((p) => `${trial.trial_id}: ${p}`));
+  const lean: ReportTrial[] = [];
+  const scan = scanResultsFile(file);
+  let header: Record<string, unknown>;
+  try {
+    for (let step = scan.next(), index = 0; ; step = scan.next(), index++) {
+      if (step.done) {
+        header = step.value.header;
+        if (!step.value.has_trials) throw schemaError(file, { path: ["trials"], message: "expected an array of trials" });
+        break;
+      }
+      const trial = parseTrial(file, step.value, index);
+      const source = await trialSource(runDir, trial);
+      // Redacted before packing: text redaction cannot see inside the packed blocks.
+      details.push(packTrial(redact(JSON.stringify(trialDetail(source)))));
+      callerText.set(trial.trial_id, (source.transcript?.turns.find((t) => t.role === "user")?.text ?? "").slice(0, 200));
+      problems.push(...source.problems.map((p) => `${trial.trial_id}: ${p}`));
+      lean.push(reportTrial(trial));
+    }
+  } catch (error) {
+    if (error instanceof RunFolderError) throw error;
+    throw new RunFolderError(`${file} is not valid JSON (${(error as Error).message}); the run folder is damaged — run again`);
   }
-  return redact(reportHtml(reportData(results, callerText, problems), details));
+  const doc = ResultsHeader.safeParse(header);
+  if (!doc.success) throw schemaError(file, doc.error.issues[0]!);
+  return redact(reportHtml(reportData({ ...doc.data, trials: lean }, callerText, problems), details));
+}
+
+const ResultsHeader = ResultsFile.omit({ trials: true });
+const schemaError = (file: string, issue: { path: PropertyKey[]; message: string }) =>
+  new RunFolderError(`${file}, field ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}; it was written by another crashlab version or edited — run again with this version`);
+
+function parseTrial(file: string, json: string, index: number): ResultsFile["trials"][number] {
+  const row = ResultsTrial.safeParse(JSON.parse(json));
+  if (!row.success) {
+    const issue = row.error.issues[0]!;
+    throw schemaError(file, { path: ["trials", index, ...issue.path], message: issue.message });
+  }
+  return row.data;
 }
 
 export async function writeRunReport(runDir: string, redact: Redact = redactShapes): Promise<string> {

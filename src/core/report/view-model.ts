@@ -12,6 +12,51 @@ import type { ResultsFile } from "./results-schema";
 
 type ResultsTrial = ResultsFile["trials"][number];
 
+/**
+ * What the overview and trial list read of a trial: a results.json row, or the lean copy a report built
+ * a trial at a time keeps (`reportTrial`), so the overview of thousands of trials fits in little memory.
+ */
+export interface ReportTrial {
+  trial_id: string;
+  case_id: string;
+  case_kind: ResultsTrial["case_kind"];
+  status: ResultsTrial["status"];
+  tags?: readonly string[] | undefined;
+  duration_ms: number;
+  error: { stage: string; message: string } | null;
+  input: { recording?: { condition: string } | undefined };
+  metrics: {
+    audio: Readonly<Record<string, unknown>> | null;
+    consumption: { frontend: { audio_duration_ms: number | null }; backend: { total: number } | null };
+  };
+  checks: ReadonlyArray<{ id: string; required: boolean; status: string }>;
+  assessments: ReadonlyArray<{ verifier: string; status: string; required: boolean; rationale: string; judge?: { reason: string | null } | undefined }>;
+}
+
+/** The lean copy of a results.json row that the overview needs (rationales cut to what it shows). */
+export function reportTrial(t: ResultsTrial): ReportTrial {
+  const latency = t.metrics.audio?.response_latency_ms;
+  return {
+    trial_id: t.trial_id,
+    case_id: t.case_id,
+    case_kind: t.case_kind,
+    status: t.status,
+    tags: t.tags,
+    duration_ms: t.duration_ms,
+    error: t.error ? { stage: t.error.stage, message: t.error.message } : null,
+    input: t.input.recording ? { recording: { condition: t.input.recording.condition } } : {},
+    metrics: {
+      audio: t.metrics.audio ? { response_latency_ms: latency ?? null } : null,
+      consumption: { frontend: { audio_duration_ms: t.metrics.consumption.frontend.audio_duration_ms }, backend: t.metrics.consumption.backend ? { total: t.metrics.consumption.backend.total } : null },
+    },
+    checks: t.checks.map((c) => ({ id: c.id, required: c.required, status: c.status })),
+    assessments: t.assessments.map((a) => ({ verifier: a.verifier, status: a.status, required: a.required, rationale: a.rationale.slice(0, 160), ...(a.judge ? { judge: { reason: a.judge.reason } } : {}) })),
+  };
+}
+
+/** A run's results with lean trials: what `reportData` reads. */
+export type ReportResults = Omit<ResultsFile, "trials"> & { trials: readonly ReportTrial[] };
+
 /** transcripts/<trial>.json as written by the artifact writer (fields the report reads). */
 export interface TranscriptFile {
   turns: Array<Turn & { action?: string }>;
@@ -57,17 +102,17 @@ function rateRow(label: string, trials: readonly Pick<ResultsTrial, "status">[])
   };
 }
 
-function groupRows(trials: readonly ResultsTrial[], keys: (t: ResultsTrial) => readonly string[]): RateRow[] {
-  const groups = new Map<string, ResultsTrial[]>();
-  for (const t of trials) for (const k of keys(t)) groups.set(k, [...(groups.get(k) ?? []), t]);
+function groupRows(trials: readonly ReportTrial[], keys: (t: ReportTrial) => readonly string[]): RateRow[] {
+  const groups = new Map<string, ReportTrial[]>();
+  for (const t of trials) for (const k of keys(t)) (groups.get(k) ?? groups.set(k, []).get(k)!).push(t);
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, ts]) => rateRow(k, ts));
 }
 
-const condition = (t: ResultsTrial) => t.input.recording?.condition ?? null;
-const latency = (t: Pick<ResultsTrial, "metrics">) => (typeof t.metrics.audio?.response_latency_ms === "number" ? t.metrics.audio.response_latency_ms : null);
+const condition = (t: ReportTrial) => t.input.recording?.condition ?? null;
+const latency = (t: Pick<ReportTrial, "metrics">) => (typeof t.metrics.audio?.response_latency_ms === "number" ? t.metrics.audio.response_latency_ms : null);
 
 /** Required checks and verifiers that did not pass: what the list's "failing check" filter offers. */
-function failing(t: ResultsTrial): string[] {
+function failing(t: ReportTrial): string[] {
   const out = new Set<string>();
   for (const c of t.checks) if (c.required && c.status === "failed") out.add(c.id);
   for (const a of t.assessments) if (a.required && a.verifier !== "outcome" && !["passed", "not_applicable"].includes(a.status)) out.add(a.verifier);
@@ -75,7 +120,7 @@ function failing(t: ResultsTrial): string[] {
 }
 
 /** Why a gate's verdicts were missing or inconclusive, counted by reason code. */
-function gateReasons(verifier: string, trials: readonly ResultsTrial[]): string[] {
+function gateReasons(verifier: string, trials: readonly ReportTrial[]): string[] {
   const counts = new Map<string, number>();
   for (const t of trials) {
     const a = t.assessments.find((x) => x.verifier === verifier);
@@ -102,7 +147,7 @@ export function decisionState(results: Pick<ResultsFile, "run" | "gates">): Deci
 }
 
 /** The overview and trial list of a run; `callerText` (first caller words by trial id) feeds the text search. */
-export function reportData(results: ResultsFile, callerText: ReadonlyMap<string, string> = new Map(), problems: readonly string[] = []): ReportData {
+export function reportData(results: ReportResults, callerText: ReadonlyMap<string, string> = new Map(), problems: readonly string[] = []): ReportData {
   const trials = results.trials;
   const gates: GateView[] = results.gates.results.map((g) => {
     const state = gateState(g);
@@ -124,8 +169,8 @@ export function reportData(results: ResultsFile, callerText: ReadonlyMap<string,
     reasons.unshift(
       `the run was interrupted${results.run.interrupted_by ? ` by ${results.run.interrupted_by}` : ""}: ${results.run.not_run.length} trial(s) not run${results.run.cases_not_run.length ? ` (${results.run.cases_not_run.slice(0, 8).join(", ")}${results.run.cases_not_run.length > 8 ? ", …" : ""})` : ""}; the gates cover the finished trials only`,
     );
-  const caseTrials = new Map<string, ResultsTrial[]>();
-  for (const t of trials) caseTrials.set(t.case_id, [...(caseTrials.get(t.case_id) ?? []), t]);
+  const caseTrials = new Map<string, ReportTrial[]>();
+  for (const t of trials) (caseTrials.get(t.case_id) ?? caseTrials.set(t.case_id, []).get(t.case_id)!).push(t);
   const cases: CaseView[] = results.summary.cases.map((c) => ({
     ...rateRow(c.case_id, caseTrials.get(c.case_id) ?? []),
     failures: c.failures,
@@ -145,7 +190,7 @@ export function reportData(results: ResultsFile, callerText: ReadonlyMap<string,
     case: t.case_id,
     kind: t.case_kind,
     status: t.status,
-    tags: t.tags ?? [],
+    tags: [...(t.tags ?? [])],
     condition: condition(t),
     duration_ms: Math.round(t.duration_ms),
     latency_ms: round(latency(t)),

@@ -11,6 +11,7 @@ import { CRASHLAB_VERSION } from "../version";
 import { buildTrials, DEFAULT_LIMITS, DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, PlanError, selectCases, type CaseDefinition, type CaseSelection, type Plan, type TrialSpec } from "./plan";
 import type { Limits, TrialRecord } from "../record/trial-record";
 import { summarize, type RunSummary } from "./summary";
+import { trialOutcome, type TrialOutcome } from "../journal/outcome";
 import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialMedia } from "../trial/index";
 import type { ConversationSettings } from "../trial/context";
 
@@ -62,6 +63,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Stop at once (a second signal): trials still in progress are abandoned and listed as not run. */
   abandon?: AbortSignal;
+  /**
+   * false: a finished trial is handed to `onTrialEnd` (which journals it) and then released; `records` comes
+   * back empty and only each trial's slim outcome is kept for the summary and gates. Default true.
+   */
+  keep_records?: boolean;
 }
 
 /** A selected trial that has no record because the run was interrupted. */
@@ -236,7 +242,9 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
   const started_at = new Date().toISOString();
   const target = resolved.target;
   const git: GitState = options.package?.dir ? gitState(options.package.dir) : { commit: null, dirty: null };
-  const records: TrialRecord[] = new Array(resolved.trials.length);
+  const keep = options.keep_records !== false;
+  const records: TrialRecord[] = keep ? new Array(resolved.trials.length) : [];
+  const outcomes: TrialOutcome[] = new Array(resolved.trials.length);
   const started = new Set<number>();
   let next = 0;
   let done = 0;
@@ -268,7 +276,8 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
       });
       // A trial that ends after the run was abandoned is not reported: the outputs are already written.
       if (options.abandon?.aborted) return;
-      records[index] = record;
+      if (keep) records[index] = record;
+      outcomes[index] = trialOutcome(record);
       done++;
       await options.onTrialEnd?.(record, done, resolved.trials.length, media, catalog);
     }
@@ -276,11 +285,12 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
   const workers = Promise.all(Array.from({ length: Math.min(resolved.concurrency, Math.max(1, resolved.trials.length)) }, worker));
   await (options.abandon ? Promise.race([workers, abortedPromise(options.abandon)]) : workers);
   const finished = records.filter((r): r is TrialRecord => r !== undefined);
+  const finishedOutcomes = outcomes.filter((o): o is TrialOutcome => o !== undefined);
   const not_run: NotRunTrial[] = resolved.trials.flatMap((spec, i) =>
-    records[i] ? [] : [{ trial_id: spec.trial_id, case_id: spec.case.id, reason: started.has(i) ? ("abandoned while running" as const) : ("not started" as const) }],
+    outcomes[i] ? [] : [{ trial_id: spec.trial_id, case_id: spec.case.id, reason: started.has(i) ? ("abandoned while running" as const) : ("not started" as const) }],
   );
   const interruption: Interruption | null = not_run.length > 0 ? { signal: signalName(options.signal, options.abandon), not_run } : null;
-  const gates = evaluateGates(finished, resolved.gate_config);
+  const gates = evaluateGates(finishedOutcomes, resolved.gate_config);
   return {
     run_id: resolved.run_id,
     plan: plan.name,
@@ -294,7 +304,7 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
     gates,
     decision: runDecision(gates, interruption, resolved.trials.length),
     interruption,
-    summary: summarize(finished),
+    summary: summarize(finishedOutcomes),
   };
 }
 

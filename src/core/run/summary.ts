@@ -1,7 +1,19 @@
 import { passHatK, percentile, wilsonInterval, type Interval } from "../stats/rates";
 import { judgeUsageTotals, type JudgeUsageTotals } from "../judge/verifiers";
 import { conditionBreakdown, type ConditionRate } from "../walk/breakdown";
-import type { TrialRecord, TrialStatus } from "../record/trial-record";
+import type { Assessment } from "../record/assessment";
+import type { TrialStatus } from "../record/trial-record";
+
+/** What the summary reads of a trial: a trial record, a results.json row, or the slim outcome a streaming run keeps. */
+export interface SummaryTrial {
+  case_id: string;
+  status: TrialStatus;
+  error: { stage: string } | null;
+  duration_ms: number;
+  metrics: { audio: Readonly<Record<string, unknown>> | null };
+  input: { recording?: { condition: string } | undefined };
+  assessments: ReadonlyArray<Pick<Assessment, "judge">>;
+}
 
 export interface CaseSummary {
   case_id: string;
@@ -33,14 +45,17 @@ export interface RunSummary {
 }
 
 /** Per-case and per-run statistics, evaluation-contract §9. Infrastructure errors count as trials that did not pass. */
-export function summarize(records: readonly TrialRecord[]): RunSummary {
+export function summarize(records: readonly SummaryTrial[]): RunSummary {
   const by_status: Record<TrialStatus, number> = { passed: 0, failed: 0, inconclusive: 0, infrastructure_error: 0 };
   const errors_by_stage: Record<string, number> = {};
-  const byCase = new Map<string, TrialRecord[]>();
+  const byCase = new Map<string, SummaryTrial[]>();
   for (const r of records) {
     by_status[r.status]++;
     if (r.error) errors_by_stage[r.error.stage] = (errors_by_stage[r.error.stage] ?? 0) + 1;
-    byCase.set(r.case_id, [...(byCase.get(r.case_id) ?? []), r]);
+    // Pushed, not copied: a copy per trial made the grouping quadratic in a case's repetitions.
+    const group = byCase.get(r.case_id);
+    if (group) group.push(r);
+    else byCase.set(r.case_id, [r]);
   }
   const cases = [...byCase.entries()].map(([case_id, trials]): CaseSummary => {
     const n = trials.length;
