@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { main } from "../src/core/cli/main";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { roundMs } from "../src/core/timeline/metrics";
@@ -96,10 +97,24 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
     const callerEnd = caller[caller.length - 1]!.end_ms;
     const firstAnswer = assistant.find((a) => a.start_ms >= callerEnd)!;
     expect(record.metrics.audio!.response_latency_ms).toBe(roundMs(firstAnswer.start_ms - callerEnd));
-    // input.wav holds exactly the bytes sent.
-    const input = readWav(readFileSync(join(dir, paths.input_wav!)));
+    // conversation.wav is the one recording: the input cut from its left channel is exactly the bytes sent,
+    // checked against the record's sha256 by `crashlab audio extract`.
+    expect(paths.input_wav).toBeUndefined();
+    let said = "";
+    const code = await main(["audio", "extract", dir, "--trial", record.trial_id], { stdout: (t) => (said += t), stderr: (t) => (said += t), cwd: dir, alpha: {}, env: {} });
+    expect(code).toBe(0);
+    expect(said).toContain(`sha256 ${record.input.sha256} = the record's input`);
+    const input = readWav(readFileSync(join(dir, "audio", record.trial_id.replace("#", ".r"), "input.wav")));
     expect(Buffer.from(input.data).equals(Buffer.from(media[0]!.input_pcm))).toBe(true);
     expect(input.data.length % 960).toBe(0);
+    // Altered audio is caught: one sample of the caller's channel changed.
+    const wavFile = join(dir, paths.conversation_wav!);
+    const bytes = readFileSync(wavFile);
+    const middle = Math.round((media[0]!.caller_start_ms * 24000) / 1000) + Math.floor(input.data.length / 4);
+    bytes[bytes.length - wav.data.length + 4 * middle] ^= 0x55;
+    writeFileSync(wavFile, bytes);
+    expect(await main(["audio", "extract", dir, "--trial", record.trial_id], { stdout: () => {}, stderr: (t) => (said = t), cwd: dir, alpha: {}, env: {} })).toBe(1);
+    expect(said).toMatch(/does not match the record's sha256/);
     const transcript = readFileSync(join(dir, paths.conversation_transcript!), "utf8");
     expect(transcript).toMatch(/^USER \d+\.\.\d+ms: /m);
     expect(transcript).toMatch(/^DELEGATION \d+ms: target=responses$/m);

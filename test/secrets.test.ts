@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
@@ -127,11 +128,13 @@ describe("issue 8 item 14: a planted key appears in no output", () => {
     expect(r.code).toBe(1);
     const files = everyFile(runFolder(out)).filter((f) => !f.endsWith(".wav"));
     expect(files.map((f) => f.slice(runFolder(out).length + 1)).sort()).toEqual(
-      expect.arrayContaining(["results.json", "report.html", "junit.xml", "events/harbor_003.r1.jsonl", "transcripts/harbor_003.r1.json", "audio/harbor_003.r1/conversation.transcript.txt"]),
+      expect.arrayContaining(["results.json", "report.html", "junit.xml", "events/harbor_003.r1.jsonl.gz", "trials.jsonl", "transcripts/harbor_003.r1.json", "audio/harbor_003.r1/conversation.transcript.txt"]),
     );
     // report.html packs each trial's details (gzip, base64): they are read unpacked too.
     const unpacked = (text: string) => [text, ...[...text.matchAll(/<script type="application\/x-crashlab-trial" id="trial-\d+">([^<]*)<\/script>/g)].map((m) => unpackTrial(m[1]!))];
-    const texts = [...files.flatMap((f) => unpacked(readFileSync(f, "utf8"))), r.stdout, r.stderr];
+    // Events are gzipped: read unzipped, so a key inside them would be seen.
+    const read = (f: string) => (f.endsWith(".gz") ? gunzipSync(readFileSync(f)).toString("utf8") : readFileSync(f, "utf8"));
+    const texts = [...files.flatMap((f) => unpacked(read(f))), r.stdout, r.stderr];
     expect(texts.length).toBeGreaterThan(files.length + 2);
     for (const text of texts) {
       expect(text).not.toContain(JUDGE_KEY);

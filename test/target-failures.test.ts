@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -61,7 +62,7 @@ describe("issue 8 item 1: a limit hit is the target's failure, never an infrastr
     expect(t.checks.find((c) => c.id === "conversation_completed")).toMatchObject({ status: "failed", required: true, rationale: "stopped: limit time_ms exceeded (3000)" });
     expect(doc.summary.errors_by_stage).toEqual({});
     expect(doc.gates).toMatchObject({ decision: "fail", exit_code: 1 });
-    const events = readFileSync(join(dir, "events/harbor_001.r1.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const events = gunzipSync(readFileSync(join(dir, "events/harbor_001.r1.jsonl.gz"))).toString("utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(events.find((e) => e.type === "session.closed" && e.source === "harness")!.data).toMatchObject({ closed_cleanly: true, reason: "close_requested" });
   });
 

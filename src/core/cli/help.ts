@@ -14,6 +14,9 @@ Usage:
   crashlab generate-audio [opts]  write WALK fixtures (recordings + dataset) from a single-turn dataset
   crashlab view <run-dir> [--trial ID]
                                   open a run's report.html (overview, or one trial's conversation viewer)
+  crashlab audio extract <run-dir> --trial ID [--track input|caller|assistant]
+                                  cut one track out of a trial's conversation.wav (input: checked
+                                  against the record's sha256)
   crashlab schema                 print the JSON Schema of results.json
   crashlab --version | --help
 
@@ -142,6 +145,9 @@ Gates (override the PLAN's gate configuration):
 Output:
   --results-dir <dir>         where run folders go (default ./results)
   --run-name <name>           prefix of the run id
+  --artifacts <which>         whose audio (conversation.wav) is kept: failures (default: failed,
+                              inconclusive and errored trials, and each case's first repetition), all,
+                              or none; every trial's transcript and events are always kept
   --json                      print results.json to stdout instead of the summary table
   --quiet                     no per-trial progress lines
   --verbose                   per trial: the transcript, tool calls, assessments and timing; RUN

@@ -20,6 +20,7 @@ import { resolveRun, run } from "../run/run";
 import { CRASHLAB_VERSION } from "../version";
 import { validateRecordings } from "../walk/recordings";
 import { generateAudioCommand } from "./generate-audio";
+import { audioCommand } from "./audio-extract";
 import { findPlayer } from "./listen";
 import { MAIN_HELP, RUN_HELP } from "./help";
 import { openReport, reportUrl, viewCommand } from "./view";
@@ -97,6 +98,8 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         return await viewCommand(rest, io);
       case "init":
         return initCommand(rest, io);
+      case "audio":
+        return await audioCommand(rest, io);
       case "schema":
         io.stdout(JSON.stringify(resultsJsonSchema(), null, 2) + "\n");
         return 0;
@@ -220,7 +223,7 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
         ...(io.abandon ? { abandon: io.abandon } : {}),
         keep_records: false,
         onTrialEnd: (record, done, total, media, catalog) => {
-          record.artifacts = writeTrialArtifacts(runDir, record, media, catalog, redact);
+          record.artifacts = writeTrialArtifacts(runDir, record, media, catalog, redact, options.artifacts);
           journal.appendLine(redact(JSON.stringify(resultsRow(record, tags[record.case_id] ?? []))));
           if (player && "play" in player && record.artifacts.conversation_wav) {
             io.stderr(`  ♪ playing ${record.trial_id} with ${player.name} (caller left, assistant right)\n`);

@@ -9,6 +9,7 @@ import { OPENAI_SPEECH_VOICES } from "../speech/openai-tts";
 import type { TargetSettings } from "../target/settings";
 import type { Limits } from "../record/trial-record";
 import { UsageError } from "./usage-error";
+import { ARTIFACT_POLICIES, DEFAULT_ARTIFACT_POLICY, type ArtifactPolicy } from "../report/artifacts";
 import { checkEndpointUrl, credentialFor, keyHeader } from "./credentials";
 import { isOpenAIVoice, resolveServices, type ResolvedServices, type ServicesDefaults, type SpeechProvider } from "./services";
 
@@ -29,6 +30,7 @@ export const RUN_OPTIONS = {
   target: { type: "string" },
   seed: { type: "string" },
   "results-dir": { type: "string" },
+  artifacts: { type: "string" },
   "run-name": { type: "string" },
   json: { type: "boolean" },
   quiet: { type: "boolean" },
@@ -137,6 +139,8 @@ export interface ResolvedRunOptions {
   max_trials: number;
   target?: string;
   results_dir: string;
+  /** Which trials keep their audio (`--artifacts`). */
+  artifacts: ArtifactPolicy;
   run_name?: string;
   json: boolean;
   quiet: boolean;
@@ -281,6 +285,7 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     max_trials: maxTrials ?? planDefaults.max_trials ?? BUILTIN_DEFAULTS.max_trials,
     ...((cli.target ?? planDefaults.target) !== undefined ? { target: cli.target ?? planDefaults.target } : {}),
     results_dir: cli["results-dir"] ?? planDefaults.results_dir ?? BUILTIN_DEFAULTS.results_dir,
+    artifacts: oneOf("--artifacts", cli.artifacts ?? DEFAULT_ARTIFACT_POLICY, ARTIFACT_POLICIES),
     ...(cli["run-name"] !== undefined ? { run_name: cli["run-name"] } : {}),
     json: cli.json ?? false,
     quiet: cli.quiet ?? false,

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { interleaveStereo, pcm16FromBytes } from "../audio/pcm";
+import { gzipSync } from "node:zlib";
+import { interleaveStereo } from "../audio/pcm";
 import { conversationTracks } from "../timeline/conversation";
 import { pcm16Wav } from "../audio/wav";
 import type { EvidenceCatalog } from "../judge/evidence";
@@ -8,16 +9,49 @@ import type { TrialMedia } from "../trial/context";
 import { artifactKey, writeFileAtomic } from "./files";
 import { redactShapes, type Redact } from "./redact";
 
+/** Which trials keep their audio (`--artifacts`): every trial, failures (the default), or none. */
+export type ArtifactPolicy = "all" | "failures" | "none";
+export const ARTIFACT_POLICIES: readonly ArtifactPolicy[] = ["all", "failures", "none"];
+export const DEFAULT_ARTIFACT_POLICY: ArtifactPolicy = "failures";
+
 /**
- * Per-trial artifacts of evaluation-contract §7 that exist at every level: the event log (no audio
- * payloads, secrets redacted) and the transcript file (tool executions, world diff, checks, grades).
- * Returns the artifact paths relative to the run folder.
+ * Whether a trial's audio is kept, and if not, why (said in the report). `failures` keeps what someone
+ * will want to listen to: every trial that did not pass, and each case's first repetition as a sample
+ * of the passing ones.
  */
-export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: TrialMedia | null = null, catalog: EvidenceCatalog | null = null, redact: Redact = redactShapes): Record<string, string> {
+export function audioKept(policy: ArtifactPolicy, record: Pick<TrialRecord, "status" | "repetition">): { kept: true } | { kept: false; reason: string } {
+  if (policy === "all") return { kept: true };
+  if (policy === "none") return { kept: false, reason: "this run kept no audio (--artifacts none)" };
+  if (record.status !== "passed" || record.repetition === 1) return { kept: true };
+  return { kept: false, reason: `a passed trial after the first repetition: this run kept the audio of failed, inconclusive and errored trials and of each case's first repetition (--artifacts failures); run with --artifacts all to keep every trial's` };
+}
+
+/** What transcripts/<trial>.json says of the trial's audio: where conversation.wav's input track lies, or why it was not kept. */
+export type AudioNote =
+  | { kept: true; conversation_wav: string; sample_rate: number; input_offset_samples: number; input_samples: number; input_sha256: string }
+  | { kept: false; reason: string };
+
+/**
+ * Per-trial artifacts of evaluation-contract §7 that exist at every level: the event log (gzipped JSON
+ * lines, no audio payloads, secrets redacted) and the transcript file (tool executions, world diff,
+ * checks, grades), plus conversation.wav when the policy keeps the trial's audio. Returns the artifact
+ * paths relative to the run folder.
+ */
+export function writeTrialArtifacts(
+  runDir: string,
+  record: TrialRecord,
+  media: TrialMedia | null = null,
+  catalog: EvidenceCatalog | null = null,
+  redact: Redact = redactShapes,
+  policy: ArtifactPolicy = "all",
+): Record<string, string> {
   const key = artifactKey(record.trial_id);
-  const events = `events/${key}.jsonl`;
+  const events = `events/${key}.jsonl.gz`;
   const transcript = `transcripts/${key}.json`;
-  writeFileAtomic(join(runDir, events), redact(record.events.map((e) => JSON.stringify(e)).join("\n") + (record.events.length ? "\n" : "")));
+  // Events compress about tenfold (repeated keys and ids); gzip keeps them line-oriented for zcat | jq.
+  writeFileAtomic(join(runDir, events), gzipSync(redact(record.events.map((e) => JSON.stringify(e)).join("\n") + (record.events.length ? "\n" : ""))));
+  const keep = media ? audioKept(policy, record) : null;
+  const audioNote: AudioNote | null = !media || !keep ? null : keep.kept ? conversationNote(key, media, record) : { kept: false, reason: keep.reason };
   const detail = {
     trial_id: record.trial_id,
     status: record.status,
@@ -36,28 +70,41 @@ export function writeTrialArtifacts(runDir: string, record: TrialRecord, media: 
     provenance: record.provenance,
     // RUN: the conversation as the harness saw it (the caller's utterances with their intents, the relay).
     ...(record.conversation ? { conversation: record.conversation } : {}),
+    ...(audioNote ? { audio: audioNote } : {}),
   };
   writeFileAtomic(join(runDir, transcript), redact(JSON.stringify(detail, null, 2) + "\n"));
   const paths: Record<string, string> = { events, transcript };
   const text = `${media ? `audio/${key}` : "transcripts"}/${media ? "conversation.transcript.txt" : `${key}.txt`}`;
   writeFileAtomic(join(runDir, text), redact(conversationTranscript(record)));
   paths.conversation_transcript = text;
-  if (media) Object.assign(paths, writeTrialAudio(runDir, key, media));
+  if (media && keep?.kept) Object.assign(paths, writeTrialAudio(runDir, key, media));
   return paths;
 }
 
+const conversationPath = (key: string) => `audio/${key}/conversation.wav`;
+
+/** Where the exact caller input lies in conversation.wav's left channel (what `crashlab audio extract` cuts out). */
+function conversationNote(key: string, media: TrialMedia, record: TrialRecord): AudioNote {
+  return {
+    kept: true,
+    conversation_wav: conversationPath(key),
+    sample_rate: media.sample_rate,
+    input_offset_samples: Math.round((media.caller_start_ms * media.sample_rate) / 1000),
+    input_samples: media.input_pcm.length >> 1,
+    input_sha256: record.input.sha256,
+  };
+}
+
 /**
- * input.wav (the exact caller PCM sent), output.wav (the assistant's placed audio, gaps zero-filled) and
- * conversation.wav (stereo on one timeline: caller left, assistant right), evaluation-contract §7.
+ * conversation.wav: stereo on one timeline, caller left (the exact caller PCM sent, placed where it was
+ * sent), assistant right (its placed audio, gaps zero-filled), evaluation-contract §7. The one recording:
+ * the input and output tracks are its channels (`crashlab audio extract`).
  */
 function writeTrialAudio(runDir: string, key: string, media: TrialMedia): Record<string, string> {
-  const dir = `audio/${key}`;
   const rate = media.sample_rate;
   const { caller: left, assistant: right } = conversationTracks(media);
-  writeFileAtomic(join(runDir, dir, "input.wav"), pcm16Wav(pcm16FromBytes(media.input_pcm), rate));
-  writeFileAtomic(join(runDir, dir, "output.wav"), pcm16Wav(media.assistant.track, rate));
-  writeFileAtomic(join(runDir, dir, "conversation.wav"), pcm16Wav(interleaveStereo(left, right), rate, 2));
-  return { input_wav: `${dir}/input.wav`, output_wav: `${dir}/output.wav`, conversation_wav: `${dir}/conversation.wav` };
+  writeFileAtomic(join(runDir, conversationPath(key)), pcm16Wav(interleaveStereo(left, right), rate, 2));
+  return { conversation_wav: conversationPath(key) };
 }
 
 const ms = (x: number) => Math.round(x);

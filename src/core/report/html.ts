@@ -98,6 +98,7 @@ svg .hl rect,svg rect.hl{stroke:#e0a800;stroke-width:3;fill:var(--hl)}svg .hl{ou
 button.cite{font:12px ui-monospace,Menlo,Consolas,monospace;color:#0b57d0;background:#eef3fd;border:1px solid #c9d8f6;border-radius:3px;padding:0 .3rem;cursor:pointer}
 button.cite:hover{background:#dfe9fc}
 .missing{color:var(--fail)}
+.audio-note{background:var(--warn-bg);color:var(--warn);border-radius:4px;padding:.15rem .5rem;font-size:13px}
 .hl{background:var(--hl) !important;outline:2px solid #e0a800;outline-offset:1px}
 details{margin:.4rem 0}summary{cursor:pointer;color:var(--muted)}
 ul.artifacts{padding-left:1.1rem;font-size:13px}

@@ -66,6 +66,8 @@ export interface TranscriptFile {
   evidence_catalog?: EvidenceCatalog | null;
   /** RUN: the simulated caller's utterances with their intents. */
   conversation?: { utterances?: Array<{ intent: string; start_ms: number }> } | null;
+  /** Where the input lies in conversation.wav, or why the trial's audio was not kept (`--artifacts`). */
+  audio?: { kept: true } | { kept: false; reason: string };
 }
 
 /** A RUN caller turn's label: its own action, else the intent of the caller utterance that starts with it. */
@@ -401,6 +403,7 @@ export function trialDetail(source: TrialSource): TrialDetail {
     latency_spans: latencySpanList,
     yield_spans: yieldSpans(metricsAudio),
     audio,
+    audio_note: transcript?.audio && !transcript.audio.kept ? `audio not kept: ${transcript.audio.reason}` : null,
     limits: t.limits as unknown as Record<string, unknown>,
     provenance: t.provenance as unknown as Record<string, unknown>,
     artifacts: t.artifacts,

@@ -218,6 +218,8 @@ export interface TrialDetail {
   latency_spans: LabelledSpan[];
   yield_spans: LabelledSpan[];
   audio: AudioView | null;
+  /** Why the trial has no conversation.wav although it had audio (`--artifacts`); null otherwise. */
+  audio_note: string | null;
   limits: Record<string, unknown>;
   provenance: Record<string, unknown>;
   artifacts: Record<string, string>;

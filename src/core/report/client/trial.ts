@@ -95,7 +95,9 @@ export function trialHtml(d: TrialDetail, nav: { back: string; prev: string | nu
       .join("")}</select></label>${
       audio
         ? `<a href="${esc(audio.src)}" class="muted">conversation.wav</a><span class="muted">speech: ${esc(audio.detector)} · caller left, assistant right</span><audio id="audio" preload="auto" src="${esc(audio.src)}"></audio>`
-        : '<span class="muted">no audio for this trial: the cursor follows clicks only</span>'
+        : d.audio_note
+          ? `<span class="audio-note">${esc(d.audio_note)}. The timeline, transcript and metrics below are complete; the cursor follows clicks only.</span>`
+          : '<span class="muted">no audio for this trial: the cursor follows clicks only</span>'
     }</div><div id="timeline" class="timeline-box"></div><div class="legend"><span class="lg caller"></span>caller <span class="lg assistant"></span>assistant <span class="lg overlap"></span>overlap <span class="lg speech"></span>speech region <span class="lg tool"></span>tool call <span class="lg world"></span>world write</div></section>`,
   );
   out.push(

@@ -1,0 +1,81 @@
+/**
+ * `crashlab audio extract`: a trial's single tracks, cut from conversation.wav (the one recording a run
+ * keeps). The caller's input is checked against the sha256 its record holds, so the file extracted is
+ * provably the exact audio that was sent.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pcm16FromBytes } from "../audio/pcm";
+import { pcm16Wav, readWav } from "../audio/wav";
+import { sha256 } from "../provenance/digest";
+import { artifactKey, writeFileAtomic } from "../report/files";
+import type { AudioNote } from "../report/artifacts";
+import { parseFlags } from "./flags";
+import { UsageError } from "./usage-error";
+import type { ViewIO } from "./view";
+
+export const AUDIO_HELP = `crashlab audio extract — cut one track out of a trial's conversation.wav
+
+Usage: crashlab audio extract <run-dir> --trial <id> [--track input|caller|assistant] [--output <file>]
+
+  --trial <id>     the trial, e.g. restaurant_001#1
+  --track <name>   input (default): the exact caller audio sent, checked against the record's sha256;
+                   caller: the left channel on the conversation's timeline; assistant: the right channel
+  --output <file>  where to write the mono WAV (default: audio/<trial>/<track>.wav in the run folder)
+
+A run keeps conversation.wav (caller left, assistant right) for the trials its --artifacts policy names;
+a trial whose audio was not kept has nothing to extract, and this says so.`;
+
+const TRACKS = ["input", "caller", "assistant"] as const;
+
+export async function audioCommand(argv: string[], io: ViewIO): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
+    io.stdout(AUDIO_HELP + "\n");
+    return sub === undefined ? 2 : 0;
+  }
+  if (sub !== "extract") throw new UsageError(`unknown audio command "${sub}"; the one there is: crashlab audio extract`);
+  const { values, positionals } = parseFlags(rest, { trial: { type: "string" }, track: { type: "string" }, output: { type: "string" }, help: { type: "boolean", short: "h" } }, 1);
+  if (values.help) {
+    io.stdout(AUDIO_HELP + "\n");
+    return 0;
+  }
+  if (positionals.length !== 1 || values.trial === undefined) throw new UsageError("usage: crashlab audio extract <run-dir> --trial <id> [--track input|caller|assistant] [--output <file>]");
+  const track = (values.track ?? "input") as (typeof TRACKS)[number];
+  if (!TRACKS.includes(track)) throw new UsageError(`--track takes one of ${TRACKS.join(", ")} (got "${values.track}")`);
+  const runDir = resolve(io.cwd, positionals[0]!);
+  if (!existsSync(runDir) || !statSync(runDir).isDirectory()) throw new UsageError(`${runDir} is not a folder: pass one run's folder, e.g. results/<run-id>`);
+  const key = artifactKey(values.trial);
+  const transcriptFile = join(runDir, "transcripts", `${key}.json`);
+  if (!existsSync(transcriptFile)) throw new UsageError(`run folder ${runDir} has no trial "${values.trial}" (no ${join("transcripts", `${key}.json`)}); a trial id is <case>#<repetition>`);
+  const note = (JSON.parse(readFileSync(transcriptFile, "utf8")) as { audio?: AudioNote }).audio;
+  if (!note) throw new UsageError(`trial ${values.trial} has no audio to extract: it ran at the text level, or its run predates conversation.wav notes (its audio/ folder holds whatever it wrote)`);
+  if (!note.kept) throw new UsageError(`the audio of trial ${values.trial} was not kept: ${note.reason}`);
+  const wavFile = join(runDir, note.conversation_wav);
+  if (!existsSync(wavFile)) throw new UsageError(`${wavFile} is missing: the run folder was moved without its audio/ folder, or the file was deleted`);
+  const wav = readWav(readFileSync(wavFile), wavFile);
+  const stereo = pcm16FromBytes(wav.data);
+  const frames = stereo.length >> 1;
+  const channel = (c: 0 | 1) => {
+    const out = new Int16Array(frames);
+    for (let i = 0; i < frames; i++) out[i] = stereo[2 * i + c]!;
+    return out;
+  };
+  let samples: Int16Array;
+  let check = "";
+  if (track === "assistant") samples = channel(1);
+  else if (track === "caller") samples = channel(0);
+  else {
+    samples = channel(0).slice(note.input_offset_samples, note.input_offset_samples + note.input_samples);
+    const digest = sha256(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength));
+    if (samples.length !== note.input_samples || digest !== note.input_sha256) {
+      io.stderr(`crashlab: the input cut from ${wavFile} does not match the record's sha256 (${note.input_sha256}, got ${digest}): the file was altered\n`);
+      return 1;
+    }
+    check = `, sha256 ${digest} = the record's input`;
+  }
+  const output = values.output !== undefined ? resolve(io.cwd, values.output) : join(runDir, "audio", key, `${track}.wav`);
+  writeFileAtomic(output, pcm16Wav(samples, wav.sampleRate));
+  io.stdout(`wrote ${output} (${track}, ${samples.length} samples at ${wav.sampleRate} Hz${check})\n`);
+  return 0;
+}
