@@ -142,6 +142,13 @@ Gates (override the PLAN's gate configuration):
   --min-pass-rate <0..1>      minimum per-case pass rate for every gate, a number from 0 to 1 (default 1)
   --wilson                    compare the 95% Wilson lower bound instead of the raw pass rate
 
+Resume and rerun:
+  --resume <run-dir>          finish an interrupted run (Ctrl-C, SIGTERM, a kill, a crash) in its own
+                              folder, with the settings it started with: the trials its journal holds are
+                              not run again; a plan changed since (package, target, settings) is refused
+  --force                     with --resume: finish the run although its plan changed
+  --last-failed               run only the cases that had a trial not pass in the last run (in --results-dir)
+
 Output:
   --results-dir <dir>         where run folders go (default ./results)
   --run-name <name>           prefix of the run id

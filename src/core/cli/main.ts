@@ -2,7 +2,7 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
 import { SAFE_ID } from "../dataset/schema";
-import { packageDigest } from "../provenance/digest";
+import { packageDigest, sha256 } from "../provenance/digest";
 import { conversationTranscript, writeTrialArtifacts } from "../report/artifacts";
 import type { TrialRecord } from "../record/trial-record";
 import { CachedSynthesizer, CacheOnlySynthesizer, checkEspeakVoice, EspeakSynthesizer, OPENAI_SPEECH_PROVIDER, OpenAISpeechSynthesizer, SpeechError } from "../speech/index";
@@ -12,7 +12,9 @@ import { checkCasesAgainstWorlds } from "../run/preflight";
 import { writeRunReport } from "../report/run-folder";
 import { resultsRow } from "../report/results";
 import { writeOutputsFromJournal } from "../report/from-journal";
-import { JOURNAL_FILE, JournalWriter } from "../journal/journal";
+import { indexJournal, JOURNAL_FILE, JournalWriter, trimTornLine } from "../journal/journal";
+import { planDigest, RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
+import { digestInputs, lastFailedCases, planChanged, resumeArgs } from "./resume";
 import { resultsJsonSchema } from "../report/results-schema";
 import { redactor, type Redact } from "../report/redact";
 import { PlanError } from "../run/plan";
@@ -57,7 +59,7 @@ export interface CliIO {
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "JournalError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "JournalError", "RunMetaError"].includes(name);
 }
 
 /**
@@ -125,11 +127,17 @@ function oneParagraph(message: string): string {
 async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Promise<number> {
   let io = cliIo;
   let redact = cliRedact;
-  const cli = parseRunArgs(argv);
+  let cli = parseRunArgs(argv);
   if (cli.help) {
     io.stdout(RUN_HELP + "\n");
     return 0;
   }
+  if (cli.force && cli.resume === undefined) throw new UsageError("--force applies to --resume only (it finishes a run whose plan changed)");
+  if (cli["last-failed"] && (cli.resume !== undefined || cli.example || cli.scenario))
+    throw new UsageError("--last-failed chooses the cases itself (those that failed in the last run): it cannot be combined with --resume, --example or --scenario");
+  // --resume: the run's own command line, with only presentation flags taken from this one.
+  const resumption = cli.resume !== undefined ? resumeArgs(cli, io.cwd) : null;
+  if (resumption) cli = resumption.cli;
   if (cli["run-name"] !== undefined && (!SAFE_ID.test(cli["run-name"]) || cli["run-name"].includes("..")))
     throw new UsageError(`--run-name must be a safe folder name (letters, digits, '_', '-', '.'), got "${cli["run-name"]}"`);
   // Every flag is checked before the package's own code runs; the PLAN's defaults are merged after.
@@ -145,6 +153,18 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
     io = { ...cliIo, stdout: (t) => cliIo.stdout(planRedact(t)), stderr: (t) => cliIo.stderr(planRedact(t)) };
   }
   const options = resolveOptions(cli, plan.defaults, io.env ?? {});
+  // What run.json stores to resume this run: its arguments, with --last-failed replaced by the cases it chose.
+  let storedArgv = argv;
+  if (cli["last-failed"]) {
+    const last = lastFailedCases(resolve(io.cwd, options.results_dir));
+    if (last.cases.length === 0) {
+      io.stderr(`crashlab: the last run (${last.run_id}) had no failed trial; nothing to rerun\n`);
+      return 0;
+    }
+    if (!options.quiet) io.stderr(`crashlab: --last-failed: rerunning ${last.cases.length} case(s) that failed in ${last.run_id}: ${last.cases.slice(0, 6).join(", ")}${last.cases.length > 6 ? ", …" : ""}\n`);
+    options.ids = last.cases;
+    storedArgv = [...argv.filter((a) => a !== "--last-failed"), ...last.cases.flatMap((id) => ["--example", id])];
+  }
   const runOptions = {
     ...(options.target ? { target: options.target } : {}),
     target_settings: options.target_settings,
@@ -198,9 +218,34 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
     : undefined;
   const lockfile = findLockfile(pkg.dir);
   const digest = packageDigest(pkg.dir, lockfile).digest;
-  // The last check before any trial runs, and the first thing written.
-  const runDir = createRunFolder(resolve(io.cwd, options.results_dir), resolved.run_id);
   const target = resolved.target;
+  const plan_digest = planDigest(
+    digestInputs(options, {
+      package_digest: digest,
+      target: resolved.target_name,
+      target_descriptor: target.describe(),
+      trials: resolved.trials.map((t) => [t.trial_id, t.seed]),
+      limits: resolved.limits,
+      gates: resolved.gate_config,
+      // Datasets given with --data live outside the package digest: their bytes count too.
+      data: (cli.data ?? []).map((file) => ({ file, sha256: sha256(readFileSync(resolve(io.cwd, file))) })),
+    }),
+  );
+  if (resumption && resumption.meta.plan_digest !== plan_digest && !cli.force) throw planChanged(resumption.meta, plan_digest);
+  // The last check before any trial runs, and the first thing written: the run folder and its run.json
+  // (a resumed run keeps its folder, its id and its start, and notes the resumption).
+  const runDir = resumption ? resumption.dir : createRunFolder(resolve(io.cwd, options.results_dir), resolved.run_id);
+  const meta: RunMeta = resumption
+    ? { ...resumption.meta, resumes: [...resumption.meta.resumes, { at: new Date().toISOString(), forced: resumption.meta.plan_digest !== plan_digest, plan_digest }] }
+    : { run_meta_version: RUN_META_VERSION, run_id: resolved.run_id, started_at: new Date().toISOString(), plan_digest, argv: storedArgv, resumes: [] };
+  writeRunMeta(runDir, meta);
+  resolved.run_id = meta.run_id;
+  // The journal's whole lines are the finished trials; a line torn by a kill is cut off.
+  const journalIndex = indexJournal(join(runDir, JOURNAL_FILE));
+  trimTornLine(journalIndex);
+  const finished = new Set(journalIndex.entries.map((e) => e.trial_id));
+  if (resumption && !options.quiet)
+    io.stderr(`crashlab: resuming ${meta.run_id}: ${resolved.trials.filter((t) => finished.has(t.trial_id)).length} of ${resolved.trials.length} trial(s) finished before, the rest run now\n`);
   if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
   if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
 
@@ -222,6 +267,7 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
         ...(io.signal ? { signal: io.signal } : {}),
         ...(io.abandon ? { abandon: io.abandon } : {}),
         keep_records: false,
+        skip: finished,
         onTrialEnd: (record, done, total, media, catalog) => {
           record.artifacts = writeTrialArtifacts(runDir, record, media, catalog, redact, options.artifacts);
           journal.appendLine(redact(JSON.stringify(resultsRow(record, tags[record.case_id] ?? []))));
@@ -244,7 +290,7 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
     runDir,
     journal.path,
     resolved.trials.map((t) => t.trial_id),
-    { run_id: result.run_id, plan: result.plan, target: result.target, seed: result.seed, repetitions: result.repetitions, started_at: result.started_at, finished_at: result.finished_at, gate_config: result.gate_config },
+    { run_id: meta.run_id, plan: result.plan, target: result.target, seed: result.seed, repetitions: result.repetitions, started_at: resumption ? meta.started_at : result.started_at, finished_at: result.finished_at, gate_config: result.gate_config },
     result.interruption,
     { concurrency: resolved.concurrency, real_time: options.real_time, package_digest: digest, target_descriptor: target.describe(), limits: resolved.limits, case_tags: tags },
     redact,

@@ -68,6 +68,8 @@ export interface RunOptions {
    * back empty and only each trial's slim outcome is kept for the summary and gates. Default true.
    */
   keep_records?: boolean;
+  /** Trial ids already finished (a resumed run's journal): not run again, and not listed as not run. */
+  skip?: ReadonlySet<string>;
 }
 
 /** A selected trial that has no record because the run was interrupted. */
@@ -246,14 +248,16 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
   const records: TrialRecord[] = keep ? new Array(resolved.trials.length) : [];
   const outcomes: TrialOutcome[] = new Array(resolved.trials.length);
   const started = new Set<number>();
+  const skip = options.skip ?? new Set<string>();
   let next = 0;
-  let done = 0;
+  let done = resolved.trials.filter((t) => skip.has(t.trial_id)).length;
   const worker = async () => {
     while (next < resolved.trials.length) {
       if (options.signal?.aborted || options.abandon?.aborted) return;
       const index = next++;
-      started.add(index);
       const spec = resolved.trials[index]!;
+      if (skip.has(spec.trial_id)) continue;
+      started.add(index);
       options.onTrialStart?.(spec);
       const caseLimits: Limits = { ...resolved.limits, ...spec.case.limits, ...options.limits };
       const { record, media, catalog } = await runTrial({
@@ -287,7 +291,7 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
   const finished = records.filter((r): r is TrialRecord => r !== undefined);
   const finishedOutcomes = outcomes.filter((o): o is TrialOutcome => o !== undefined);
   const not_run: NotRunTrial[] = resolved.trials.flatMap((spec, i) =>
-    outcomes[i] ? [] : [{ trial_id: spec.trial_id, case_id: spec.case.id, reason: started.has(i) ? ("abandoned while running" as const) : ("not started" as const) }],
+    outcomes[i] || skip.has(spec.trial_id) ? [] : [{ trial_id: spec.trial_id, case_id: spec.case.id, reason: started.has(i) ? ("abandoned while running" as const) : ("not started" as const) }],
   );
   const interruption: Interruption | null = not_run.length > 0 ? { signal: signalName(options.signal, options.abandon), not_run } : null;
   const gates = evaluateGates(finishedOutcomes, resolved.gate_config);

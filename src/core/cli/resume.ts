@@ -1,0 +1,69 @@
+/**
+ * `crashlab run --resume <run-dir>` and `--last-failed`. A resumed run is the same run: the command
+ * line stored in its run.json, its id and start; the trials its journal holds are not run again, and
+ * results.json, junit.xml and the report are rebuilt from the whole journal. A plan that changed since
+ * (package files, target, settings, trial list) is refused unless `--force`.
+ */
+import { resolve } from "node:path";
+import { readRunMeta, lastRun, type RunMeta } from "../journal/run-meta";
+import type { ResolvedRunOptions } from "./options";
+import { parseRunArgs, UsageError, type RawRunArgs } from "./options";
+import { CRASHLAB_VERSION } from "../version";
+
+/** What may be given beside --resume: how the rest is shown and paced, never what the trials do. */
+const WITH_RESUME = new Set(["resume", "force", "quiet", "json", "verbose", "visualize", "concurrency", "listen"]);
+
+export interface Resumption {
+  dir: string;
+  meta: RunMeta;
+  cli: RawRunArgs;
+}
+
+/** The run's own command line, with the presentation flags given now laid over it. */
+export function resumeArgs(cli: RawRunArgs, cwd: string): Resumption {
+  const extra = Object.keys(cli).filter((k) => (cli as Record<string, unknown>)[k] !== undefined && !WITH_RESUME.has(k));
+  if (extra.length > 0)
+    throw new UsageError(
+      `--resume reruns a run with the settings it started with; ${extra.map((k) => `--${k}`).join(", ")} cannot be changed on resume (beside --resume only --force, --concurrency, --quiet, --json, --verbose, --visualize and --listen are taken) — start a new run to change them`,
+    );
+  const dir = resolve(cwd, cli.resume!);
+  const meta = readRunMeta(dir);
+  const stored = parseRunArgs(meta.argv);
+  const shown: Partial<RawRunArgs> = {};
+  for (const k of ["quiet", "json", "verbose", "visualize", "concurrency", "listen"] as const) if (cli[k] !== undefined) (shown as Record<string, unknown>)[k] = cli[k];
+  return { dir, meta, cli: { ...stored, ...shown, resume: cli.resume, force: cli.force } };
+}
+
+/** The plan digest's inputs from the resolved settings, secrets left out. */
+export function digestInputs(options: ResolvedRunOptions, extra: Record<string, unknown>): Record<string, unknown> {
+  const j = options.judge;
+  const t = options.target_settings;
+  return {
+    crashlab_version: CRASHLAB_VERSION,
+    ...extra,
+    target_settings: { mode: t.mode, delegation: t.delegation, endpoint: t.endpoint, model: t.model, backend_model: t.backend_model, real_time: t.real_time },
+    real_time: options.real_time,
+    audio: options.audio,
+    speech: { mode: options.speech.mode, voice: options.speech.voice, tts_model: options.speech.tts_model },
+    speech_detector: options.speech_detector,
+    response_deadline_ms: options.response_deadline_ms ?? null,
+    conditions: options.conditions,
+    conversation: options.conversation,
+    judge: j ? { model: j.model, reasoning_effort: j.reasoning_effort, repetitions: j.repetitions, max_retries: j.max_retries, timeout_ms: j.timeout_ms, endpoint: j.endpoint } : null,
+  };
+}
+
+/** The refusal when the plan changed since the run began. */
+export function planChanged(meta: RunMeta, now: string): UsageError {
+  return new UsageError(
+    `the plan of run ${meta.run_id} changed since it started (plan digest ${meta.plan_digest.slice(0, 19)}… is now ${now.slice(0, 19)}…): the package's files, the target, its settings or the trial list differ, so the finished trials and the rest would not be one experiment — start a new run, or pass --force to finish this one with the changed plan (finished trials keep what they recorded)`,
+  );
+}
+
+/** `--last-failed`: the cases of the most recent run under the results folder with a trial that did not pass. */
+export function lastFailedCases(resultsDir: string): { run_id: string; cases: string[] } {
+  const last = lastRun(resultsDir);
+  if (!last) throw new UsageError(`--last-failed found no earlier run in ${resultsDir} (no folder with a run.json); run once without it first, or point --results-dir at the runs`);
+  const cases = [...new Set(last.entries.filter((e) => e.status !== "passed").map((e) => e.case_id))];
+  return { run_id: last.meta.run_id, cases };
+}

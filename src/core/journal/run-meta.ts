@@ -1,0 +1,85 @@
+/**
+ * run.json: what a run folder needs to be resumed (or merged with its sibling shards) — the command
+ * line it was started with, its run id and start, and the plan digest: one sha256 over everything that
+ * decides what each trial does (package files, crashlab version, target and its settings, the full list
+ * of trials with their seeds, limits, gates, audio and judge settings). Written before the first trial.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { sha256 } from "../provenance/digest";
+import { writeFileAtomic } from "../report/files";
+import { indexJournal, JOURNAL_FILE, type JournalEntry } from "./journal";
+
+export const RUN_META_FILE = "run.json";
+export const RUN_META_VERSION = 1;
+
+export interface RunMeta {
+  run_meta_version: typeof RUN_META_VERSION;
+  run_id: string;
+  started_at: string;
+  plan_digest: string;
+  /** The `crashlab run` arguments it was started with (never a secret: keys come from the environment). */
+  argv: string[];
+  /** Each time the run was resumed: when, and whether a changed plan was forced. */
+  resumes: Array<{ at: string; forced: boolean; plan_digest: string }>;
+}
+
+/** A run folder that cannot be resumed or read as a run: says which and why. */
+export class RunMetaError extends Error {
+  override readonly name = "RunMetaError";
+}
+
+/** JSON with object keys sorted, so a digest does not depend on the order settings were written in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object")
+    return `{${Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(value) ?? "null";
+}
+
+/** The plan digest of a run's inputs (see the module comment); the caller leaves secrets out. */
+export function planDigest(inputs: Record<string, unknown>): string {
+  return `sha256:${sha256(canonical(inputs))}`;
+}
+
+export function writeRunMeta(runDir: string, meta: RunMeta): void {
+  writeFileAtomic(join(runDir, RUN_META_FILE), JSON.stringify(meta, null, 2) + "\n");
+}
+
+export function readRunMeta(runDir: string): RunMeta {
+  if (!existsSync(runDir) || !statSync(runDir).isDirectory()) throw new RunMetaError(`${runDir} is not a folder: pass the folder of one run (results/<run-id>), as printed when it started`);
+  const file = join(runDir, RUN_META_FILE);
+  if (!existsSync(file))
+    throw new RunMetaError(`${runDir} holds no ${RUN_META_FILE}: it is not a run folder, or it was written by a crashlab that could not resume runs — start the run again`);
+  let meta: RunMeta;
+  try {
+    meta = JSON.parse(readFileSync(file, "utf8")) as RunMeta;
+  } catch (error) {
+    throw new RunMetaError(`${file} is not valid JSON (${(error as Error).message}); the run folder is damaged — start the run again`);
+  }
+  if (meta?.run_meta_version !== RUN_META_VERSION || typeof meta.run_id !== "string" || typeof meta.plan_digest !== "string" || !Array.isArray(meta.argv) || !meta.argv.every((a) => typeof a === "string"))
+    throw new RunMetaError(`${file} is not a run description this crashlab reads (run_meta_version ${RUN_META_VERSION} with run_id, plan_digest and argv); start the run again`);
+  return { ...meta, resumes: Array.isArray(meta.resumes) ? meta.resumes : [] };
+}
+
+/** The most recent run folder under a results folder (by start time), with its journal's entries; null when there is none. */
+export function lastRun(resultsDir: string): { dir: string; meta: RunMeta; entries: JournalEntry[] } | null {
+  if (!existsSync(resultsDir)) return null;
+  let best: { dir: string; meta: RunMeta } | null = null;
+  for (const name of readdirSync(resultsDir)) {
+    const dir = join(resultsDir, name);
+    if (!existsSync(join(dir, RUN_META_FILE))) continue;
+    let meta: RunMeta;
+    try {
+      meta = readRunMeta(dir);
+    } catch {
+      continue;
+    }
+    if (!best || meta.started_at > best.meta.started_at) best = { dir, meta };
+  }
+  return best ? { ...best, entries: indexJournal(join(best.dir, JOURNAL_FILE)).entries } : null;
+}
