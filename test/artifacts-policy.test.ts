@@ -43,6 +43,10 @@ describe("artifacts that fit", () => {
       expect(t.artifacts.conversation_wav, t.trial_id).toBeUndefined();
       const note = JSON.parse(readFileSync(join(dir, t.artifacts.transcript!), "utf8")).audio;
       expect(note).toMatchObject({ kept: false, reason: expect.stringMatching(/--artifacts failures/) });
+      // No audio folder for it: its readable transcript sits with the other transcripts.
+      expect(existsSync(join(dir, "audio", key(t.trial_id)))).toBe(false);
+      expect(t.artifacts.conversation_transcript).toBe(`transcripts/${key(t.trial_id)}.txt`);
+      expect(readFileSync(join(dir, t.artifacts.conversation_transcript!), "utf8")).toMatch(/^USER \d+\.\.\d+ms: /);
     }
     expect(wavs(dir).sort()).toEqual(doc.trials.filter((t) => t.status !== "passed" || t.repetition === 1).map((t) => key(t.trial_id)).sort());
     // Only conversation.wav: the single tracks are cut from it on request.

@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -115,7 +116,7 @@ describe("crashlab CLI: run, list, validate", () => {
         const st = statSync(join(runDir, rel));
         expect(st.mode & 0o777).toBe(0o600);
       }
-      const lines = readFileSync(join(runDir, t.artifacts.events!), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const lines = gunzipSync(readFileSync(join(runDir, t.artifacts.events!))).toString("utf8").trim().split("\n").map((l) => JSON.parse(l));
       expect(lines[0]).toMatchObject({ source: "harness", type: "trial.started" });
     }
     expect(statSync(runDir).mode & 0o777).toBe(0o700);

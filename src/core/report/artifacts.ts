@@ -49,7 +49,7 @@ export function writeTrialArtifacts(
   const events = `events/${key}.jsonl.gz`;
   const transcript = `transcripts/${key}.json`;
   // Events compress about tenfold (repeated keys and ids); gzip keeps them line-oriented for zcat | jq.
-  writeFileAtomic(join(runDir, events), gzipSync(redact(record.events.map((e) => JSON.stringify(e)).join("\n") + (record.events.length ? "\n" : ""))));
+  writeFileAtomic(join(runDir, events), gzipSync(redact(record.events.map((e) => JSON.stringify(e)).join("\n") + (record.events.length ? "\n" : "")), { level: 9 }));
   const keep = media ? audioKept(policy, record) : null;
   const audioNote: AudioNote | null = !media || !keep ? null : keep.kept ? conversationNote(key, media, record) : { kept: false, reason: keep.reason };
   const detail = {
@@ -72,9 +72,11 @@ export function writeTrialArtifacts(
     ...(record.conversation ? { conversation: record.conversation } : {}),
     ...(audioNote ? { audio: audioNote } : {}),
   };
-  writeFileAtomic(join(runDir, transcript), redact(JSON.stringify(detail, null, 2) + "\n"));
+  // One line of JSON: a machine artifact (the report reads it; conversation.transcript.txt is for people).
+  writeFileAtomic(join(runDir, transcript), redact(JSON.stringify(detail) + "\n"));
   const paths: Record<string, string> = { events, transcript };
-  const text = `${media ? `audio/${key}` : "transcripts"}/${media ? "conversation.transcript.txt" : `${key}.txt`}`;
+  // Beside conversation.wav when the audio is kept; with the other transcripts otherwise.
+  const text = media && keep?.kept ? `audio/${key}/conversation.transcript.txt` : `transcripts/${key}.txt`;
   writeFileAtomic(join(runDir, text), redact(conversationTranscript(record)));
   paths.conversation_transcript = text;
   if (media && keep?.kept) Object.assign(paths, writeTrialAudio(runDir, key, media));
