@@ -17,6 +17,8 @@ Usage:
   crashlab audio extract <run-dir> --trial ID [--track input|caller|assistant]
                                   cut one track out of a trial's conversation.wav (input: checked
                                   against the record's sha256)
+  crashlab merge <run-dir>…       join the run folders of \`run --shard i/n\` into one run, report and
+                                  gate decision (refused unless they are every shard of one plan)
   crashlab schema                 print the JSON Schema of results.json
   crashlab --version | --help
 
@@ -142,11 +144,14 @@ Gates (override the PLAN's gate configuration):
   --min-pass-rate <0..1>      minimum per-case pass rate for every gate, a number from 0 to 1 (default 1)
   --wilson                    compare the 95% Wilson lower bound instead of the raw pass rate
 
-Resume and rerun:
+Resume, rerun and shards:
   --resume <run-dir>          finish an interrupted run (Ctrl-C, SIGTERM, a kill, a crash) in its own
                               folder, with the settings it started with: the trials its journal holds are
                               not run again; a plan changed since (package, target, settings) is refused
   --force                     with --resume: finish the run although its plan changed
+  --shard <i/n>               run only slice i of n (1 <= i <= n <= 1000): every trial of the selection
+                              is in exactly one slice, balanced by expected duration; each shard's run
+                              folder is a blob that \`crashlab merge\` joins into one run
   --last-failed               run only the cases that had a trial not pass in the last run (in --results-dir)
 
 Output:

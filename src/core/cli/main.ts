@@ -15,6 +15,7 @@ import { writeOutputsFromJournal } from "../report/from-journal";
 import { indexJournal, JOURNAL_FILE, JournalWriter, trimTornLine } from "../journal/journal";
 import { planDigest, RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
 import { digestInputs, lastFailedCases, planChanged, resumeArgs } from "./resume";
+import { parseShard, shardTrials } from "../run/shard";
 import { resultsJsonSchema } from "../report/results-schema";
 import { redactor, type Redact } from "../report/redact";
 import { PlanError } from "../run/plan";
@@ -23,6 +24,7 @@ import { CRASHLAB_VERSION } from "../version";
 import { validateRecordings } from "../walk/recordings";
 import { generateAudioCommand } from "./generate-audio";
 import { audioCommand } from "./audio-extract";
+import { mergeCommand } from "./merge";
 import { findPlayer } from "./listen";
 import { MAIN_HELP, RUN_HELP } from "./help";
 import { openReport, reportUrl, viewCommand } from "./view";
@@ -59,7 +61,7 @@ export interface CliIO {
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "JournalError", "RunMetaError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "JournalError", "RunMetaError", "MergeError"].includes(name);
 }
 
 /**
@@ -102,6 +104,8 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         return initCommand(rest, io);
       case "audio":
         return await audioCommand(rest, io);
+      case "merge":
+        return await mergeCommand(rest, io, redact);
       case "schema":
         io.stdout(JSON.stringify(resultsJsonSchema(), null, 2) + "\n");
         return 0;
@@ -138,6 +142,7 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
   // --resume: the run's own command line, with only presentation flags taken from this one.
   const resumption = cli.resume !== undefined ? resumeArgs(cli, io.cwd) : null;
   if (resumption) cli = resumption.cli;
+  const shard = cli.shard !== undefined ? parseShard(cli.shard) : null;
   if (cli["run-name"] !== undefined && (!SAFE_ID.test(cli["run-name"]) || cli["run-name"].includes("..")))
     throw new UsageError(`--run-name must be a safe folder name (letters, digits, '_', '-', '.'), got "${cli["run-name"]}"`);
   // Every flag is checked before the package's own code runs; the PLAN's defaults are merged after.
@@ -232,12 +237,23 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
     }),
   );
   if (resumption && resumption.meta.plan_digest !== plan_digest && !cli.force) throw planChanged(resumption.meta, plan_digest);
+  // --shard i/n: this machine's slice; the plan digest above covers the whole plan, so every shard shares it.
+  const planTrials = resolved.trials.map((t) => t.trial_id);
+  if (shard) resolved.trials = shardTrials(resolved.trials, shard, target.accepts.includes("audio"));
   // The last check before any trial runs, and the first thing written: the run folder and its run.json
   // (a resumed run keeps its folder, its id and its start, and notes the resumption).
   const runDir = resumption ? resumption.dir : createRunFolder(resolve(io.cwd, options.results_dir), resolved.run_id);
   const meta: RunMeta = resumption
     ? { ...resumption.meta, resumes: [...resumption.meta.resumes, { at: new Date().toISOString(), forced: resumption.meta.plan_digest !== plan_digest, plan_digest }] }
-    : { run_meta_version: RUN_META_VERSION, run_id: resolved.run_id, started_at: new Date().toISOString(), plan_digest, argv: storedArgv, resumes: [] };
+    : {
+        run_meta_version: RUN_META_VERSION,
+        run_id: resolved.run_id,
+        started_at: new Date().toISOString(),
+        plan_digest,
+        argv: storedArgv,
+        resumes: [],
+        ...(shard ? { shard: { ...shard, trials: resolved.trials.map((t) => t.trial_id) }, plan_trials: planTrials } : {}),
+      };
   writeRunMeta(runDir, meta);
   resolved.run_id = meta.run_id;
   // The journal's whole lines are the finished trials; a line torn by a kill is cut off.
@@ -247,7 +263,7 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
   if (resumption && !options.quiet)
     io.stderr(`crashlab: resuming ${meta.run_id}: ${resolved.trials.filter((t) => finished.has(t.trial_id)).length} of ${resolved.trials.length} trial(s) finished before, the rest run now\n`);
   if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
-  if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
+  if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${shard ? `shard ${shard.index}/${shard.count}: ` : ""}${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
 
   // --listen: caller left, assistant right, after each trial; said plainly when no player exists.
   const player = options.listen ? findPlayer(io.env ?? {}) : null;

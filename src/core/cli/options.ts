@@ -34,6 +34,7 @@ export const RUN_OPTIONS = {
   resume: { type: "string" },
   force: { type: "boolean" },
   "last-failed": { type: "boolean" },
+  shard: { type: "string" },
   "run-name": { type: "string" },
   json: { type: "boolean" },
   quiet: { type: "boolean" },

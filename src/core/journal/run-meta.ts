@@ -22,6 +22,9 @@ export interface RunMeta {
   argv: string[];
   /** Each time the run was resumed: when, and whether a changed plan was forced. */
   resumes: Array<{ at: string; forced: boolean; plan_digest: string }>;
+  /** `--shard i/n`: this shard and the trial ids it runs; with `plan_trials`, every trial of the plan in order. */
+  shard?: { index: number; count: number; trials: string[] };
+  plan_trials?: string[];
 }
 
 /** A run folder that cannot be resumed or read as a run: says which and why. */
