@@ -19,6 +19,8 @@ Usage:
                                   against the record's sha256)
   crashlab merge <run-dir>…       join the run folders of \`run --shard i/n\` into one run, report and
                                   gate decision (refused unless they are every shard of one plan)
+  crashlab compare <base> <head>  is the candidate run worse than the baseline? pass rates per case and
+                                  overall with Fisher's exact test, P50/P90 latency and duration changes
   crashlab schema                 print the JSON Schema of results.json
   crashlab --version | --help
 

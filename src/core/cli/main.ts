@@ -25,6 +25,7 @@ import { validateRecordings } from "../walk/recordings";
 import { generateAudioCommand } from "./generate-audio";
 import { audioCommand } from "./audio-extract";
 import { mergeCommand } from "./merge";
+import { compareCommand } from "./compare";
 import { findPlayer } from "./listen";
 import { MAIN_HELP, RUN_HELP } from "./help";
 import { openReport, reportUrl, viewCommand } from "./view";
@@ -106,6 +107,8 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         return await audioCommand(rest, io);
       case "merge":
         return await mergeCommand(rest, io, redact);
+      case "compare":
+        return await compareCommand(rest, io);
       case "schema":
         io.stdout(JSON.stringify(resultsJsonSchema(), null, 2) + "\n");
         return 0;

@@ -19,7 +19,7 @@ const scriptJson = (json: string) => json.replace(/</g, "\\u003c").replace(/\u20
 
 const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src 'self' file:";
 
-const STYLE = `
+export const STYLE = `
 :root{--fg:#1d1d1f;--muted:#6e6e73;--line:#e2e2e7;--bg:#fff;--soft:#f5f5f7;--caller:#2f6fd6;--caller-soft:#dce8fb;--assistant:#d9731a;--assistant-soft:#fbe7d3;
 --pass:#1f7a3a;--pass-bg:#dcf3e2;--fail:#b3261e;--fail-bg:#fadcd9;--warn:#8a5a00;--warn-bg:#fff0c7;--err:#7a2f8f;--err-bg:#f1dcf6;--neutral:#55575c;--neutral-bg:#ececf0;--hl:#ffe56a}
 *{box-sizing:border-box}

@@ -1,0 +1,146 @@
+/**
+ * `crashlab compare <base> <head>`: is the candidate worse than the baseline? Reads two run folders'
+ * results.json a trial at a time, compares them (src/core/compare/compare.ts) and prints a console
+ * table, JSON (--json) or an HTML page (--html FILE). Gates: --fail-on-regression (a significant drop of
+ * a required verifier) and baseline-relative limits on P90 response latency and duration; exit 1 when
+ * one fails, as `run` does for its gates.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { compareRuns, type Comparison, type CompareRun, type CompareTrial, type RateChange } from "../compare/compare";
+import { escapeHtml, STYLE } from "../report/html";
+import { writeFileAtomic } from "../report/files";
+import { scanResultsFile } from "../report/results-reader";
+import { ResultsTrial } from "../report/results-schema";
+import { decimalNumber, parseFlags } from "./flags";
+import { UsageError } from "./usage-error";
+import type { ViewIO } from "./view";
+
+export const COMPARE_HELP = `crashlab compare — is the candidate run worse than the baseline run?
+
+Usage: crashlab compare <base-run-dir> <head-run-dir> [options]
+
+Trials are aligned by case. Per case and overall: the pass rate of the trials and of each required
+verifier, base → head, with Fisher's exact test (two-sided; significant below --alpha), and the P50/P90
+response latency and duration; overall also what the target consumed.
+
+  --alpha <p>                          significance level, 0–1 (default 0.05)
+  --fail-on-regression                 exit 1 when a required verifier dropped significantly (a case or overall)
+  --max-p90-latency-increase <pct>     exit 1 when the head's P90 response latency exceeds the base's by more
+                                       than pct percent (e.g. 10; negative: it must improve)
+  --max-p90-duration-increase <pct>    the same for the P90 trial duration
+  --json                               print the comparison as JSON
+  --html <file>                        also write it as an HTML page
+  -h, --help                           this help
+
+Exit codes: 0 no gate failed (or none asked for), 1 a comparison gate failed, 2 usage or input error.`;
+
+function readRun(dir: string): CompareRun {
+  const file = join(dir, "results.json");
+  if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: pass the folders of two finished runs (results/<run-id>)`);
+  const trials: CompareTrial[] = [];
+  const scan = scanResultsFile(file);
+  let step = scan.next();
+  try {
+    for (let i = 0; !step.done; step = scan.next(), i++) {
+      const parsed = ResultsTrial.safeParse(JSON.parse(step.value));
+      if (!parsed.success) throw new UsageError(`${file}, field trials.${i}.${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}; it was written by another crashlab version or edited`);
+      const t = parsed.data;
+      const latency = t.metrics.audio?.response_latency_ms;
+      trials.push({
+        trial_id: t.trial_id,
+        case_id: t.case_id,
+        status: t.status,
+        verdicts: Object.fromEntries(t.assessments.map((a) => [a.verifier, t.status !== "infrastructure_error" && (a.status === "passed" || a.status === "not_applicable")])),
+        latency_ms: typeof latency === "number" ? latency : null,
+        duration_ms: t.duration_ms,
+        audio_ms: t.metrics.consumption.frontend.audio_duration_ms,
+        backend_tokens: t.metrics.consumption.backend?.total ?? null,
+      });
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${file} cannot be read (${(error as Error).message}); the run folder is damaged`);
+  }
+  const header = step.value.header as { run?: { run_id: string; target: string; seed: number }; gates?: { config: Record<string, { required: boolean }> } };
+  if (!header.run || !header.gates) throw new UsageError(`${file} has no run or gates section; it was written by another crashlab version or edited`);
+  const required = Object.entries(header.gates.config).filter(([, r]) => r.required).map(([v]) => v);
+  return { run_id: header.run.run_id, target: header.run.target, seed: header.run.seed, required, trials };
+}
+
+const pct = (x: number | null) => (x === null ? "—" : `${x > 0 ? "+" : ""}${(x * 100).toFixed(1)}%`);
+const rateText = (r: RateChange) => `${r.base.passes}/${r.base.trials} → ${r.head.passes}/${r.head.trials}`;
+const ms = (x: number | null) => (x === null ? "—" : `${Math.round(x)}`);
+
+const NOT_ASKED = "no comparison gate was asked for (--fail-on-regression, --max-p90-latency-increase, --max-p90-duration-increase)";
+
+function consoleText(c: Comparison, gates: string[], asked: boolean): string {
+  const lines = [`compare ${c.base.run_id} (${c.base.target}, seed ${c.base.seed}) → ${c.head.run_id} (${c.head.target}, seed ${c.head.seed}); Fisher's exact test, alpha ${c.alpha}`];
+  const verifiers = Object.keys(c.overall.verifiers);
+  const mark = (r: RateChange) => (r.verdict === "regression" ? " ▼" : r.verdict === "improvement" ? " ▲" : "");
+  const table: string[][] = [["case", "passed trials", "p", ...verifiers, "P90 latency ms", "P90 duration ms"]];
+  for (const row of [{ case_id: "overall", ...c.overall }, ...c.cases])
+    table.push([
+      row.case_id,
+      rateText(row.status) + mark(row.status),
+      String(row.status.p_value),
+      ...verifiers.map((v) => rateText(row.verifiers[v]!) + mark(row.verifiers[v]!)),
+      `${ms(row.latency_ms.base.p90)} → ${ms(row.latency_ms.head.p90)} (${pct(row.latency_ms.p90_change)})`,
+      `${ms(row.duration_ms.base.p90)} → ${ms(row.duration_ms.head.p90)} (${pct(row.duration_ms.p90_change)})`,
+    ]);
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  for (const r of table) lines.push(`  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()}`);
+  if (c.only_in_base.length || c.only_in_head.length) lines.push(`  not compared: ${c.only_in_base.length} case(s) only in base, ${c.only_in_head.length} only in head`);
+  lines.push(c.regressions.length ? `regressions (significant drops):\n${c.regressions.map((r) => `  ${r}`).join("\n")}` : "regressions: none significant");
+  if (c.improvements.length) lines.push(`improvements:\n${c.improvements.map((r) => `  ${r}`).join("\n")}`);
+  lines.push(gates.length ? `decision: FAIL (exit 1) — ${gates.join("; ")}` : asked ? "decision: PASS (exit 0)" : `decision: none (exit 0) — ${NOT_ASKED}`);
+  return lines.join("\n");
+}
+
+function htmlPage(c: Comparison, gates: string[], asked: boolean): string {
+  const verifiers = Object.keys(c.overall.verifiers);
+  const cell = (r: RateChange) => `<td class="${r.verdict === "regression" ? "t-failed" : r.verdict === "improvement" ? "t-passed" : ""}">${escapeHtml(rateText(r))}<br><span class="muted">p = ${r.p_value}</span></td>`;
+  const rows = [{ case_id: "overall", ...c.overall }, ...c.cases]
+    .map((r) => `<tr><td><code>${escapeHtml(r.case_id)}</code></td>${cell(r.status)}${verifiers.map((v) => cell(r.verifiers[v]!)).join("")}<td class="n">${ms(r.latency_ms.base.p90)} → ${ms(r.latency_ms.head.p90)} (${pct(r.latency_ms.p90_change)})</td><td class="n">${ms(r.duration_ms.base.p90)} → ${ms(r.duration_ms.head.p90)} (${pct(r.duration_ms.p90_change)})</td></tr>`)
+    .join("");
+  const list = (title: string, xs: string[]) => `<h2>${title}</h2>${xs.length ? `<ul>${xs.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>` : '<p class="muted">none significant</p>'}`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>crashlab compare</title><style>${STYLE}</style></head><body><div id="app">
+<h1>${escapeHtml(c.base.run_id)} → ${escapeHtml(c.head.run_id)}</h1><p class="meta">base ${escapeHtml(c.base.target)} (seed ${c.base.seed}, ${c.base.trials} trials) · head ${escapeHtml(c.head.target)} (seed ${c.head.seed}, ${c.head.trials} trials) · Fisher's exact test, two-sided, alpha ${c.alpha}</p>
+<div class="decision ${gates.length ? "t-failed" : asked ? "t-passed" : c.regressions.length ? "t-warn" : "t-neutral"}"><div class="decision-word">${gates.length ? "FAIL" : asked ? "PASS" : c.regressions.length ? "REGRESSED" : "NO SIGNIFICANT CHANGE"}</div><div>${gates.length ? `<ul class="reasons">${gates.map((g) => `<li>${escapeHtml(g)}</li>`).join("")}</ul>` : asked ? "no comparison gate failed" : `${c.regressions.length} significant drop(s); ${escapeHtml(NOT_ASKED)}`}</div></div>
+<div class="scroll"><table><thead><tr><th>case</th><th>passed trials</th>${verifiers.map((v) => `<th>${escapeHtml(v)}</th>`).join("")}<th class="n">P90 response latency ms</th><th class="n">P90 duration ms</th></tr></thead><tbody>${rows}</tbody></table></div>
+${list("Regressions", c.regressions)}${list("Improvements", c.improvements)}
+<h2>Consumption (target)</h2><p>audio ${c.overall.consumption.audio_seconds.base ?? "—"} s → ${c.overall.consumption.audio_seconds.head ?? "—"} s · backend tokens per trial ${c.overall.consumption.backend_tokens_per_trial.base ?? "—"} → ${c.overall.consumption.backend_tokens_per_trial.head ?? "—"}</p>
+</div></body></html>
+`;
+}
+
+export async function compareCommand(argv: string[], io: ViewIO): Promise<number> {
+  const { values, positionals } = parseFlags(
+    argv,
+    { alpha: { type: "string" }, "fail-on-regression": { type: "boolean" }, "max-p90-latency-increase": { type: "string" }, "max-p90-duration-increase": { type: "string" }, json: { type: "boolean" }, html: { type: "string" }, help: { type: "boolean", short: "h" } },
+    2,
+  );
+  if (values.help) {
+    io.stdout(COMPARE_HELP + "\n");
+    return 0;
+  }
+  if (positionals.length !== 2) throw new UsageError("usage: crashlab compare <base-run-dir> <head-run-dir> [--fail-on-regression] [--json] [--html FILE]");
+  const alpha = values.alpha === undefined ? 0.05 : decimalNumber("--alpha", values.alpha, { min: 0, max: 1 });
+  const latencyLimit = values["max-p90-latency-increase"] === undefined ? null : decimalNumber("--max-p90-latency-increase", values["max-p90-latency-increase"], { min: -100, max: 100_000 });
+  const durationLimit = values["max-p90-duration-increase"] === undefined ? null : decimalNumber("--max-p90-duration-increase", values["max-p90-duration-increase"], { min: -100, max: 100_000 });
+  const [base, head] = positionals.map((p) => readRun(resolve(io.cwd, p)));
+  const c = compareRuns(base!, head!, alpha);
+  const gates: string[] = [];
+  if (values["fail-on-regression"] && c.required_regressions.length) gates.push(`${c.required_regressions.length} significant drop(s) of a required verifier: ${c.required_regressions.slice(0, 3).join("; ")}${c.required_regressions.length > 3 ? "; …" : ""}`);
+  const limit = (name: string, p: { base: { p90: number | null }; head: { p90: number | null } }, max: number | null) => {
+    if (max === null) return;
+    if (p.base.p90 === null || p.head.p90 === null) gates.push(`P90 ${name}: not measured in both runs, so the limit cannot be checked`);
+    else if (p.head.p90 > p.base.p90 * (1 + max / 100) + 1e-9) gates.push(`P90 ${name} ${p.head.p90} ms is more than base ${p.base.p90} ms ${max >= 0 ? "+" : ""}${max}%`);
+  };
+  limit("response latency", c.overall.latency_ms, latencyLimit);
+  limit("duration", c.overall.duration_ms, durationLimit);
+  const asked = Boolean(values["fail-on-regression"]) || latencyLimit !== null || durationLimit !== null;
+  if (values.html !== undefined) writeFileAtomic(resolve(io.cwd, values.html), htmlPage(c, gates, asked));
+  io.stdout(values.json ? JSON.stringify({ ...c, gates: { asked, ok: gates.length === 0, failed: gates } }, null, 2) + "\n" : consoleText(c, gates, asked) + "\n");
+  return gates.length ? 1 : 0;
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as alpha from "../src/alpha/index";
+import { main } from "../src/core/cli/main";
+import { fisherExact } from "../src/core/stats/fisher";
+
+/**
+ * `crashlab compare`: a seeded regression (a faulty target that double-books, failing a subset of cases)
+ * is flagged as significant; two runs of one target with different seeds are not; the gates' exit codes.
+ */
+const repo = resolve(import.meta.dirname, "..");
+
+async function cli(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {} });
+  return { code, stdout, stderr };
+}
+
+async function runTo(argv: string[]): Promise<string> {
+  const out = mkdtempSync(join(tmpdir(), "compare-"));
+  await cli(["run", ...argv, "--results-dir", out, "--quiet"]);
+  return join(out, readdirSync(out)[0]!);
+}
+
+describe("Fisher's exact test", () => {
+  it("gives the textbook two-sided p-values", () => {
+    // The lady tasting tea: 3 of 4 right in each group.
+    expect(fisherExact(3, 1, 1, 3)).toBeCloseTo(0.4857, 4);
+    // 5/5 against 0/5: 2 of the C(10,5) = 252 tables are as extreme.
+    expect(fisherExact(5, 0, 0, 5)).toBeCloseTo(2 / 252, 10);
+    expect(fisherExact(3, 0, 0, 3)).toBeCloseTo(0.1, 10);
+    expect(fisherExact(4, 1, 4, 1)).toBeCloseTo(1, 10);
+    expect(fisherExact(0, 0, 3, 2)).toBe(1);
+    // Symmetric in the groups and in pass/fail.
+    expect(fisherExact(7, 3, 2, 8)).toBeCloseTo(fisherExact(2, 8, 7, 3), 12);
+    expect(fisherExact(7, 3, 2, 8)).toBeCloseTo(fisherExact(3, 7, 8, 2), 12);
+  });
+});
+
+describe("crashlab compare", () => {
+  it("flags a seeded regression as significant, not two seeds of one target, and its gates set the exit code", async () => {
+    const sel = ["--tag", "crawl", "--repetitions", "5", "--advisory", "no_double_booking"];
+    const base = await runTo(["--target", "text_restaurant", ...sel, "--seed", "1"]);
+    const sameOtherSeed = await runTo(["--target", "text_restaurant", ...sel, "--seed", "2"]);
+    const faulty = await runTo(["--target", "text_faulty_double_books", ...sel, "--seed", "1"]);
+
+    const reg = await cli(["compare", base, faulty, "--json"]);
+    expect(reg.code).toBe(0); // no gate asked for
+    const c = JSON.parse(reg.stdout);
+    expect(c.overall.status.verdict).toBe("regression");
+    expect(c.overall.status.p_value).toBeLessThan(0.001);
+    expect(c.overall.verifiers.outcome.verdict).toBe("regression");
+    // The double-booking cases dropped 5/5 → 0/5 (p = 2/252); the others did not change.
+    const dropped = c.cases.filter((x: { status: { verdict: string } }) => x.status.verdict === "regression").map((x: { case_id: string }) => x.case_id);
+    expect(dropped).toEqual(expect.arrayContaining(["restaurant_001", "restaurant_003"]));
+    for (const x of c.cases) {
+      if (dropped.includes(x.case_id)) expect(x.status).toMatchObject({ base: { passes: 5, trials: 5 }, head: { passes: 0, trials: 5 }, p_value: 0.007937 });
+      else expect(x.status.verdict).toBe("no significant change");
+    }
+    expect(c.required_regressions.length).toBeGreaterThan(0);
+    const gated = await cli(["compare", base, faulty, "--fail-on-regression"]);
+    expect(gated.code).toBe(1);
+    expect(gated.stdout).toMatch(/decision: FAIL \(exit 1\) — \d+ significant drop\(s\) of a required verifier/);
+    expect(gated.stdout).toMatch(/restaurant_003 +5\/5 → 0\/5 ▼ +0.007937 /);
+
+    const same = await cli(["compare", base, sameOtherSeed, "--fail-on-regression", "--json"]);
+    expect(same.code).toBe(0);
+    const s = JSON.parse(same.stdout);
+    expect(s.regressions).toEqual([]);
+    expect(s.overall.status.verdict).toBe("no significant change");
+    expect(s.gates).toEqual({ asked: true, ok: true, failed: [] });
+
+    // Baseline-relative limits: the same run against itself passes +0%; demanding a 10% faster P90 fails.
+    expect((await cli(["compare", base, base, "--max-p90-duration-increase", "0"])).code).toBe(0);
+    const slower = await cli(["compare", base, base, "--max-p90-duration-increase", "-10"]);
+    expect(slower.code).toBe(1);
+    expect(slower.stdout).toMatch(/P90 duration \d+(\.\d+)? ms is more than base \d+(\.\d+)? ms -10%/);
+    // Text-level runs measure no response latency: a latency limit says it cannot be checked, and fails.
+    const noLatency = await cli(["compare", base, faulty, "--max-p90-latency-increase", "10"]);
+    expect(noLatency.code).toBe(1);
+    expect(noLatency.stdout).toMatch(/P90 response latency: not measured in both runs/);
+
+    const html = join(mkdtempSync(join(tmpdir(), "compare-html-")), "compare.html");
+    expect((await cli(["compare", base, faulty, "--html", html])).code).toBe(0);
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain("Regressions");
+    expect(page).toContain('<div class="decision-word">REGRESSED</div>');
+    expect(page).toMatch(/restaurant_003<\/code><\/td><td class="t-failed">5\/5 → 0\/5/);
+
+    const bad = await cli(["compare", base]);
+    expect(bad.code).toBe(2);
+    expect((await cli(["compare", base, tmpdir()])).stderr).toMatch(/holds no results\.json/);
+    expect((await cli(["compare", base, faulty, "--alpha", "2"])).code).toBe(2);
+  });
+});
