@@ -28,7 +28,7 @@ const key = (trialId: string) => trialId.replace(/#(\d+)$/, ".r$1");
 describe("artifacts that fit", () => {
   it("the default keeps every failed trial's audio and each case's first repetition, and says plainly where audio was not kept", async () => {
     // A target that double-books fails the booking case (003) and passes the other (008).
-    const { code, dir, doc } = await runTo(["--target", "faulty_double_books", "--example", "restaurant_008", "--example", "restaurant_003", "--repetitions", "3", "--advisory", "no_double_booking"]);
+    const { code, dir, doc } = await runTo(["--target", "faulty_double_books", "--example", "harbor_008", "--example", "harbor_003", "--repetitions", "3", "--advisory", "no_double_booking"]);
     expect(code).toBe(1);
     const failed = doc.trials.filter((t) => t.status !== "passed");
     const passedLater = doc.trials.filter((t) => t.status === "passed" && t.repetition > 1);
@@ -76,9 +76,9 @@ describe("artifacts that fit", () => {
   });
 
   it("--artifacts all keeps every trial's audio, --artifacts none keeps none; a bad value is a usage error", async () => {
-    const all = await runTo(["--example", "restaurant_001", "--repetitions", "2", "--artifacts", "all"]);
-    expect(wavs(all.dir).sort()).toEqual(["restaurant_001.r1", "restaurant_001.r2"]);
-    const none = await runTo(["--example", "restaurant_001", "--repetitions", "2", "--artifacts", "none"]);
+    const all = await runTo(["--example", "harbor_001", "--repetitions", "2", "--artifacts", "all"]);
+    expect(wavs(all.dir).sort()).toEqual(["harbor_001.r1", "harbor_001.r2"]);
+    const none = await runTo(["--example", "harbor_001", "--repetitions", "2", "--artifacts", "none"]);
     expect(wavs(none.dir)).toEqual([]);
     for (const t of none.doc.trials) expect(JSON.parse(readFileSync(join(none.dir, t.artifacts.transcript!), "utf8")).audio).toMatchObject({ kept: false, reason: expect.stringMatching(/--artifacts none/) });
     let err = "";

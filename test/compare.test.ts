@@ -55,7 +55,7 @@ describe("crashlab compare", () => {
     expect(c.overall.verifiers.outcome.verdict).toBe("regression");
     // The double-booking cases dropped 5/5 → 0/5 (p = 2/252); the others did not change.
     const dropped = c.cases.filter((x: { status: { verdict: string } }) => x.status.verdict === "regression").map((x: { case_id: string }) => x.case_id);
-    expect(dropped).toEqual(expect.arrayContaining(["restaurant_001", "restaurant_003"]));
+    expect(dropped).toEqual(expect.arrayContaining(["harbor_001", "harbor_003"]));
     for (const x of c.cases) {
       if (dropped.includes(x.case_id)) expect(x.status).toMatchObject({ base: { passes: 5, trials: 5 }, head: { passes: 0, trials: 5 }, p_value: 0.007937 });
       else expect(x.status.verdict).toBe("no significant change");
@@ -64,7 +64,7 @@ describe("crashlab compare", () => {
     const gated = await cli(["compare", base, faulty, "--fail-on-regression"]);
     expect(gated.code).toBe(1);
     expect(gated.stdout).toMatch(/decision: FAIL \(exit 1\) — \d+ significant drop\(s\) of a required verifier/);
-    expect(gated.stdout).toMatch(/restaurant_003 +5\/5 → 0\/5 ▼ +0.007937 /);
+    expect(gated.stdout).toMatch(/harbor_003 +5\/5 → 0\/5 ▼ +0.007937 /);
 
     const same = await cli(["compare", base, sameOtherSeed, "--fail-on-regression", "--json"]);
     expect(same.code).toBe(0);
@@ -88,7 +88,7 @@ describe("crashlab compare", () => {
     const page = readFileSync(html, "utf8");
     expect(page).toContain("Regressions");
     expect(page).toContain('<div class="decision-word">REGRESSED</div>');
-    expect(page).toMatch(/restaurant_003<\/code><\/td><td class="t-failed">5\/5 → 0\/5/);
+    expect(page).toMatch(/harbor_003<\/code><\/td><td class="t-failed">5\/5 → 0\/5/);
 
     const bad = await cli(["compare", base]);
     expect(bad.code).toBe(2);

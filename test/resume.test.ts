@@ -129,7 +129,7 @@ describe("resume", () => {
 
   it("refuses a plan that changed since the run began unless --force, and refuses changed settings", async () => {
     const out = mkdtempSync(join(tmpdir(), "resume-changed-"));
-    expect((await cli(["run", "--target", "text_restaurant", "--example", "restaurant_001", "--repetitions", "2", "--results-dir", out, "--quiet"])).code).toBe(0);
+    expect((await cli(["run", "--target", "text_restaurant", "--example", "harbor_001", "--repetitions", "2", "--results-dir", out, "--quiet"])).code).toBe(0);
     const dir = folder(out);
     // Same plan: accepted.
     expect((await cli(["run", "--resume", dir, "--quiet"])).code).toBe(0);
@@ -154,22 +154,22 @@ describe("resume", () => {
 
   it("--last-failed reruns the cases that failed in the last run", async () => {
     const out = mkdtempSync(join(tmpdir(), "last-failed-"));
-    const first = await cli(["run", "--target", "text_faulty_double_books", "--example", "restaurant_008", "--example", "restaurant_003", "--repetitions", "2", "--results-dir", out, "--quiet"]);
+    const first = await cli(["run", "--target", "text_faulty_double_books", "--example", "harbor_008", "--example", "harbor_003", "--repetitions", "2", "--results-dir", out, "--quiet"]);
     expect(first.code).toBe(1);
     const rerun = await cli(["run", "--target", "text_faulty_double_books", "--last-failed", "--results-dir", out]);
     expect(rerun.code).toBe(1);
-    expect(rerun.stderr).toMatch(/--last-failed: rerunning 1 case\(s\) that failed in \S+: restaurant_003/);
+    expect(rerun.stderr).toMatch(/--last-failed: rerunning 1 case\(s\) that failed in \S+: harbor_003/);
     const runs = readdirSync(out).sort();
     expect(runs).toHaveLength(2);
-    const latest = runs.map((r) => join(out, r)).find((d) => results(d).trials.every((t) => t.case_id === "restaurant_003"));
+    const latest = runs.map((r) => join(out, r)).find((d) => results(d).trials.every((t) => t.case_id === "harbor_003"));
     expect(latest).toBeDefined();
     // Resuming it reruns those same cases, not "the last failed" of some later run.
-    expect(JSON.parse(readFileSync(join(latest!, "run.json"), "utf8")).argv).toEqual(["--target", "text_faulty_double_books", "--results-dir", out, "--example", "restaurant_003"]);
+    expect(JSON.parse(readFileSync(join(latest!, "run.json"), "utf8")).argv).toEqual(["--target", "text_faulty_double_books", "--results-dir", out, "--example", "harbor_003"]);
     const clean = mkdtempSync(join(tmpdir(), "last-failed-clean-"));
-    expect((await cli(["run", "--target", "text_restaurant", "--example", "restaurant_008", "--results-dir", clean, "--quiet"])).code).toBe(0);
+    expect((await cli(["run", "--target", "text_restaurant", "--example", "harbor_008", "--results-dir", clean, "--quiet"])).code).toBe(0);
     const nothing = await cli(["run", "--target", "text_restaurant", "--last-failed", "--results-dir", clean]);
     expect(nothing.code).toBe(0);
     expect(nothing.stderr).toMatch(/had no failed trial; nothing to rerun/);
-    expect((await cli(["run", "--last-failed", "--example", "restaurant_001"])).stderr).toMatch(/cannot be combined/);
+    expect((await cli(["run", "--last-failed", "--example", "harbor_001"])).stderr).toMatch(/cannot be combined/);
   });
 });
