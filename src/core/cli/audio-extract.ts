@@ -18,7 +18,7 @@ export const AUDIO_HELP = `crashlab audio extract — cut one track out of a tri
 
 Usage: crashlab audio extract <run-dir> --trial <id> [--track input|caller|assistant] [--output <file>]
 
-  --trial <id>     the trial, e.g. restaurant_001#1
+  --trial <id>     the trial, e.g. harbor_001#1
   --track <name>   input (default): the exact caller audio sent, checked against the record's sha256;
                    caller: the left channel on the conversation's timeline; assistant: the right channel
   --output <file>  where to write the mono WAV (default: audio/<trial>/<track>.wav in the run folder)
