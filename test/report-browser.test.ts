@@ -59,7 +59,8 @@ let server: JudgeServer;
 beforeAll(async () => {
   const out = mkdtempSync(join(tmpdir(), "report-browser-"));
   const ids = ["harbor_001", "harbor_008", "harbor_002_noisy", "harbor_003_telephony"].flatMap((id) => ["--example", id]);
-  const r = await cli(["run", ...ids, "--repetitions", "2", "--results-dir", out, "--quiet"]);
+  // Every trial's audio: the player is exercised on second repetitions too.
+  const r = await cli(["run", ...ids, "--repetitions", "2", "--artifacts", "all", "--results-dir", out, "--quiet"]);
   expect(r.code, r.stderr).toBe(0);
   audioRun = runFolder(out);
   const cout = mkdtempSync(join(tmpdir(), "report-conversation-"));
