@@ -44,7 +44,11 @@ export function digestInputs(options: ResolvedRunOptions, extra: Record<string, 
     target_settings: { mode: t.mode, delegation: t.delegation, endpoint: t.endpoint, model: t.model, backend_model: t.backend_model, real_time: t.real_time },
     real_time: options.real_time,
     audio: options.audio,
-    speech: { mode: options.speech.mode, voice: options.speech.voice, tts_model: options.speech.tts_model },
+    speech: { provider: options.speech.provider, voice: options.speech.voice, tts_model: options.speech.tts_model },
+    // Where each service is reached (never its key): a different endpoint is a different experiment.
+    services: Object.fromEntries(
+      Object.entries(options.services).map(([name, s]) => [name, s && typeof s === "object" ? { kind: "kind" in s ? s.kind : s.provider, endpoint: "endpoint" in s ? (s.endpoint ?? null) : null } : s]),
+    ),
     speech_detector: options.speech_detector,
     response_deadline_ms: options.response_deadline_ms ?? null,
     conditions: options.conditions,
