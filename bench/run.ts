@@ -11,6 +11,7 @@ import { benchAudio } from "./audio.bench";
 import { benchConversationsOffline, benchConversationsRealTime, offlineCaller } from "./conversation.bench";
 import { benchReport } from "./report.bench";
 import { measureRun, printScale } from "./scale.bench";
+import { benchSessions, printSessions } from "./sessions.bench";
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
 import { benchWalk } from "./walk.bench";
@@ -66,7 +67,9 @@ async function wholeRun(target: string, repetitions: number, extra: RunOptions =
   return { name: `run ${label}: ${result.records.length} trials`, ops_per_s: (result.records.length / wall) * 1000, mean_ms: wall / result.records.length, x_realtime: timeline / wall };
 }
 
-const only = process.argv.slice(2);
+const only = process.argv.slice(2).filter((a) => !/^\d+$/.test(a));
+/** Numbers on the command line: how many sessions `pnpm bench sessions` holds at once (default 32). */
+const counts = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
 const want = (name: string) => only.length === 0 || only.includes(name);
 if (want("world")) print("world engine (restaurant)", await benchWorld());
 if (want("audio")) print("audio core", await benchAudio());
@@ -107,3 +110,5 @@ if (only.includes("memory")) {
   console.log(`  peak RSS at 40 repetitions ÷ at 5: ${(large.peak_rss_mb / small.peak_rss_mb).toFixed(2)} (target ≤ 1.20)`);
 }
 if (only.includes("disk")) printScale("bytes on disk of the default run (crashlab run --repetitions 5)", [measureRun("--repetitions 5", ["--repetitions", "5"])]);
+// Real-time sessions held at once by one process (wall clock, a minute or so each): not in a plain `pnpm bench`.
+if (only.includes("sessions")) for (const n of counts.length > 0 ? counts : [32]) printSessions(await benchSessions(n));

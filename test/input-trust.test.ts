@@ -151,7 +151,7 @@ describe("issue 8 item 2: every numeric and enum flag and every PLAN setting ref
   const plan = (over: Partial<PlanDefinition>) => () => definePlan({ name: "p", targets: restaurantTargets(), cases: [], ...over } as PlanDefinition);
   it.each([
     ["defaults.repetitions as a string", { defaults: { repetitions: "5" } }, 'PLAN.defaults.repetitions: expected a whole number from 1 to 1000000 (got the string "5")'],
-    ["defaults.concurrency 0", { defaults: { concurrency: 0 } }, "PLAN.defaults.concurrency: expected a whole number from 1 to 8 (got 0)"],
+    ["defaults.concurrency 0", { defaults: { concurrency: 0 } }, "PLAN.defaults.concurrency: expected a whole number from 1 to 64 (got 0)"],
     ["defaults.seed -1", { defaults: { seed: -1 } }, "PLAN.defaults.seed: expected a whole number from 0 to"],
     ["defaults.seed NaN", { defaults: { seed: NaN } }, "(got NaN)"],
     ["defaults.max_trials 1e9", { defaults: { max_trials: 1e9 } }, "PLAN.defaults.max_trials: expected a whole number from 1 to 1000000 (got 1000000000)"],

@@ -1,5 +1,5 @@
 import { OPENAI_API_BASE_URL, splitServiceUrl, type AuthHeader } from "../services/auth";
-import { EspeakSynthesizer } from "../speech/espeak";
+import { memoizedEspeak } from "../speech/memo";
 import type { AssistantPolicy, PolicyToolResult } from "../target/policy";
 import { normalizeUsage, ResponsesBackend } from "../target/responses-backend";
 import type { TargetSettings } from "../target/settings";
@@ -66,7 +66,8 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
   // the clean WALK recording made from it).
   let pending: Array<{ pcm: Uint8Array; text: string }> = [];
   let assistantVoice: SimulatorSynthesizer | undefined;
-  const voice = () => (assistantVoice ??= options.offline?.synthesizer ?? new EspeakSynthesizer({ voice: settings.voice }));
+  // The simulator's own voice is a fixed function of its text: each reply is synthesized once per process (memo.ts).
+  const voice = () => (assistantVoice ??= options.offline?.synthesizer ?? memoizedEspeak(settings.voice));
 
   return {
     kind: "gpt-live",

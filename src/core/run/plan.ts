@@ -58,7 +58,7 @@ export const MAX_TRIALS_CEILING = 1_000_000;
 /** Ranges shared by PLAN settings and the command-line flags that override them. */
 export const SETTING_RANGES = {
   repetitions: { min: 1, max: MAX_TRIALS_CEILING },
-  concurrency: { min: 1, max: 8 },
+  concurrency: { min: 1, max: 64 },
   seed: { min: 0, max: Number.MAX_SAFE_INTEGER },
   max_trials: { min: 1, max: MAX_TRIALS_CEILING },
   min_pass_rate: { min: 0, max: 1 },

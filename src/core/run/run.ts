@@ -145,12 +145,22 @@ export interface ResolvedRun {
 
 export const DEFAULT_SEED = 1;
 
+/**
+ * How many trials may run at once. A virtual-time trial is pure CPU on the one thread, so more than a
+ * few at once only interleaves the same work; a real-time trial spends nearly all of its life waiting on
+ * the audio clock and the network, so one process drives many (pacing lag at 32 and 64 sessions is
+ * measured by `pnpm bench realtime-sessions`).
+ */
+export const MAX_VIRTUAL_CONCURRENCY = 8;
+export const MAX_REAL_TIME_CONCURRENCY = 64;
+
 /** Resolve a run from the plan and options without executing anything: every usage error surfaces here. */
 export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
   const repetitions = options.repetitions ?? 1;
   if (!Number.isInteger(repetitions) || repetitions < 1) throw new PlanError(`repetitions must be a whole number >= 1 (got ${repetitions})`);
   const concurrency = options.concurrency ?? 1;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8) throw new PlanError(`concurrency must be a whole number from 1 to 8 (got ${concurrency})`);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_REAL_TIME_CONCURRENCY)
+    throw new PlanError(`concurrency must be a whole number from 1 to ${MAX_VIRTUAL_CONCURRENCY} (${MAX_REAL_TIME_CONCURRENCY} in real time) (got ${concurrency})`);
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed) || seed < 0) throw new PlanError(`seed must be a non-negative whole number (got ${seed})`);
   const names = Object.keys(plan.targets);
@@ -159,6 +169,10 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
   const target_settings: TargetSettings = { ...DEFAULT_TARGET_SETTINGS, real_time: options.real_time ?? false, ...options.target_settings };
   if (target_settings.mode === "live" && !target_settings.api_key)
     throw new PlanError("live mode needs an API key: set OPENAI_API_KEY (or run without --live to use the local simulator)");
+  if (!target_settings.real_time && concurrency > MAX_VIRTUAL_CONCURRENCY)
+    throw new PlanError(
+      `concurrency ${concurrency} is for real-time runs: with virtual time every trial is CPU work on one thread, so at most ${MAX_VIRTUAL_CONCURRENCY} run at once — lower --concurrency, or add --real-time (up to ${MAX_REAL_TIME_CONCURRENCY})`,
+    );
   let target: TargetAdapter;
   try {
     target = instantiateTarget(plan.targets[target_name]!, target_settings);

@@ -26,3 +26,4 @@ export { CacheOnlySynthesizer } from "./cache-only";
 export type { SpeechService } from "./synthesizer";
 export { CachedSynthesizer, speechCacheKey, SPEECH_CACHE_FORMAT_VERSION, DEFAULT_SPEECH_CACHE_DIR } from "./cache";
 export type { CachedSynthesizerOptions, SpeechCacheKeyFields, SpeechCacheStats } from "./cache";
+export { MemoSynthesizer, DEFAULT_MEMO_SAMPLES, memoizedEspeak } from "./memo";
