@@ -11,7 +11,7 @@ import { benchAudio } from "./audio.bench";
 import { benchConversationsOffline, benchConversationsRealTime, offlineCaller } from "./conversation.bench";
 import { benchReport } from "./report.bench";
 import { measureRun, printScale } from "./scale.bench";
-import { benchSessions, printSessions } from "./sessions.bench";
+import { benchSessions, benchSessionsCli, printSessions } from "./sessions.bench";
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
 import { benchWalk } from "./walk.bench";
@@ -112,3 +112,5 @@ if (only.includes("memory")) {
 if (only.includes("disk")) printScale("bytes on disk of the default run (crashlab run --repetitions 5)", [measureRun("--repetitions 5", ["--repetitions", "5"])]);
 // Real-time sessions held at once by one process (wall clock, a minute or so each): not in a plain `pnpm bench`.
 if (only.includes("sessions")) for (const n of counts.length > 0 ? counts : [32]) printSessions(await benchSessions(n));
+// The same through the built CLI (pnpm build first), with the journal, artifacts and report it writes.
+if (only.includes("sessions-cli")) for (const n of counts.length > 0 ? counts : [32]) printSessions(benchSessionsCli(n), "crashlab run, child process");

@@ -9,9 +9,11 @@
  * a stream that never fell behind has a ratio of 1. Lag is what the pacer reports: a chunk that went out
  * after its deadline, and by how much. The machine is shared: the load average is part of the result.
  */
-import { mkdtempSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { PLAN } from "../crashlab/evaluations";
 import type { TrialRecord } from "../src/core/record/trial-record";
 import { run } from "../src/core/run/run";
@@ -69,31 +71,73 @@ export async function benchSessions(sessions: number): Promise<SessionsResult> {
   const result = await run(PLAN, { ...base, concurrency: sessions, real_time: true });
   const wall_ms = performance.now() - t0;
   const used = process.cpuUsage(cpu);
-  const streams = result.records.map(callerStream).filter((s): s is Stream => s !== null);
+  const streams = result.records.map(callerStream).filter((x): x is Stream => x !== null);
   const statuses: Record<string, number> = {};
   for (const r of result.records) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-  const timeline_ms = streams.reduce((n, s) => n + s.timeline_ms, 0);
+  return summarize(streams, statuses, wall_ms, (used.user + used.system) / 1000 / wall_ms, load_before);
+}
+
+function summarize(streams: Stream[], statuses: Record<string, number>, wall_ms: number, cpu_cores: number, load_before: number[]): SessionsResult {
+  const timeline_ms = streams.reduce((n, x) => n + x.timeline_ms, 0);
   return {
-    sessions: result.records.length,
+    sessions: Object.values(statuses).reduce((a, b) => a + b, 0),
     statuses,
-    ratio: streams.reduce((n, s) => n + s.wall_ms, 0) / timeline_ms,
-    worst_ratio: Math.max(...streams.map((s) => s.wall_ms / s.timeline_ms)),
+    ratio: streams.reduce((n, x) => n + x.wall_ms, 0) / timeline_ms,
+    worst_ratio: Math.max(...streams.map((x) => x.wall_ms / x.timeline_ms)),
     timeline_ms,
-    chunks: streams.reduce((n, s) => n + s.chunks, 0),
-    lag_events: streams.reduce((n, s) => n + s.lag_events, 0),
-    max_lag_ms: Math.max(0, ...streams.map((s) => s.max_lag_ms)),
+    chunks: streams.reduce((n, x) => n + x.chunks, 0),
+    lag_events: streams.reduce((n, x) => n + x.lag_events, 0),
+    max_lag_ms: Math.max(0, ...streams.map((x) => x.max_lag_ms)),
     wall_ms,
-    longest_timeline_ms: Math.max(...streams.map((s) => s.timeline_ms)),
-    cpu_cores: (used.user + used.system) / 1000 / wall_ms,
+    longest_timeline_ms: Math.max(...streams.map((x) => x.timeline_ms)),
+    cpu_cores,
     load_before,
     load_after: loadavg().map(round2),
   };
 }
 
-export function printSessions(r: SessionsResult): void {
+/**
+ * The same through the CLI as a user runs it (`crashlab run --real-time --concurrency n`, the built
+ * dist/cli.js in a child process): journal, artifacts and the report are written as trials end, so their
+ * cost on the pacing thread is in the figures. A first run in virtual time fills the speech caches.
+ */
+export function benchSessionsCli(sessions: number): SessionsResult {
+  const repo = resolve(import.meta.dirname, "..");
+  const ids = PLAN.cases.filter((c) => c.kind !== "run").slice(0, sessions).map((c) => c.id);
+  const repetitions = String(Math.ceil(sessions / ids.length));
+  const out = mkdtempSync(join(tmpdir(), "crashlab-bench-sessions-cli-"));
+  const cli = (extra: string[]) =>
+    spawnSync(process.execPath, [join(repo, "dist", "cli.js"), "run", ...ids.flatMap((id) => ["--example", id]), "--repetitions", repetitions, "--quiet", "--results-dir", join(out, "results"), ...extra], {
+      cwd: repo,
+      env: { ...process.env, OPENAI_API_KEY: "" },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  cli(["--run-name", "warm"]);
+  const load_before = loadavg().map(round2);
+  const t0 = performance.now();
+  const child = cli(["--run-name", "measured", "--real-time", "--concurrency", String(sessions)]);
+  const wall_ms = performance.now() - t0;
+  const runDir = join(out, "results", readdirSync(join(out, "results")).find((name) => name.startsWith("measured"))!);
+  if (child.status !== 0) throw new Error(`crashlab run exited ${child.status}: ${child.stderr.slice(0, 2000)}`);
+  const results = JSON.parse(readFileSync(join(runDir, "results.json"), "utf8")) as { trials: Array<{ status: string; artifacts: { events: string } }> };
+  const statuses: Record<string, number> = {};
+  for (const t of results.trials) statuses[t.status] = (statuses[t.status] ?? 0) + 1;
+  const streams = results.trials
+    .map((t) => {
+      const events = gunzipSync(readFileSync(join(runDir, t.artifacts.events))).toString("utf8").trim().split("\n").map((line) => JSON.parse(line) as TrialRecord["events"][number]);
+      return callerStream({ events } as TrialRecord);
+    })
+    .filter((x): x is Stream => x !== null);
+  rmSync(out, { recursive: true, force: true });
+  // The child's own CPU is not visible from here; -1 says "not measured".
+  return summarize(streams, statuses, wall_ms, -1, load_before);
+}
+
+export function printSessions(r: SessionsResult, how = "library run()"): void {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(`\n${r.sessions} real-time sessions at once (single-turn trials, local simulator, wall clock)`);
-  console.log(`  load average (1/5/15 min) before ${r.load_before.join(" / ")}, after ${r.load_after.join(" / ")} on ${availableParallelism()} cores; this process used ${r.cpu_cores.toFixed(2)} cores`);
+  console.log(`\n${r.sessions} real-time sessions at once (single-turn trials, local simulator, wall clock; ${how})`);
+  console.log(`  load average (1/5/15 min) before ${r.load_before.join(" / ")}, after ${r.load_after.join(" / ")} on ${availableParallelism()} cores${r.cpu_cores >= 0 ? `; this process used ${r.cpu_cores.toFixed(2)} cores` : ""}`);
   console.log(`  trials: ${Object.entries(r.statuses).map(([k, n]) => `${n} ${k}`).join(", ")}`);
   console.log(`  caller streams: ${s(r.timeline_ms)} of audio in ${r.chunks.toLocaleString("en-US")} chunks; wall ÷ timeline ${r.ratio.toFixed(3)} overall, ${r.worst_ratio.toFixed(3)} for the worst stream (target ≤ 1.02)`);
   console.log(`  pacing lag: ${r.lag_events} chunk(s) after their deadline, max ${r.max_lag_ms.toFixed(1)} ms`);

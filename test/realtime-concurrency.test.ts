@@ -3,11 +3,19 @@
  * the local simulator's voice is synthesized once per text (MemoSynthesizer), so a reply heard again
  * costs a copy, not a synthesis on the thread that paces every session's audio.
  */
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
-import { MAX_REAL_TIME_CONCURRENCY, MAX_VIRTUAL_CONCURRENCY, resolveRun } from "../src/core/run/run";
-import { MemoSynthesizer } from "../src/core/speech/memo";
+import { writeTrialArtifacts, writeTrialArtifactsPaced } from "../src/core/report/artifacts";
+import { prefetchCallerSpeech } from "../src/core/run/prefetch";
+import { MAX_REAL_TIME_CONCURRENCY, MAX_VIRTUAL_CONCURRENCY, resolveRun, run } from "../src/core/run/run";
+import { CachedSynthesizer } from "../src/core/speech/cache";
+import { EspeakSynthesizer } from "../src/core/speech/espeak";
+import { memoizedEspeak, MemoSynthesizer } from "../src/core/speech/memo";
 import type { SynthesizedSpeech } from "../src/core/speech/synthesizer";
+import type { TrialMedia } from "../src/core/trial/context";
 
 describe("concurrency ceilings", () => {
   it("takes up to 64 trials at once in real time and 8 with virtual time, saying which is which", () => {
@@ -78,4 +86,63 @@ describe("MemoSynthesizer", () => {
     const memo = new MemoSynthesizer(countingEngine());
     await expect(memo.synthesize("x", { signal: AbortSignal.abort(new Error("stopped")) })).rejects.toThrow("stopped");
   });
+});
+
+describe("real time keeps work off the pacing thread", () => {
+  it("synthesizes every CRAWL caller line before the first trial starts, once per distinct text, and nothing for WALK or RUN", async () => {
+    const engine = countingEngine();
+    const cached = new CachedSynthesizer({ ...engine, instructions: undefined, service: undefined }, { root: mkdtempSync(join(tmpdir(), "prefetch-")) });
+    const crawl = PLAN.cases.filter((c) => c.kind === "crawl").slice(0, 3).map((c) => c.id);
+    const others = [PLAN.cases.find((c) => c.kind === "walk")!.id, PLAN.cases.find((c) => c.kind === "run")!.id];
+    const { trials } = resolveRun(PLAN, { selection: { ids: [...crawl, ...others] }, repetitions: 2 });
+    expect(await prefetchCallerSpeech(trials, cached)).toBe(3);
+    const texts = PLAN.cases.filter((c) => crawl.includes(c.id)).map((c) => c.scenario.input.text);
+    expect([...engine.calls].sort()).toEqual([...texts].sort());
+    // Without a cache nothing is asked: the trial would only synthesize it again.
+    const bare = countingEngine();
+    expect(await prefetchCallerSpeech(trials, bare)).toBe(0);
+    expect(bare.calls).toEqual([]);
+  });
+
+  it("a real-time run has its caller lines ready before any trial starts", async () => {
+    const order: string[] = [];
+    const espeak = new EspeakSynthesizer({ voice: "coral" });
+    const speech = new CachedSynthesizer(
+      { provider: espeak.provider, model: espeak.model, voice: espeak.voice, synthesize: (text: string) => (order.push(`synthesize ${text.slice(0, 12)}`), espeak.synthesize(text)) },
+      { root: mkdtempSync(join(tmpdir(), "prefetch-run-")) },
+    );
+    const ids = PLAN.cases.filter((c) => c.kind === "crawl").slice(0, 2).map((c) => c.id);
+    const result = await run(PLAN, { selection: { ids }, concurrency: 2, real_time: true, speech, onTrialStart: (spec) => void order.push(`start ${spec.trial_id}`) });
+    expect(result.records.map((r) => r.status)).toEqual(["passed", "passed"]);
+    expect(order.slice(0, 2).every((o) => o.startsWith("synthesize "))).toBe(true);
+    expect(order.slice(2).every((o) => o.startsWith("start "))).toBe(true);
+  }, 60_000);
+
+  it("writes a trial's files a piece at a time byte for byte as in one piece, pausing between the pieces", async () => {
+    const media: TrialMedia[] = [];
+    const id = PLAN.cases.find((c) => c.kind === "crawl")!.id;
+    const result = await run(PLAN, { selection: { ids: [id] }, speech: new CachedSynthesizer(new EspeakSynthesizer(), { root: mkdtempSync(join(tmpdir(), "paced-")) }), onTrialEnd: (_r, _d, _t, m) => void media.push(m!) });
+    const record = result.records[0]!;
+    const whole = mkdtempSync(join(tmpdir(), "whole-"));
+    const paced = mkdtempSync(join(tmpdir(), "paced-"));
+    let pauses = 0;
+    const a = writeTrialArtifacts(whole, record, media[0]!, null, (t) => t, "all");
+    const b = await writeTrialArtifactsPaced(async () => void pauses++, paced, record, media[0]!, null, (t) => t, "all");
+    expect(b).toEqual(a);
+    expect(pauses).toBe(4); // events | transcript and readable transcript | stereo tracks | WAV
+    const files = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
+    expect(files(paced)).toEqual(files(whole));
+    for (const f of files(whole)) expect(readFileSync(join(paced, f)).equals(readFileSync(join(whole, f))), f).toBe(true);
+  }, 60_000);
+
+  it("keeps the simulator's voice on disk beside the caller's speech when given a cache folder", async () => {
+    const root = mkdtempSync(join(tmpdir(), "simulator-voice-"));
+    const voice = memoizedEspeak("marin", root);
+    expect(memoizedEspeak("marin", root)).toBe(voice); // one per process and folder
+    const said = await voice.synthesize("Your table is booked.");
+    const sidecars = readdirSync(join(root, ".audio_cache")).filter((f) => f.endsWith(".json"));
+    expect(sidecars).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(root, ".audio_cache", sidecars[0]!), "utf8"))).toMatchObject({ text: "Your table is booked.", provider: "espeak-ng", voice: said.voice });
+    expect(said.samples.length).toBeGreaterThan(24_000 * 0.5);
+  }, 60_000);
 });

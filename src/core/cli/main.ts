@@ -3,7 +3,7 @@ import { join, relative, resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
 import { SAFE_ID } from "../dataset/schema";
 import { packageDigest, sha256 } from "../provenance/digest";
-import { conversationTranscript, writeTrialArtifacts } from "../report/artifacts";
+import { conversationTranscript, writeTrialArtifacts, writeTrialArtifactsPaced } from "../report/artifacts";
 import type { TrialRecord } from "../record/trial-record";
 import { CachedSynthesizer, CacheOnlySynthesizer, checkEspeakVoice, EspeakSynthesizer, OPENAI_SPEECH_PROVIDER, OpenAISpeechSynthesizer, SpeechError } from "../speech/index";
 import { progressLine, summaryText } from "../report/console";
@@ -175,7 +175,8 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
   }
   const runOptions = {
     ...(options.target ? { target: options.target } : {}),
-    target_settings: options.target_settings,
+    // The local simulator keeps its voice beside the caller's speech cache (its speech is no result).
+    target_settings: options.target_settings.mode === "live" ? options.target_settings : { ...options.target_settings, simulator_speech_cache: resolve(pkg.dir, "..") },
     audio: options.audio,
     repetitions: options.repetitions,
     concurrency: options.concurrency,
@@ -287,8 +288,14 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
         ...(io.abandon ? { abandon: io.abandon } : {}),
         keep_records: false,
         skip: finished,
-        onTrialEnd: (record, done, total, media, catalog) => {
-          record.artifacts = writeTrialArtifacts(runDir, record, media, catalog, redact, options.artifacts);
+        onTrialEnd: async (record, done, total, media, catalog) => {
+          // Real time: other sessions' audio ticks run between this trial's files (see TrialState.breathe).
+          const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+          if (options.real_time) await breathe();
+          record.artifacts = options.real_time
+            ? await writeTrialArtifactsPaced(breathe, runDir, record, media, catalog, redact, options.artifacts)
+            : writeTrialArtifacts(runDir, record, media, catalog, redact, options.artifacts);
+          if (options.real_time) await breathe();
           journal.appendLine(redact(JSON.stringify(resultsRow(record, tags[record.case_id] ?? []))));
           if (player && "play" in player && record.artifacts.conversation_wav) {
             io.stderr(`  ♪ playing ${record.trial_id} with ${player.name} (caller left, assistant right)\n`);

@@ -1,5 +1,5 @@
 import { decimalNumber, oneOf, parseFlags, wholeNumber, type Range } from "./flags";
-import type { GateOverrides } from "../run/run";
+import { MAX_VIRTUAL_CONCURRENCY, virtualConcurrencyRefusal, type GateOverrides } from "../run/run";
 import type { JudgeReasoningEffort, JudgeSettings } from "../judge/judge";
 import { DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, SETTING_RANGES, type RunDefaults } from "../run/plan";
 import type { AudioSettings } from "../trial/context";
@@ -262,6 +262,8 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
   // Runs against the local simulator default to virtual time (fast, reproducible); a remote Live
   // endpoint — the target's or the caller's — runs on the wall clock.
   const realTime = cli["real-time"] ?? (cli["no-real-time"] ? false : liveTarget.kind === "remote" || liveCaller);
+  const runConcurrency = concurrency ?? planDefaults.concurrency ?? BUILTIN_DEFAULTS.concurrency;
+  if (!realTime && runConcurrency > MAX_VIRTUAL_CONCURRENCY) throw new UsageError(virtualConcurrencyRefusal(runConcurrency));
   const target_settings: Partial<TargetSettings> = {
     mode: liveTarget.kind === "remote" ? "live" : "offline",
     real_time: realTime,
@@ -284,7 +286,7 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
   return {
     ...(cli.package !== undefined ? { package: cli.package } : {}),
     repetitions: repetitions ?? planDefaults.repetitions ?? BUILTIN_DEFAULTS.repetitions,
-    concurrency: concurrency ?? planDefaults.concurrency ?? BUILTIN_DEFAULTS.concurrency,
+    concurrency: runConcurrency,
     seed: seed ?? planDefaults.seed ?? BUILTIN_DEFAULTS.seed,
     max_trials: maxTrials ?? planDefaults.max_trials ?? BUILTIN_DEFAULTS.max_trials,
     ...((cli.target ?? planDefaults.target) !== undefined ? { target: cli.target ?? planDefaults.target } : {}),

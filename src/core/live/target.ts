@@ -1,4 +1,5 @@
 import { OPENAI_API_BASE_URL, splitServiceUrl, type AuthHeader } from "../services/auth";
+import { startEspeak } from "../speech/espeak";
 import { memoizedEspeak } from "../speech/memo";
 import type { AssistantPolicy, PolicyToolResult } from "../target/policy";
 import { normalizeUsage, ResponsesBackend } from "../target/responses-backend";
@@ -67,7 +68,7 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
   let pending: Array<{ pcm: Uint8Array; text: string }> = [];
   let assistantVoice: SimulatorSynthesizer | undefined;
   // The simulator's own voice is a fixed function of its text: each reply is synthesized once per process (memo.ts).
-  const voice = () => (assistantVoice ??= options.offline?.synthesizer ?? memoizedEspeak(settings.voice));
+  const voice = () => (assistantVoice ??= options.offline?.synthesizer ?? memoizedEspeak(settings.voice, settings.simulator_speech_cache));
 
   return {
     kind: "gpt-live",
@@ -110,6 +111,9 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
       // null: no Authorization header at all (a custom endpoint nobody named a key for).
       let apiKey: string | null = settings.api_key ?? null;
       if (settings.mode === "offline") {
+        // In real time the engine starts before this trial's audio flows, not inside a reply (a few hundred
+        // milliseconds of CPU that would stall every session's pacing).
+        if (settings.real_time && !options.offline!.synthesizer) await startEspeak();
         simulator = await startLiveSimulator({
           policy: options.offline!.policy,
           synthesizer: voice(),

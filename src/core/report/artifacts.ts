@@ -45,11 +45,49 @@ export function writeTrialArtifacts(
   redact: Redact = redactShapes,
   policy: ArtifactPolicy = "all",
 ): Record<string, string> {
+  const steps = artifactSteps(runDir, record, media, catalog, redact, policy);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same files, written a piece at a time: between pieces (events, transcript, readable transcript,
+ * audio) `pause` lets the event loop run — in real time, the other sessions' audio ticks, which a trial's
+ * whole set of files (tens of milliseconds of CPU) in one piece would make late.
+ */
+export async function writeTrialArtifactsPaced(
+  pause: () => Promise<void>,
+  runDir: string,
+  record: TrialRecord,
+  media: TrialMedia | null,
+  catalog: EvidenceCatalog | null,
+  redact: Redact,
+  policy: ArtifactPolicy,
+): Promise<Record<string, string>> {
+  const steps = artifactSteps(runDir, record, media, catalog, redact, policy);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+function* artifactSteps(
+  runDir: string,
+  record: TrialRecord,
+  media: TrialMedia | null,
+  catalog: EvidenceCatalog | null,
+  redact: Redact,
+  policy: ArtifactPolicy,
+): Generator<void, Record<string, string>> {
   const key = artifactKey(record.trial_id);
   const events = `events/${key}.jsonl.gz`;
   const transcript = `transcripts/${key}.json`;
   // Events compress about tenfold (repeated keys and ids); gzip keeps them line-oriented for zcat | jq.
   writeFileAtomic(join(runDir, events), gzipSync(redact(record.events.map((e) => JSON.stringify(e)).join("\n") + (record.events.length ? "\n" : "")), { level: 9 }));
+  yield;
   const keep = media ? audioKept(policy, record) : null;
   const audioNote: AudioNote | null = !media || !keep ? null : keep.kept ? conversationNote(key, media, record) : { kept: false, reason: keep.reason };
   const detail = {
@@ -74,12 +112,16 @@ export function writeTrialArtifacts(
   };
   // One line of JSON: a machine artifact (the report reads it; conversation.transcript.txt is for people).
   writeFileAtomic(join(runDir, transcript), redact(JSON.stringify(detail) + "\n"));
+  yield;
   const paths: Record<string, string> = { events, transcript };
   // Beside conversation.wav when the audio is kept; with the other transcripts otherwise.
   const text = media && keep?.kept ? `audio/${key}/conversation.transcript.txt` : `transcripts/${key}.txt`;
   writeFileAtomic(join(runDir, text), redact(conversationTranscript(record)));
   paths.conversation_transcript = text;
-  if (media && keep?.kept) Object.assign(paths, writeTrialAudio(runDir, key, media));
+  if (media && keep?.kept) {
+    yield;
+    Object.assign(paths, yield* writeTrialAudio(runDir, key, media));
+  }
   return paths;
 }
 
@@ -102,10 +144,12 @@ function conversationNote(key: string, media: TrialMedia, record: TrialRecord): 
  * sent), assistant right (its placed audio, gaps zero-filled), evaluation-contract §7. The one recording:
  * the input and output tracks are its channels (`crashlab audio extract`).
  */
-function writeTrialAudio(runDir: string, key: string, media: TrialMedia): Record<string, string> {
+function* writeTrialAudio(runDir: string, key: string, media: TrialMedia): Generator<void, Record<string, string>> {
   const rate = media.sample_rate;
   const { caller: left, assistant: right } = conversationTracks(media);
-  writeFileAtomic(join(runDir, conversationPath(key)), pcm16Wav(interleaveStereo(left, right), rate, 2));
+  const stereo = interleaveStereo(left, right);
+  yield;
+  writeFileAtomic(join(runDir, conversationPath(key)), pcm16Wav(stereo, rate, 2));
   return { conversation_wav: conversationPath(key) };
 }
 

@@ -10,6 +10,7 @@ import { outcomeVerifier, type Verifier } from "../verify/verifier";
 import { CRASHLAB_VERSION } from "../version";
 import { buildTrials, DEFAULT_LIMITS, DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, PlanError, selectCases, type CaseDefinition, type CaseSelection, type Plan, type TrialSpec } from "./plan";
 import type { Limits, TrialRecord } from "../record/trial-record";
+import { prefetchCallerSpeech } from "./prefetch";
 import { summarize, type RunSummary } from "./summary";
 import { trialOutcome, type TrialOutcome } from "../journal/outcome";
 import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialMedia } from "../trial/index";
@@ -154,6 +155,10 @@ export const DEFAULT_SEED = 1;
 export const MAX_VIRTUAL_CONCURRENCY = 8;
 export const MAX_REAL_TIME_CONCURRENCY = 64;
 
+export function virtualConcurrencyRefusal(concurrency: number): string {
+  return `concurrency ${concurrency} is for real-time runs: with virtual time every trial is CPU work on one thread, so at most ${MAX_VIRTUAL_CONCURRENCY} run at once — lower --concurrency, or add --real-time (up to ${MAX_REAL_TIME_CONCURRENCY})`;
+}
+
 /** Resolve a run from the plan and options without executing anything: every usage error surfaces here. */
 export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
   const repetitions = options.repetitions ?? 1;
@@ -169,10 +174,7 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
   const target_settings: TargetSettings = { ...DEFAULT_TARGET_SETTINGS, real_time: options.real_time ?? false, ...options.target_settings };
   if (target_settings.mode === "live" && !target_settings.api_key)
     throw new PlanError("live mode needs an API key: set OPENAI_API_KEY (or run without --live to use the local simulator)");
-  if (!target_settings.real_time && concurrency > MAX_VIRTUAL_CONCURRENCY)
-    throw new PlanError(
-      `concurrency ${concurrency} is for real-time runs: with virtual time every trial is CPU work on one thread, so at most ${MAX_VIRTUAL_CONCURRENCY} run at once — lower --concurrency, or add --real-time (up to ${MAX_REAL_TIME_CONCURRENCY})`,
-    );
+  if (!target_settings.real_time && concurrency > MAX_VIRTUAL_CONCURRENCY) throw new PlanError(virtualConcurrencyRefusal(concurrency));
   let target: TargetAdapter;
   try {
     target = instantiateTarget(plan.targets[target_name]!, target_settings);
@@ -265,6 +267,12 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
   const skip = options.skip ?? new Set<string>();
   let next = 0;
   let done = resolved.trials.filter((t) => skip.has(t.trial_id)).length;
+  if (options.real_time && target.accepts.includes("audio"))
+    await prefetchCallerSpeech(
+      resolved.trials.filter((t) => !skip.has(t.trial_id)),
+      options.speech,
+      options.signal,
+    );
   const worker = async () => {
     while (next < resolved.trials.length) {
       if (options.signal?.aborted || options.abandon?.aborted) return;

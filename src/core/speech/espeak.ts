@@ -95,6 +95,14 @@ export async function checkEspeakVoice(requested: string): Promise<void> {
   (await loadEngine()).check(voice, requested);
 }
 
+/**
+ * Start the engine now (once per process) rather than at the first synthesis: starting takes a few
+ * hundred milliseconds of CPU, which in a real-time run must not land inside a trial that paces audio.
+ */
+export async function startEspeak(): Promise<void> {
+  await loadEngine();
+}
+
 export interface EspeakSynthesizerOptions {
   /** An OpenAI voice name (mapped, see ESPEAK_VOICE_FOR_OPENAI_VOICE) or an espeak voice; default "coral". */
   voice?: string;

@@ -6,6 +6,7 @@
  * it only keeps a reply's synthesis (tens of milliseconds of CPU) off the thread that paces every
  * session's audio. Never put a target's or a judge's live responses behind it.
  */
+import { CachedSynthesizer } from "./cache";
 import { EspeakSynthesizer } from "./espeak";
 import type { SpeechSynthesizer, SynthesizedSpeech, SynthesizeOptions } from "./synthesizer";
 
@@ -75,9 +76,17 @@ export class MemoSynthesizer implements SpeechSynthesizer {
 
 const espeakVoices = new Map<string, MemoSynthesizer>();
 
-/** One memoized espeak-ng voice per process (its output depends on nothing but text and voice). */
-export function memoizedEspeak(voice: string): MemoSynthesizer {
-  let memo = espeakVoices.get(voice);
-  if (!memo) espeakVoices.set(voice, (memo = new MemoSynthesizer(new EspeakSynthesizer({ voice }))));
+/**
+ * One memoized espeak-ng voice per process and cache folder (its output depends on nothing but text and
+ * voice); with `cacheRoot`, also kept on disk in `<cacheRoot>/.audio_cache/` like caller speech, so the
+ * next run reads it instead of synthesizing it.
+ */
+export function memoizedEspeak(voice: string, cacheRoot?: string): MemoSynthesizer {
+  const key = JSON.stringify([voice, cacheRoot ?? null]);
+  let memo = espeakVoices.get(key);
+  if (!memo) {
+    const espeak = new EspeakSynthesizer({ voice });
+    espeakVoices.set(key, (memo = new MemoSynthesizer(cacheRoot === undefined ? espeak : new CachedSynthesizer(espeak, { root: cacheRoot }))));
+  }
   return memo;
 }

@@ -40,6 +40,11 @@ export interface TargetSettings {
   /** Where each key came from (`OPENAI_API_KEY`, `env:NAME`, `none`), recorded in the target descriptor. */
   credentials?: { live: string; responses: string };
   real_time: boolean;
+  /**
+   * Offline: the folder under which the local simulator keeps its synthesized voice (`.audio_cache/`,
+   * beside the caller's speech); absent, in memory for the process only. Not part of any result.
+   */
+  simulator_speech_cache?: string;
 }
 
 export const DEFAULT_TARGET_SETTINGS: TargetSettings = {

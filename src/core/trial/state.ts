@@ -118,6 +118,15 @@ export class TrialState {
   }
 
   /**
+   * Real time: let the event loop run the timers that are due (other sessions' audio ticks) before the
+   * next stage of grading. A trial's grading and recording are tens of milliseconds of CPU; done in one
+   * piece they would make every other session's next 20 ms chunk late. Virtual time does not wait.
+   */
+  async breathe(): Promise<void> {
+    if (this.ctx.real_time) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /**
    * Run the live part of a trial (world, session, conversation, close). Whatever fails there ends the
    * trial as `infrastructure_error` at its stage instead of escaping; a session the conversation did not
    * finish is closed, best effort.

@@ -110,6 +110,7 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
   const said = caller ? (caller as CallerSession).utterances() : [];
   const callerPcm = relay.callerPcm();
   const callerAudio = { pcm: callerPcm, start_ms: relay.start_ms };
+  await trial.breathe();
   const observed = await measure(trial, callerAudio, {
     assistant: relay.playback.placed(),
     conversation: {
@@ -118,11 +119,14 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
       backchannels: trial.scenario.simulation_parameters?.persona.backchannels ?? [],
     },
   });
+  await trial.breathe();
   const verification = verify(trial, observed);
+  await trial.breathe();
   const input: DeliveredInput = { record: { kind: "simulated", sha256: sha256(callerPcm), duration_ms: pcm16DurationMs(callerPcm.length), caller: JSON.parse(JSON.stringify(callerDescription)) }, digest_input: callerPcm };
   const draft = draftRecord(trial, input, observed, verification);
   draft.conversation = conversationRecord(relay, end, caller, said, trial.error !== null, observer);
   const assessments = await judge(trial, draft, verification);
+  await trial.breathe();
   return finishRecord(trial, draft, assessments, observed, callerAudio);
 }
 

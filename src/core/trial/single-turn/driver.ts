@@ -37,9 +37,13 @@ export async function runSingleTurnTrial(ctx: TrialContext): Promise<TrialOutcom
     await closeSession(trial, session);
   });
 
+  await trial.breathe();
   const observed = await measure(trial, input.audio);
+  await trial.breathe();
   const verification = verify(trial, observed);
+  await trial.breathe();
   const draft = draftRecord(trial, input, observed, verification);
   const assessments = await judge(trial, draft, verification);
+  await trial.breathe();
   return finishRecord(trial, draft, assessments, observed, input.audio);
 }
