@@ -134,6 +134,11 @@ describe("CachedSynthesizer", () => {
     expect(inner.calls).toHaveLength(2);
     expect(same(rebuilt.samples, original.samples)).toBe(false);
     expect(refreshing.stats).toEqual({ hits: 0, misses: 1, rebuilt: 0 });
+    // Rebuilt once: the next request of the same synthesizer (a repetition) hears the rebuilt audio.
+    const repeated = await refreshing.synthesize(TEXT);
+    expect(inner.calls).toHaveLength(2);
+    expect(same(repeated.samples, rebuilt.samples)).toBe(true);
+    expect(refreshing.stats).toEqual({ hits: 1, misses: 1, rebuilt: 0 });
     const later = await new CachedSynthesizer(inner, { root }).synthesize(TEXT);
     expect(inner.calls).toHaveLength(2);
     expect(same(later.samples, rebuilt.samples)).toBe(true);

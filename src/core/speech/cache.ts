@@ -72,6 +72,12 @@ export class CachedSynthesizer implements SpeechSynthesizer {
   readonly stats: SpeechCacheStats = { hits: 0, misses: 0, rebuilt: 0 };
   /** Concurrent requests for one key share one synthesis (repetitions start together). */
   readonly #inFlight = new Map<string, Promise<SynthesizedSpeech>>();
+  /**
+   * With `refresh`, the keys rebuilt so far: each is rebuilt once, and later requests (repetitions, or a
+   * trial after a real-time run made its line ahead) read the rebuilt entry, so every repetition of a case
+   * still hears the same input.
+   */
+  readonly #refreshed = new Set<string>();
 
   constructor(
     readonly inner: SpeechSynthesizer,
@@ -134,7 +140,7 @@ export class CachedSynthesizer implements SpeechSynthesizer {
    */
   async #lookup(key: string, fields: SpeechCacheKeyFields): Promise<SynthesizedSpeech> {
     const paths = { wav: join(this.directory, `${key}.wav`), sidecar: join(this.directory, `${key}.json`) };
-    if (!this.refresh) {
+    if (!this.refresh || this.#refreshed.has(key)) {
       const found = await this.#read(key, fields, paths);
       if (found !== "missing" && found !== "corrupt") {
         this.stats.hits++;
@@ -146,6 +152,7 @@ export class CachedSynthesizer implements SpeechSynthesizer {
     const speech = await this.inner.synthesize(fields.text);
     this.#check(speech);
     await this.#write(key, fields, speech.samples, paths);
+    this.#refreshed.add(key);
     return speech;
   }
 
