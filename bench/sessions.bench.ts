@@ -20,7 +20,9 @@ import { run } from "../src/core/run/run";
 import { CachedSynthesizer, EspeakSynthesizer } from "../src/core/speech/index";
 
 export interface SessionsResult {
+  /** Sessions at once (the concurrency), and the trials run (whole repetitions of the cases taken). */
   sessions: number;
+  trials: number;
   statuses: Record<string, number>;
   /** Σ stream wall ÷ Σ stream timeline, and the worst single stream's ratio. */
   ratio: number;
@@ -74,13 +76,14 @@ export async function benchSessions(sessions: number): Promise<SessionsResult> {
   const streams = result.records.map(callerStream).filter((x): x is Stream => x !== null);
   const statuses: Record<string, number> = {};
   for (const r of result.records) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-  return summarize(streams, statuses, wall_ms, (used.user + used.system) / 1000 / wall_ms, load_before);
+  return summarize(sessions, streams, statuses, wall_ms, (used.user + used.system) / 1000 / wall_ms, load_before);
 }
 
-function summarize(streams: Stream[], statuses: Record<string, number>, wall_ms: number, cpu_cores: number, load_before: number[]): SessionsResult {
+function summarize(sessions: number, streams: Stream[], statuses: Record<string, number>, wall_ms: number, cpu_cores: number, load_before: number[]): SessionsResult {
   const timeline_ms = streams.reduce((n, x) => n + x.timeline_ms, 0);
   return {
-    sessions: Object.values(statuses).reduce((a, b) => a + b, 0),
+    sessions,
+    trials: Object.values(statuses).reduce((a, b) => a + b, 0),
     statuses,
     ratio: streams.reduce((n, x) => n + x.wall_ms, 0) / timeline_ms,
     worst_ratio: Math.max(...streams.map((x) => x.wall_ms / x.timeline_ms)),
@@ -131,12 +134,12 @@ export function benchSessionsCli(sessions: number): SessionsResult {
     .filter((x): x is Stream => x !== null);
   rmSync(out, { recursive: true, force: true });
   // The child's own CPU is not visible from here; -1 says "not measured".
-  return summarize(streams, statuses, wall_ms, -1, load_before);
+  return summarize(sessions, streams, statuses, wall_ms, -1, load_before);
 }
 
 export function printSessions(r: SessionsResult, how = "library run()"): void {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(`\n${r.sessions} real-time sessions at once (single-turn trials, local simulator, wall clock; ${how})`);
+  console.log(`\n${r.sessions} real-time sessions at once, ${r.trials} trials (single-turn cases of the bundled package, local simulator, wall clock; ${how})`);
   console.log(`  load average (1/5/15 min) before ${r.load_before.join(" / ")}, after ${r.load_after.join(" / ")} on ${availableParallelism()} cores${r.cpu_cores >= 0 ? `; this process used ${r.cpu_cores.toFixed(2)} cores` : ""}`);
   console.log(`  trials: ${Object.entries(r.statuses).map(([k, n]) => `${n} ${k}`).join(", ")}`);
   console.log(`  caller streams: ${s(r.timeline_ms)} of audio in ${r.chunks.toLocaleString("en-US")} chunks; wall ÷ timeline ${r.ratio.toFixed(3)} overall, ${r.worst_ratio.toFixed(3)} for the worst stream (target ≤ 1.02)`);
