@@ -1,13 +1,12 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import type { IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import * as alpha from "../src/alpha/index";
 import { PLAN } from "../crashlab/evaluations";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { pcm16ToBytes } from "../src/core/audio/pcm";
-import { main } from "../src/core/cli/main";
+import { cli } from "./cli-harness";
 import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { startLiveSimulator } from "../src/core/live/simulator";
 import { ResultsFile } from "../src/core/report/results-schema";
@@ -22,7 +21,6 @@ import { tone, toneSynthesizer } from "./live-helpers";
  * that accepts only its own key in the `api-key` header. The models are deployment names. docs/azure.md
  * walks through the same configuration against real Azure hosts.
  */
-const repo = resolve(import.meta.dirname, "..");
 const KEYS = {
   OPENAI_API_KEY: "sk-planted-openai-azuretest-0000",
   AZURE_LIVE_KEY: "az-live-key-1111aaaa2222bbbb",
@@ -36,13 +34,6 @@ let closers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const c of closers.splice(0)) await c.close();
 });
-
-async function cli(argv: string[], env: Record<string, string>) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env });
-  return { code, stdout, stderr };
-}
 
 /** Azure's key authentication: the key in `api-key`, and no Authorization header at all. */
 function expectAzureKey(name: string, requests: IncomingHttpHeaders[], own: string) {

@@ -1,14 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import type { IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import * as alpha from "../src/alpha/index";
 import { PLAN } from "../crashlab/evaluations";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { pcm16ToBytes } from "../src/core/audio/pcm";
 import { callerScript } from "../src/core/caller/script";
-import { main } from "../src/core/cli/main";
+import { cli, runFolder } from "./cli-harness";
 import { DEFAULT_CALLER_VOICE, parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { startLiveSimulator, type LiveSimulator } from "../src/core/live/simulator";
 import { transcriptBridge } from "../src/core/live/transcript-bridge";
@@ -27,7 +26,6 @@ import { tone, toneSynthesizer } from "./live-helpers";
  * distinct key planted in every environment variable crashlab or the OpenAI SDK reads. Every request
  * header on every server and every output file is checked: each server saw its own key and nothing else.
  */
-const repo = resolve(import.meta.dirname, "..");
 
 const KEYS = {
   OPENAI_API_KEY: "sk-planted-openai-AAAA1111aaaa",
@@ -68,17 +66,6 @@ afterEach(async () => {
   }
   for (const c of closers.splice(0)) await c.close();
 });
-
-async function cli(argv: string[], env: Record<string, string>) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env });
-  return { code, stdout, stderr };
-}
-
-function runFolder(out: string): string {
-  return join(out, readdirSync(out)[0]!);
-}
 
 /** The trial's full detail (transcripts/<trial>.json): tool executions, delegations, the conversation. */
 function transcriptOf(out: string, trialId: string): { trial_id: string; tool_executions: Array<{ name: string; status: string }>; delegations: Array<{ target: string }>; conversation?: { completion: unknown } } {

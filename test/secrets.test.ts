@@ -2,12 +2,11 @@ import { gunzipSync } from "node:zlib";
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
-import * as alpha from "../src/alpha/index";
 import { isOpenAIHost } from "../src/core/cli/credentials";
-import { main } from "../src/core/cli/main";
+import { cli, runFolder } from "./cli-harness";
 import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { LiveClient } from "../src/core/live/client";
 import { ResultsFile } from "../src/core/report/results-schema";
@@ -18,7 +17,6 @@ import { unpackTrial } from "../src/core/report/html";
  * Issue 8 items 13, 14, 15 and 20: keys are scoped per service and never appear in any output; endpoint
  * URLs that cannot work are refused; the judge's timeout and retries are the user's to set.
  */
-const repo = resolve(import.meta.dirname, "..");
 const OPENAI_KEY = "sk-planted-openai-key-0123456789abcdef";
 const JUDGE_KEY = "sk-planted-judge-key-fedcba9876543210";
 const GATEWAY_KEY = "gw-planted-gateway-key-5555aaaa";
@@ -28,17 +26,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function cli(argv: string[], env: Record<string, string>) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env });
-  return { code, stdout, stderr };
-}
-
-function runFolder(out: string): string {
-  return join(out, readdirSync(out)[0]!);
-}
 
 function everyFile(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? everyFile(join(dir, name)) : [join(dir, name)]));
