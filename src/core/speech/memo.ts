@@ -10,8 +10,13 @@ import { CachedSynthesizer } from "./cache";
 import { EspeakSynthesizer } from "./espeak";
 import type { SpeechSynthesizer, SynthesizedSpeech, SynthesizeOptions } from "./synthesizer";
 
-/** Default bound: 32 M samples (64 MB of PCM16), about 22 minutes of speech at 24 kHz. */
-export const DEFAULT_MEMO_SAMPLES = 32 * 1024 * 1024;
+/**
+ * Default bound: 4 M samples (8 MB of PCM16), about 3 minutes of speech at 24 kHz. Small on purpose: many
+ * replies are said once (each booking has its own reservation number), and a larger bound only fills up
+ * with them, so a long run's memory grew with its trial count (64 MB here once took a 1,120-trial run 25%
+ * above a 140-trial one). The replies heard again and again stay, being the most recently used.
+ */
+export const DEFAULT_MEMO_SAMPLES = 4 * 1024 * 1024;
 
 export class MemoSynthesizer implements SpeechSynthesizer {
   /** Entries in least-recently-used order (a Map iterates in insertion order; a hit re-inserts). */
