@@ -15,6 +15,7 @@ import { benchSessions, benchSessionsCli, printSessions } from "./sessions.bench
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
 import { benchWalk } from "./walk.bench";
+import { measureWholeRun, printWholeRun, profileWholeRun } from "./whole-run.bench";
 import { benchWorld } from "./world.bench";
 
 interface Row {
@@ -76,9 +77,11 @@ if (want("audio")) print("audio core", await benchAudio());
 if (want("speech")) print("caller speech (espeak-ng, offline)", await benchSpeech());
 if (want("walk")) print("WALK acoustic conditions (10 s of audio)", await benchWalk());
 if (want("timeline")) print("timeline metrics", await benchTimeline());
-if (want("run")) {
+// The bundled suite × 5 as a user runs it (build first: it runs dist/cli.js), then a profiled pass for the stages.
+if (want("run")) printWholeRun(measureWholeRun(["--repetitions", "5"]), only.includes("no-profile") ? null : profileWholeRun(["--repetitions", "5"]));
+if (only.includes("run-inprocess")) {
   const rows = [await wholeRun("text_restaurant", 5), await wholeRun("restaurant", 1), await wholeRun("restaurant", 5)];
-  print("whole runs (virtual time, concurrency 1; × real time = trial timelines ÷ wall time)", rows);
+  print("whole runs in this process (library run(), virtual time, concurrency 1; × real time = trial timelines ÷ wall time)", rows);
 }
 if (want("realtime")) print("real-time pacing (wall clock)", [await wholeRun("restaurant", 1, { real_time: true, selection: { ids: ["harbor_003", "harbor_008", "harbor_024"] } })]);
 if (want("conversation")) {
