@@ -58,6 +58,7 @@ import {
   type ServerEventType,
   type SessionConfig,
 } from "./protocol";
+import { readHotServerEvent } from "./hot-events";
 import { CLOSE_FRAME_KEY, WireEnd, frameKey } from "./wire-time";
 
 export type LiveClientState = "idle" | "connecting" | "starting" | "active" | "closing" | "closed";
@@ -389,7 +390,8 @@ export class LiveClient {
       this.queue.push(event);
       return true;
     }
-    return this.transmit(event);
+    // Every 20 ms: written by hand, byte for byte what JSON.stringify gives (base64 and ids need no escaping).
+    return this.transmit(event, `{"type":"session.input_audio.append","audio":"${event.audio}","event_id":"${event.event_id}"}`);
   }
 
   /** Silent or spoken context for the voice model; `delegationId` null means general context. */
@@ -435,10 +437,9 @@ export class LiveClient {
   }
 
   /** Write one event now. False when the socket is no longer open (the close is on its way). */
-  private transmit(event: ClientEvent): boolean {
+  private transmit(event: ClientEvent, text = JSON.stringify(event)): boolean {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-    const text = JSON.stringify(event);
     this.wire?.sending(frameKey(text));
     socket.send(text);
     this.emitRaw({ direction: "sent", at_ms: this.clock.now(), text, json: event });
@@ -464,6 +465,13 @@ export class LiveClient {
         return;
       }
       this.emitRaw({ direction: "received", at_ms, text, json });
+      // Audio and transcript deltas (every 20 ms) take the hand-checked path; whatever it does not accept
+      // goes to the strict one, which refuses it exactly as before (hot-events.ts).
+      const hot = isRecord(json) ? readHotServerEvent(json) : undefined;
+      if (hot) {
+        this.emit({ kind: "event", event: hot.event, at_ms, audio: hot.audio });
+        return;
+      }
       let parsed;
       try {
         parsed = parseServerEvent(json);
@@ -680,6 +688,10 @@ export class LiveClient {
         throw error;
       });
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The `error.message` of a JSON error body, or the body itself. */

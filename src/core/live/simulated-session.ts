@@ -17,7 +17,7 @@
  */
 import type { Socket } from "node:net";
 import WebSocket from "ws";
-import { decodePcmBase64, pcm16FromBytes } from "../audio/pcm";
+import { base64DecodedLength, decodeBase64Into, encodePcmBase64, pcm16FromBytes } from "../audio/pcm";
 import { rms } from "../audio/speech";
 import type { AssistantPolicy, PolicyTools } from "../target/policy";
 import type { HistoryMessage } from "../target/types";
@@ -41,6 +41,7 @@ import {
 } from "./protocol";
 import type { ConfigIssue } from "./errors";
 import { SimulatedVoice, type DeltaInfo, type SimulatorSynthesizer } from "./simulated-voice";
+import { readHotClientEvent } from "./hot-events";
 import { BridgedEar, type TranscriptBridgeEnd } from "./transcript-bridge";
 import { CLOSE_FRAME_KEY, WireEnd, frameKey } from "./wire-time";
 
@@ -195,7 +196,9 @@ export class SimulatedSession {
   private serverEvents = 0;
 
   private inputBytes = 0;
-  private pending = new Uint8Array(0);
+  /** Caller audio not yet heard (less than one chunk) sits at the front of inputBuffer. */
+  private inputBuffer = new Uint8Array(4 * CHUNK_BYTES);
+  private pendingBytes = 0;
   private heardChunks = 0;
   private muted = false;
   private usageSteps = 0;
@@ -229,10 +232,11 @@ export class SimulatedSession {
     this.bridgedEar = env.bridge ? new BridgedEar(env.bridge) : undefined;
     ws.on("message", (data, isBinary) => {
       const buffer = data as Buffer;
-      if (!isBinary) env.tap?.(buffer.toString("utf8"));
-      const release = this.wire.received(frameKey(isBinary ? buffer : buffer.toString("utf8")));
+      const text = isBinary ? undefined : buffer.toString("utf8");
+      if (text !== undefined) env.tap?.(text);
+      const release = this.wire.received(frameKey(text ?? buffer));
       try {
-        this.onFrame(buffer, isBinary);
+        this.onFrame(text);
       } catch (error) {
         this.internalError(error);
       } finally {
@@ -256,18 +260,26 @@ export class SimulatedSession {
 
   // ---- frames -----------------------------------------------------------------------------------
 
-  private onFrame(data: Buffer, isBinary: boolean): void {
-    if (isBinary) {
+  /** One frame: its text, or undefined for a binary frame. */
+  private onFrame(text: string | undefined): void {
+    if (text === undefined) {
       this.record("(binary)");
       if (!this.stalled) this.error("invalid_value", "binary frames are not part of the Live protocol; send JSON text frames");
       return;
     }
     let json: unknown;
     try {
-      json = JSON.parse(data.toString("utf8"));
+      json = JSON.parse(text);
     } catch {
       this.record("(malformed)");
       if (!this.stalled) this.error("invalid_json", "the frame is not valid JSON; send one JSON event per text frame");
+      return;
+    }
+    // Caller audio (every 20 ms) skips the schema when it has exactly the shape the schema accepts (hot-events.ts).
+    const append = this.phase === "active" && isRecord(json) ? readHotClientEvent(json) : undefined;
+    if (append) {
+      this.record(append.type);
+      if (!this.stalled) this.onAudio(append.audio, append.event_id);
       return;
     }
     const parsed = parseClientEvent(json);
@@ -404,29 +416,36 @@ export class SimulatedSession {
   }
 
   private onAudio(base64: string, clientEventId: string | undefined): void {
-    let pcm: Uint8Array;
-    try {
-      pcm = decodePcmBase64(base64);
-    } catch {
+    // Decoded behind the partial chunk left from the last append, in one buffer kept for the session:
+    // the ear reads each 20 ms chunk in place and keeps none of them.
+    const carried = this.pendingBytes;
+    const needed = carried + base64DecodedLength(base64);
+    if (this.inputBuffer.byteLength < needed) {
+      const grown = new Uint8Array(Math.max(needed, 2 * this.inputBuffer.byteLength));
+      grown.set(this.inputBuffer.subarray(0, carried));
+      this.inputBuffer = grown;
+    }
+    const decoded = decodeBase64Into(base64, this.inputBuffer, carried);
+    if (decoded < 0) {
       this.error("invalid_value", "audio is not valid base64", { param: "audio", clientEventId });
       return;
     }
-    if (pcm.byteLength % 2 !== 0) {
-      this.error("invalid_value", `audio must be whole PCM16 samples; got ${pcm.byteLength} bytes`, { param: "audio", clientEventId });
+    if (decoded % 2 !== 0) {
+      this.error("invalid_value", `audio must be whole PCM16 samples; got ${decoded} bytes`, { param: "audio", clientEventId });
       return;
     }
-    this.inputBytes += pcm.byteLength;
+    this.inputBytes += decoded;
     this.env.stats.input_audio_ms = this.inputMs();
 
     // Re-cut into 20 ms chunks: recognition fingerprints chunk-aligned audio.
-    const joined = new Uint8Array(this.pending.byteLength + pcm.byteLength);
-    joined.set(this.pending);
-    joined.set(pcm, this.pending.byteLength);
+    const buffer = this.inputBuffer;
     let at = 0;
-    for (; at + CHUNK_BYTES <= joined.byteLength && this.phase === "active" && !this.stalled; at += CHUNK_BYTES) {
-      this.hearChunk(joined.slice(at, at + CHUNK_BYTES), this.heardChunks++ * CHUNK_MS);
+    for (; at + CHUNK_BYTES <= needed && this.phase === "active" && !this.stalled; at += CHUNK_BYTES) {
+      this.hearChunk(buffer.subarray(at, at + CHUNK_BYTES), this.heardChunks++ * CHUNK_MS);
     }
-    this.pending = joined.slice(at);
+    // The remainder (less than a chunk, or all of it once the session stops listening) moves to the front.
+    if (at > 0) buffer.copyWithin(0, at, needed);
+    this.pendingBytes = needed - at;
 
     const step = Math.floor(this.inputMs() / this.env.timing.usageIntervalMs);
     if (step > this.usageSteps) {
@@ -734,7 +753,8 @@ export class SimulatedSession {
       return false;
     }
     // No event_id and no timestamps on audio: the client places it on its own receive clock.
-    this.send({ type: "session.output_audio.delta", delta: Buffer.from(delta.buffer, delta.byteOffset, delta.byteLength).toString("base64") });
+    // Every 160 ms of speech: written by hand, byte for byte what JSON.stringify gives (base64 needs no escaping).
+    this.sendText(`{"type":"session.output_audio.delta","delta":"${encodePcmBase64(delta)}"}`);
     this.env.stats.output_audio_ms += pcm.byteLength / 48;
     return true;
   }
