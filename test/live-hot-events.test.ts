@@ -231,3 +231,64 @@ describe("the simulator refuses malformed caller audio as the strict path does",
     await client.close();
   });
 });
+
+describe("cheap frames on loopback", () => {
+  it("negotiates no per-message compression: the client offers none and the simulator accepts none", async () => {
+    const offered: (string | undefined)[] = [];
+    simulator = await startLiveSimulator({
+      policy: restaurantPolicy(),
+      synthesizer: toneSynthesizer(),
+      clock: new RealClock(),
+      apiKey: TEST_KEY,
+      onUpgrade: (headers) => offered.push(headers["sec-websocket-extensions"] as string | undefined),
+    });
+    const client = new LiveClient();
+    await client.connect({ url: simulator.url, apiKey: TEST_KEY, session: sessionConfig(), clock: new RealClock() });
+    await client.close();
+    // ws's own client offers permessage-deflate by default; the simulator still declines it.
+    const plain = new WebSocket(simulator.url, { headers: { Authorization: `Bearer ${TEST_KEY}` } });
+    const upgraded = once(plain, "upgrade") as Promise<[{ headers: Record<string, string | undefined> }]>;
+    const opened = once(plain, "open");
+    const [[response]] = await Promise.all([upgraded, opened]);
+    plain.terminate();
+    expect(offered).toEqual([undefined, expect.stringContaining("permessage-deflate")]);
+    expect(response.headers["sec-websocket-extensions"]).toBeUndefined();
+    expect(plain.extensions).toBe("");
+  });
+
+  it("sends what one turn of the event loop writes in one kernel write", async () => {
+    const { createServer, connect } = await import("node:net");
+    const { SocketCork } = await import("../src/core/live/socket-cork");
+    const listener = createServer((peer) => peer.resume());
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const socket = connect((listener.address() as AddressInfo).port, "127.0.0.1");
+    await once(socket, "connect");
+    // Count what reaches the stream's write implementations: one call per kernel write.
+    const writes: number[] = [];
+    const stream = socket as unknown as { _write: (...a: unknown[]) => void; _writev: (chunks: unknown[], cb: () => void) => void };
+    const write = stream._write.bind(socket);
+    const writev = stream._writev.bind(socket);
+    stream._write = (...a) => (writes.push(1), write(...a));
+    stream._writev = (chunks, cb) => (writes.push(chunks.length), writev(chunks, cb));
+
+    for (let i = 0; i < 5; i++) socket.write(`plain ${i}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([1, 1, 1, 1, 1]);
+
+    writes.length = 0;
+    const cork = new SocketCork(socket);
+    for (let i = 0; i < 5; i++) {
+      cork.beforeWrite();
+      socket.write(`corked ${i}`);
+    }
+    await Promise.resolve().then(() => {
+      cork.beforeWrite(); // a promise continuation of the same turn joins the batch
+      socket.write("corked 5");
+    });
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([6]);
+    socket.destroy();
+    await new Promise((resolve) => listener.close(resolve));
+  });
+});

@@ -59,6 +59,7 @@ import {
   type SessionConfig,
 } from "./protocol";
 import { readHotServerEvent } from "./hot-events";
+import { NO_COMPRESSION, SocketCork, isLoopbackUrl, zeroMask } from "./socket-cork";
 import { CLOSE_FRAME_KEY, WireEnd, frameKey } from "./wire-time";
 
 export type LiveClientState = "idle" | "connecting" | "starting" | "active" | "closing" | "closed";
@@ -139,6 +140,7 @@ export class LiveClient {
   private clock: Clock = new RealClock();
   private socket: WebSocket | undefined;
   private wire: WireEnd | undefined;
+  private cork: SocketCork | undefined;
   private readonly queue: ClientEvent[] = [];
   private eventCounter = 0;
   private readonly listeners = new Set<(message: LiveMessage) => void>();
@@ -263,7 +265,13 @@ export class LiveClient {
 
     let socket: WebSocket;
     try {
-      socket = new WebSocket(options.url, { headers: authHeaders(options.apiKey === null ? null : { key: options.apiKey, header: options.authHeader ?? "authorization" }), handshakeTimeout: startTimeoutMs });
+      socket = new WebSocket(options.url, {
+        headers: authHeaders(options.apiKey === null ? null : { key: options.apiKey, header: options.authHeader ?? "authorization" }),
+        handshakeTimeout: startTimeoutMs,
+        // Audio in base64 barely compresses; deflating it costs CPU on both ends for nothing.
+        ...NO_COMPRESSION,
+        ...(isLoopbackUrl(options.url) ? { generateMask: zeroMask } : {}),
+      });
     } catch (cause) {
       const error = new LiveConnectionError("socket_error", `cannot open "${options.url}": ${(cause as Error).message}; use a ws:// or wss:// URL`, { cause });
       this.failStart(error);
@@ -273,6 +281,7 @@ export class LiveClient {
     this.socket = socket;
     socket.on("upgrade", (response) => {
       this.wire = new WireEnd(this.clock, response.socket);
+      this.cork = new SocketCork(response.socket);
     });
     socket.on("open", () => {
       this.setState("starting");
@@ -441,6 +450,7 @@ export class LiveClient {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return false;
     this.wire?.sending(frameKey(text));
+    this.cork?.beforeWrite();
     socket.send(text);
     this.emitRaw({ direction: "sent", at_ms: this.clock.now(), text, json: event });
     return true;
@@ -618,6 +628,7 @@ export class LiveClient {
     const socket = this.socket;
     if (!socket || socket.readyState === WebSocket.CLOSED) return;
     if (socket.readyState === WebSocket.OPEN) this.wire?.sending(CLOSE_FRAME_KEY);
+    this.cork?.flush();
     socket.terminate();
   }
 
@@ -626,6 +637,7 @@ export class LiveClient {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     this.wire?.sending(CLOSE_FRAME_KEY);
+    this.cork?.beforeWrite();
     socket.close(1000);
   }
 

@@ -42,6 +42,7 @@ import {
 import type { ConfigIssue } from "./errors";
 import { SimulatedVoice, type DeltaInfo, type SimulatorSynthesizer } from "./simulated-voice";
 import { readHotClientEvent } from "./hot-events";
+import { SocketCork } from "./socket-cork";
 import { BridgedEar, type TranscriptBridgeEnd } from "./transcript-bridge";
 import { CLOSE_FRAME_KEY, WireEnd, frameKey } from "./wire-time";
 
@@ -186,6 +187,7 @@ export class SimulatedSession {
   /** A stall fault fired: nothing more is sent, nothing received is acted on. */
   private stalled = false;
   private readonly wire: WireEnd;
+  private readonly cork: SocketCork;
   private config!: SessionConfig;
   private sessionId = "";
   private originMs = 0;
@@ -228,6 +230,7 @@ export class SimulatedSession {
     private readonly env: SessionEnvironment,
   ) {
     this.wire = new WireEnd(env.clock, socket);
+    this.cork = new SocketCork(socket);
     this.listener = new CallerListener(env.registry, env.timing.transcriptFragmentMs);
     this.bridgedEar = env.bridge ? new BridgedEar(env.bridge) : undefined;
     ws.on("message", (data, isBinary) => {
@@ -777,6 +780,7 @@ export class SimulatedSession {
   private sendText(text: string): void {
     if (this.phase === "closed" || this.stalled || this.ws.readyState !== WebSocket.OPEN) return;
     this.wire.sending(frameKey(text));
+    this.cork.beforeWrite();
     this.ws.send(text);
   }
 
@@ -826,6 +830,7 @@ export class SimulatedSession {
     this.phase = "closed";
     this.cancelContinuations();
     this.wire.sending(CLOSE_FRAME_KEY);
+    this.cork.beforeWrite();
     this.ws.close(code, reason);
   }
 
@@ -835,6 +840,7 @@ export class SimulatedSession {
     this.voice?.stop();
     this.cancelContinuations();
     this.wire.sending(CLOSE_FRAME_KEY);
+    this.cork.flush();
     this.ws.terminate();
   }
 
@@ -866,6 +872,7 @@ export class SimulatedSession {
           this.fault(kind);
           const bytes = Buffer.from([0xde, 0xad, 0xbe, 0xef]);
           this.wire.sending(frameKey(bytes));
+          this.cork.beforeWrite();
           this.ws.send(bytes);
           break;
         }

@@ -26,6 +26,7 @@ import {
   type SimulatorTiming,
 } from "./simulated-session";
 import type { SimulatorSynthesizer } from "./simulated-voice";
+import { NO_COMPRESSION } from "./socket-cork";
 import type { TranscriptBridgeEnd } from "./transcript-bridge";
 
 export const LIVE_SESSIONS_PATH = "/v1/live/sessions";
@@ -113,7 +114,8 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
 
   const stats: LiveSimulatorStats = { connections: 0, unauthorized: 0, registered_utterances: 0, sessions: [] };
   const sessions = new Set<SimulatedSession>();
-  const wss = new WebSocketServer({ noServer: true });
+  // ws's server default, stated: audio in base64 barely compresses, and deflate costs CPU on both ends.
+  const wss = new WebSocketServer({ noServer: true, ...NO_COMPRESSION });
   let closing: Promise<void> | undefined;
 
   const sessionsPath = options.path ?? LIVE_SESSIONS_PATH;
