@@ -59,7 +59,7 @@ import {
   type SessionConfig,
 } from "./protocol";
 import { readHotServerEvent } from "./hot-events";
-import { NO_COMPRESSION, SocketCork, isLoopbackUrl, zeroMask } from "./socket-cork";
+import { NO_COMPRESSION, SocketCork } from "./socket-cork";
 import { CLOSE_FRAME_KEY, WireEnd, frameKey } from "./wire-time";
 
 export type LiveClientState = "idle" | "connecting" | "starting" | "active" | "closing" | "closed";
@@ -270,7 +270,6 @@ export class LiveClient {
         handshakeTimeout: startTimeoutMs,
         // Audio in base64 barely compresses; deflating it costs CPU on both ends for nothing.
         ...NO_COMPRESSION,
-        ...(isLoopbackUrl(options.url) ? { generateMask: zeroMask } : {}),
       });
     } catch (cause) {
       const error = new LiveConnectionError("socket_error", `cannot open "${options.url}": ${(cause as Error).message}; use a ws:// or wss:// URL`, { cause });

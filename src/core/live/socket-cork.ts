@@ -33,23 +33,3 @@ export class SocketCork {
     this.socket!.uncork();
   };
 }
-
-/**
- * Whether `url` points at this machine. A client frame's mask guards proxies between browser and
- * server against forged requests; on loopback there is no proxy, so the client may send an all-zero
- * mask, which lets `ws` skip copying and XOR-ing every payload. Anything else keeps `ws`'s random masks.
- */
-export function isLoopbackUrl(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    return false;
-  }
-  return host === "localhost" || host === "[::1]" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/** `ws`'s generateMask for loopback connections: the all-zero mask (see isLoopbackUrl). */
-export function zeroMask(mask: Uint8Array): void {
-  mask[0] = mask[1] = mask[2] = mask[3] = 0;
-}
