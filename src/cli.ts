@@ -33,6 +33,8 @@ main(argv, {
   signal: interrupt.signal,
   abandon: abandon.signal,
   env: process.env,
+  // The trial worker entry sits beside the bin (dist/worker.js; src/worker.ts when run from the sources).
+  workers: new URL(import.meta.url.endsWith(".ts") ? "./worker.ts" : "./worker.js", import.meta.url),
 }).then(
   (code) => {
     // After an interruption, trials abandoned at the second signal may still hold sockets open: leave now.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { LiveCaller } from "../src/core/caller/live-caller";
-import { conversationSettings } from "../src/core/cli/main";
+import { conversationSettings } from "../src/core/cli/run-settings";
 import { DEFAULT_COMPLETION_MODEL, parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { UsageError } from "../src/core/cli/usage-error";
 import { CompletionObserver } from "../src/core/trial/conversation/completion-observer";
@@ -100,7 +100,7 @@ describe("the completion observer, against a loopback Responses server", () => {
 
 describe("--no-semantic-drain", () => {
   const io = { stdout: () => {}, stderr: () => {}, cwd: process.cwd(), alpha: {}, env: { OPENAI_API_KEY: "sk-cli-test" } };
-  const settings = (...argv: string[]) => conversationSettings(resolveOptions(parseRunArgs(argv), {}, io.env), process.cwd(), io);
+  const settings = (...argv: string[]) => conversationSettings(resolveOptions(parseRunArgs(argv), {}, io.env), process.cwd(), io.cwd);
 
   it("live conversations get a completion observer on --completion-model; with --no-semantic-drain none, so the rule decides", () => {
     const observed = settings("--live");

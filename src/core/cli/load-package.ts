@@ -57,12 +57,14 @@ function describeLoadError(file: string, error: unknown): string {
 /**
  * Load a package's PLAN with jiti. `crashlab/alpha` is served from the running copy of crashlab
  * (a virtual module), so the package and the engine share one copy of every class and schema.
+ * Transpiled code is cached only where `cacheDir` says (a run's own temporary folder, so its trial
+ * workers load the package without transpiling it again); never in the user's tree.
  */
-export async function loadPackage(file: string, alpha: Record<string, unknown>): Promise<LoadedPackage> {
+export async function loadPackage(file: string, alpha: Record<string, unknown>, cacheDir?: string): Promise<LoadedPackage> {
   const jiti = createJiti(import.meta.url, {
     virtualModules: { "crashlab/alpha": alpha },
     moduleCache: false,
-    fsCache: false,
+    fsCache: cacheDir ?? false,
     interopDefault: false,
   });
   let mod: Record<string, unknown>;

@@ -1,16 +1,14 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
 import { SAFE_ID } from "../dataset/schema";
-import { packageDigest, sha256 } from "../provenance/digest";
-import { conversationTranscript, writeTrialArtifacts, writeTrialArtifactsPaced } from "../report/artifacts";
-import type { TrialRecord } from "../record/trial-record";
-import { CachedSynthesizer, CacheOnlySynthesizer, checkEspeakVoice, EspeakSynthesizer, OPENAI_SPEECH_PROVIDER, OpenAISpeechSynthesizer, SpeechError } from "../speech/index";
+import { gitState, packageDigest, sha256 } from "../provenance/digest";
+import { checkEspeakVoice, SpeechError } from "../speech/index";
 import { progressLine, summaryText } from "../report/console";
 import { createRunFolder } from "../report/results-folder";
 import { checkCasesAgainstWorlds } from "../run/preflight";
 import { writeRunReport } from "../report/run-folder";
-import { resultsRow } from "../report/results";
 import { writeOutputsFromJournal } from "../report/from-journal";
 import { indexJournal, JOURNAL_FILE, JournalWriter, trimTornLine } from "../journal/journal";
 import { planDigest, RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
@@ -19,7 +17,8 @@ import { parseShard, shardTrials } from "../run/shard";
 import { resultsJsonSchema } from "../report/results-schema";
 import { redactor, type Redact } from "../report/redact";
 import { PlanError } from "../run/plan";
-import { resolveRun, run } from "../run/run";
+import { resolveRun, run, runEach, trialContext, type RunResult } from "../run/run";
+import { lostTrial } from "../trial/lost";
 import { CRASHLAB_VERSION } from "../version";
 import { validateRecordings } from "../walk/recordings";
 import { generateAudioCommand } from "./generate-audio";
@@ -30,17 +29,14 @@ import { findPlayer } from "./listen";
 import { MAIN_HELP, RUN_HELP } from "./help";
 import { openReport, reportUrl, viewCommand } from "./view";
 import { findPackage, loadPackage, PackageError } from "./load-package";
-import { OfflineCaller } from "../caller/offline-caller";
-import { DEFAULT_LIVE_CALLER, LiveCaller } from "../caller/live-caller";
-import { GPT_LIVE_URL } from "../live/target";
-import { OPENAI_API_BASE_URL } from "../services/auth";
-import { CompletionObserver } from "../trial/conversation/completion-observer";
-import type { ConversationLine, ConversationSettings } from "../trial/context";
-import { readInputFile } from "../dataset/input-file";
+import type { ConversationLine } from "../trial/context";
 import { parseFlags } from "./flags";
 import { planWithDatasets } from "./dataset-plan";
 import { scaffold, scaffoldSummary } from "../init/scaffold";
-import { parseRunArgs, resolveOptions, UsageError, type ResolvedRunOptions } from "./options";
+import { parseRunArgs, resolveOptions, UsageError, type RawRunArgs, type ResolvedRunOptions } from "./options";
+import { callerSpeech, conversationLine, conversationSettings, runOptionsOf } from "./run-settings";
+import { settleTrial, settleTrialPaced, type SettledTrial } from "./trial-output";
+import { TrialPool } from "./trial-pool";
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -57,6 +53,12 @@ export interface CliIO {
   abandon?: AbortSignal;
   /** The environment (only OPENAI_API_KEY is read). */
   env?: Record<string, string | undefined>;
+  /**
+   * The trial worker's entry module (the bin's sibling, dist/worker.js). With it, an offline run above
+   * --concurrency 1 runs its trials in worker threads, one per core; without it (library callers, most
+   * tests) every trial runs in this thread. Records and artifacts are the same either way.
+   */
+  workers?: URL;
 }
 
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
@@ -69,14 +71,15 @@ function isInputError(error: unknown): error is Error {
  * The secrets this invocation may hold: OPENAI_API_KEY and every variable a `--…-api-key-env NAME` names.
  * Every output channel (console and files) passes through one redaction built from them.
  */
-function knownSecrets(argv: readonly string[], env: Record<string, string | undefined>): Redact {
+function knownSecrets(argv: readonly string[], env: Record<string, string | undefined>): string[] {
   const named = argv.flatMap((a, i) => (/^--[a-z-]+-api-key-env(=|$)/.test(a) ? [a.includes("=") ? a.slice(a.indexOf("=") + 1) : (argv[i + 1] ?? "")] : []));
-  return redactor([env.OPENAI_API_KEY, ...named.map((name) => env[name])]);
+  return [env.OPENAI_API_KEY, ...named.map((name) => env[name])].filter((s): s is string => typeof s === "string");
 }
 
 /** The whole CLI as a function: tests call it directly; the bin is a thin wrapper. Returns the exit code. */
 export async function main(argv: string[], rawIo: CliIO): Promise<number> {
-  const redact = knownSecrets(argv, rawIo.env ?? {});
+  const secrets = knownSecrets(argv, rawIo.env ?? {});
+  const redact = redactor(secrets);
   const io: CliIO = { ...rawIo, stdout: (t) => rawIo.stdout(redact(t)), stderr: (t) => rawIo.stderr(redact(t)) };
   const [command, ...rest] = argv;
   try {
@@ -92,7 +95,7 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         io.stdout(`${CRASHLAB_VERSION}\n`);
         return 0;
       case "run":
-        return await runCommand(rest, io, redact);
+        return await runCommand(rest, io, redact, secrets);
       case "list":
         return await listCommand(rest, io);
       case "validate":
@@ -131,9 +134,8 @@ function oneParagraph(message: string): string {
   return message.replace(/\s*[\r\n]+\s*/g, " ").trim();
 }
 
-async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Promise<number> {
-  let io = cliIo;
-  let redact = cliRedact;
+async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact, cliSecrets: string[]): Promise<number> {
+  const io = cliIo;
   let cli = parseRunArgs(argv);
   if (cli.help) {
     io.stdout(RUN_HELP + "\n");
@@ -151,7 +153,30 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
   // Every flag is checked before the package's own code runs; the PLAN's defaults are merged after.
   resolveOptions(cli, {}, io.env ?? {});
   const file = findPackage(io.cwd, cli.package);
-  const pkg = await loadPackage(file, io.alpha);
+  // With trial workers at hand, the package's transpiled code is kept for the run in a temporary folder:
+  // each worker then loads it without transpiling it again.
+  const cacheDir = io.workers ? mkdtempSync(join(tmpdir(), "crashlab-package-")) : undefined;
+  try {
+    return await runPackage(cli, cliIo, cliRedact, cliSecrets, argv, resumption, shard, file, cacheDir);
+  } finally {
+    if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+async function runPackage(
+  cli: RawRunArgs,
+  cliIo: CliIO,
+  cliRedact: Redact,
+  cliSecrets: string[],
+  argv: string[],
+  resumption: ReturnType<typeof resumeArgs> | null,
+  shard: ReturnType<typeof parseShard> | null,
+  file: string,
+  cacheDir: string | undefined,
+): Promise<number> {
+  let io = cliIo;
+  let redact = cliRedact;
+  const pkg = await loadPackage(file, io.alpha, cacheDir);
   const plan = cli.data && cli.data.length > 0 ? planWithDatasets(pkg.plan, cli.data, io.cwd, pkg.file) : pkg.plan;
   // Keys the PLAN names (defaults.services.*.api_key_env) are secrets of this run too.
   const planKeys = Object.values(plan.defaults?.services ?? {}).flatMap((s) => (s && typeof s === "object" && s.api_key_env ? [io.env?.[s.api_key_env]] : []));
@@ -173,30 +198,7 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
     options.ids = last.cases;
     storedArgv = [...argv.filter((a) => a !== "--last-failed"), ...last.cases.flatMap((id) => ["--example", id])];
   }
-  const runOptions = {
-    ...(options.target ? { target: options.target } : {}),
-    // The local simulator keeps its voice beside the caller's speech cache (its speech is no result).
-    target_settings: options.target_settings.mode === "live" ? options.target_settings : { ...options.target_settings, simulator_speech_cache: resolve(pkg.dir, "..") },
-    audio: options.audio,
-    repetitions: options.repetitions,
-    concurrency: options.concurrency,
-    seed: options.seed,
-    max_trials: options.max_trials,
-    selection: {
-      ids: options.ids,
-      tags: options.tags,
-      conditions: options.conditions,
-      where: options.where,
-      ...(options.max_examples !== undefined ? { max_examples: options.max_examples } : {}),
-    },
-    speech_detector: options.speech_detector,
-    ...(options.response_deadline_ms !== undefined ? { response_deadline_ms: options.response_deadline_ms } : {}),
-    judge: options.judge,
-    real_time: options.real_time,
-    limits: options.limits,
-    gates: options.gates,
-    ...(options.run_name ? { run_name: options.run_name } : {}),
-  };
+  const runOptions = runOptionsOf(options, pkg.dir);
   // Everything a user can get wrong is checked here, before any folder is created.
   const resolved = resolveRun(plan, runOptions);
   if (resolved.skipped.length > 0 && !options.quiet)
@@ -223,7 +225,7 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
 
   const speech = callerSpeech(options.speech, options.services.speech, pkg.dir);
   const conversation = resolved.trials.some((t) => t.case.kind === "run")
-    ? { ...conversationSettings(options, pkg.dir, io), ...(options.verbose ? { onLine: (line: ConversationLine) => io.stderr(`${conversationLine(line)}\n`) } : {}) }
+    ? { ...conversationSettings(options, pkg.dir, io.cwd), ...(options.verbose ? { onLine: (line: ConversationLine) => io.stderr(`${conversationLine(line)}\n`) } : {}) }
     : undefined;
   const lockfile = findLockfile(pkg.dir);
   const digest = packageDigest(pkg.dir, lockfile).digest;
@@ -244,92 +246,128 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact): Prom
   // --shard i/n: this machine's slice; the plan digest above covers the whole plan, so every shard shares it.
   const planTrials = resolved.trials.map((t) => t.trial_id);
   if (shard) resolved.trials = shardTrials(resolved.trials, shard, target.accepts.includes("audio"));
-  // The last check before any trial runs, and the first thing written: the run folder and its run.json
-  // (a resumed run keeps its folder, its id and its start, and notes the resumption).
-  const runDir = resumption ? resumption.dir : createRunFolder(resolve(io.cwd, options.results_dir), resolved.run_id);
-  const meta: RunMeta = resumption
-    ? { ...resumption.meta, resumes: [...resumption.meta.resumes, { at: new Date().toISOString(), forced: resumption.meta.plan_digest !== plan_digest, plan_digest }] }
-    : {
-        run_meta_version: RUN_META_VERSION,
-        run_id: resolved.run_id,
-        started_at: new Date().toISOString(),
-        plan_digest,
-        argv: storedArgv,
-        resumes: [],
-        ...(shard ? { shard: { ...shard, trials: resolved.trials.map((t) => t.trial_id) }, plan_trials: planTrials } : {}),
-      };
-  writeRunMeta(runDir, meta);
-  resolved.run_id = meta.run_id;
-  // The journal's whole lines are the finished trials; a line torn by a kill is cut off.
-  const journalIndex = indexJournal(join(runDir, JOURNAL_FILE));
-  trimTornLine(journalIndex);
-  const finished = new Set(journalIndex.entries.map((e) => e.trial_id));
-  if (resumption && !options.quiet)
-    io.stderr(`crashlab: resuming ${meta.run_id}: ${resolved.trials.filter((t) => finished.has(t.trial_id)).length} of ${resolved.trials.length} trial(s) finished before, the rest run now\n`);
-  if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
-  if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${shard ? `shard ${shard.index}/${shard.count}: ` : ""}${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time → ${runDir}\n`);
-
-  // --listen: caller left, assistant right, after each trial; said plainly when no player exists.
-  const player = options.listen ? findPlayer(io.env ?? {}) : null;
-  if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
-  const tags = Object.fromEntries(resolved.trials.map((t) => [t.case.id, t.case.tags]));
-  // Each finished trial goes to the journal as its results.json row, then is released.
-  const journal = new JournalWriter(join(runDir, JOURNAL_FILE));
-  let result;
+  // Offline in virtual time a trial is pure CPU: above --concurrency 1 trials run in worker threads, one
+  // per core, each loading the package itself. They load now, before any folder exists, so a package that
+  // cannot load in a worker is refused like any other bad package.
+  const threads = io.workers && !options.real_time && options.target_settings.mode === "offline" ? Math.min(resolved.concurrency, Math.max(2, availableParallelism()), resolved.trials.length) : 1;
+  const pool =
+    threads > 1
+      ? await TrialPool.start(
+          io.workers!,
+          { file: pkg.file, ...(cacheDir ? { cacheDir } : {}), cwd: io.cwd, env: { ...io.env }, cli, ids: options.ids, package_digest: digest, secrets: planKeys.some(Boolean) ? [cliSecrets, planKeys.filter((k): k is string => typeof k === "string")] : [cliSecrets] },
+          threads,
+          Math.ceil(resolved.concurrency / threads),
+          (text) => io.stderr(`${text}\n`),
+        )
+      : null;
   try {
-    result = await run(
-      plan,
-      {
-        ...runOptions,
-        package: { dir: pkg.dir, digest },
-        speech,
-        ...(conversation ? { conversation } : {}),
-        ...(io.signal ? { signal: io.signal } : {}),
-        ...(io.abandon ? { abandon: io.abandon } : {}),
-        keep_records: false,
-        skip: finished,
-        onTrialEnd: async (record, done, total, media, catalog) => {
-          // Real time: other sessions' audio ticks run between this trial's files (see TrialState.breathe).
-          const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-          if (options.real_time) await breathe();
-          record.artifacts = options.real_time
-            ? await writeTrialArtifactsPaced(breathe, runDir, record, media, catalog, redact, options.artifacts)
-            : writeTrialArtifacts(runDir, record, media, catalog, redact, options.artifacts);
-          if (options.real_time) await breathe();
-          journal.appendLine(redact(JSON.stringify(resultsRow(record, tags[record.case_id] ?? []))));
-          if (player && "play" in player && record.artifacts.conversation_wav) {
-            io.stderr(`  ♪ playing ${record.trial_id} with ${player.name} (caller left, assistant right)\n`);
-            const played = player.play(join(runDir, record.artifacts.conversation_wav));
-            if (!played.ok) io.stderr(`crashlab: --listen could not play ${record.trial_id}: ${played.message}\n`);
+    // The last check before any trial runs, and the first thing written: the run folder and its run.json
+    // (a resumed run keeps its folder, its id and its start, and notes the resumption).
+    const runDir = resumption ? resumption.dir : createRunFolder(resolve(io.cwd, options.results_dir), resolved.run_id);
+    const meta: RunMeta = resumption
+      ? { ...resumption.meta, resumes: [...resumption.meta.resumes, { at: new Date().toISOString(), forced: resumption.meta.plan_digest !== plan_digest, plan_digest }] }
+      : {
+          run_meta_version: RUN_META_VERSION,
+          run_id: resolved.run_id,
+          started_at: new Date().toISOString(),
+          plan_digest,
+          argv: storedArgv,
+          resumes: [],
+          ...(shard ? { shard: { ...shard, trials: resolved.trials.map((t) => t.trial_id) }, plan_trials: planTrials } : {}),
+        };
+    writeRunMeta(runDir, meta);
+    resolved.run_id = meta.run_id;
+    // The journal's whole lines are the finished trials; a line torn by a kill is cut off.
+    const journalIndex = indexJournal(join(runDir, JOURNAL_FILE));
+    trimTornLine(journalIndex);
+    const finished = new Set(journalIndex.entries.map((e) => e.trial_id));
+    if (resumption && !options.quiet)
+      io.stderr(`crashlab: resuming ${meta.run_id}: ${resolved.trials.filter((t) => finished.has(t.trial_id)).length} of ${resolved.trials.length} trial(s) finished before, the rest run now\n`);
+    if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
+    if (!options.quiet) io.stderr(`crashlab ${CRASHLAB_VERSION}: ${shard ? `shard ${shard.index}/${shard.count}: ` : ""}${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time${pool ? `, ${threads} worker threads` : ""} → ${runDir}\n`);
+
+    // --listen: caller left, assistant right, after each trial; said plainly when no player exists.
+    const player = options.listen ? findPlayer(io.env ?? {}) : null;
+    if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
+    const tags = Object.fromEntries(resolved.trials.map((t) => [t.case.id, t.case.tags]));
+    // Each finished trial goes to the journal as its results.json row, then is released.
+    const journal = new JournalWriter(join(runDir, JOURNAL_FILE));
+    const settle = { runDir, redact, artifacts: options.artifacts, tags, verbose: options.verbose };
+    const report = (trial: SettledTrial, done: number, total: number) => {
+      journal.appendLine(trial.row);
+      if (player && "play" in player && trial.conversation_wav) {
+        io.stderr(`  ♪ playing ${trial.trial_id} with ${player.name} (caller left, assistant right)\n`);
+        const played = player.play(join(runDir, trial.conversation_wav));
+        if (!played.ok) io.stderr(`crashlab: --listen could not play ${trial.trial_id}: ${played.message}\n`);
+      }
+      if (!options.quiet) io.stderr(progressLine(trial.progress, done, total) + "\n");
+      if (trial.verbose) io.stderr(trial.verbose);
+    };
+    const engineOptions = {
+      ...runOptions,
+      package: { dir: pkg.dir, digest },
+      speech,
+      ...(conversation ? { conversation } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(io.abandon ? { abandon: io.abandon } : {}),
+      keep_records: false,
+      skip: finished,
+    };
+    let result: RunResult;
+    try {
+      if (pool) {
+        const git = gitState(pkg.dir);
+        pool.begin({ runDir, git });
+        result = await runEach(plan, engineOptions, resolved, async (spec) => {
+          const pooled = await pool.run(spec.trial_id);
+          // A trial its worker lost (the worker died) still ends with a record: infrastructure_error at stage "worker".
+          let trial: SettledTrial;
+          if ("settled" in pooled) trial = pooled.settled;
+          else {
+            const lost = await lostTrial(trialContext(plan, engineOptions, resolved, spec, git), "worker", pooled.lost);
+            trial = settleTrial(lost.record, lost.media, lost.catalog, settle);
           }
-          if (!options.quiet) io.stderr(progressLine(record, done, total) + "\n");
-          if (options.verbose) io.stderr(verboseTrial(record));
-        },
-      },
-      resolved,
+          return { outcome: trial.outcome, report: (done, total) => report(trial, done, total) };
+        });
+      } else {
+        // Real time: other sessions' audio ticks run between this trial's files.
+        const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+        result = await run(
+          plan,
+          {
+            ...engineOptions,
+            onTrialEnd: async (record, done, total, media, catalog) =>
+              report(options.real_time ? await settleTrialPaced(breathe, record, media, catalog, settle) : settleTrial(record, media, catalog, settle), done, total),
+          },
+          resolved,
+        );
+      }
+    } finally {
+      journal.close();
+    }
+    // Summary, gates, results.json and junit.xml come from the journal, a row at a time.
+    const outputs = writeOutputsFromJournal(
+      runDir,
+      journal.path,
+      resolved.trials.map((t) => t.trial_id),
+      { run_id: meta.run_id, plan: result.plan, target: result.target, seed: result.seed, repetitions: result.repetitions, started_at: resumption ? meta.started_at : result.started_at, finished_at: result.finished_at, gate_config: result.gate_config },
+      result.interruption,
+      { concurrency: resolved.concurrency, real_time: options.real_time, package_digest: digest, target_descriptor: target.describe(), limits: resolved.limits, case_tags: tags },
+      redact,
     );
+    // The report is built from the run folder alone, exactly as `crashlab view` would rebuild it.
+    const reportFile = await writeRunReport(runDir, redact);
+    if (options.json) io.stdout(readFileSync(outputs.results, "utf8"));
+    else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id: result.run_id, target: result.target, results_dir: outputs.results, interruption: result.interruption }) + "\n");
+    if (result.interruption)
+      io.stderr(`crashlab: interrupted by ${result.interruption.signal}; ${outputs.finished} finished trial(s) kept, ${result.interruption.not_run.length} not run (listed in ${outputs.results})\n`);
+    if (options.visualize) await openReport(reportUrl(runDir), io);
+    else if (!options.quiet && !options.json) io.stderr(`crashlab: report ${reportFile} (\`crashlab view ${runDir}\` opens it)\n`);
+    return outputs.decision.exit_code;
   } finally {
-    journal.close();
+    // Workers end with the run, whatever ends it (an error included), so the process can exit.
+    await pool?.close();
   }
-  // Summary, gates, results.json and junit.xml come from the journal, a row at a time.
-  const outputs = writeOutputsFromJournal(
-    runDir,
-    journal.path,
-    resolved.trials.map((t) => t.trial_id),
-    { run_id: meta.run_id, plan: result.plan, target: result.target, seed: result.seed, repetitions: result.repetitions, started_at: resumption ? meta.started_at : result.started_at, finished_at: result.finished_at, gate_config: result.gate_config },
-    result.interruption,
-    { concurrency: resolved.concurrency, real_time: options.real_time, package_digest: digest, target_descriptor: target.describe(), limits: resolved.limits, case_tags: tags },
-    redact,
-  );
-  // The report is built from the run folder alone, exactly as `crashlab view` would rebuild it.
-  const report = await writeRunReport(runDir, redact);
-  if (options.json) io.stdout(readFileSync(outputs.results, "utf8"));
-  else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id: result.run_id, target: result.target, results_dir: outputs.results, interruption: result.interruption }) + "\n");
-  if (result.interruption)
-    io.stderr(`crashlab: interrupted by ${result.interruption.signal}; ${outputs.finished} finished trial(s) kept, ${result.interruption.not_run.length} not run (listed in ${outputs.results})\n`);
-  if (options.visualize) await openReport(reportUrl(runDir), io);
-  else if (!options.quiet && !options.json) io.stderr(`crashlab: report ${report} (\`crashlab view ${runDir}\` opens it)\n`);
-  return outputs.decision.exit_code;
 }
 
 /** The voice caller speech will use: an unknown one is a usage error before anything runs, not a failed trial. */
@@ -341,99 +379,6 @@ async function checkCallerVoice(speech: ResolvedRunOptions["speech"]): Promise<v
     if (error instanceof SpeechError && error.code === "unknown_voice") throw new UsageError(`--voice: ${error.message}`);
     throw error;
   }
-}
-
-/**
- * Caller speech for audio targets: embedded espeak-ng, OpenAI(-compatible) speech at its own endpoint with
- * its own key, or a replay of cached OpenAI speech; cached under the package's parent folder in
- * `.audio_cache/` (caller audio is input, so caching it is right).
- */
-function callerSpeech(settings: ResolvedRunOptions["speech"], service: ResolvedRunOptions["services"]["speech"], packageDir: string): CachedSynthesizer {
-  const inner =
-    service.provider === "openai"
-      ? new OpenAISpeechSynthesizer({
-          apiKey: service.key ?? "",
-          authHeader: service.header,
-          credential: service.credential,
-          ...(service.endpoint !== undefined ? { baseURL: service.endpoint } : {}),
-          model: settings.tts_model,
-          voice: settings.voice,
-        })
-      : service.provider === "cache"
-        ? new CacheOnlySynthesizer(OPENAI_SPEECH_PROVIDER, settings.tts_model, settings.voice)
-        : new EspeakSynthesizer({ voice: settings.voice });
-  return new CachedSynthesizer(inner, { root: resolve(packageDir, ".."), refresh: settings.refresh && service.provider !== "cache" });
-}
-
-/**
- * How RUN conversations are held: the simulated caller (offline: deterministic, agenda-driven, speaking
- * with espeak-ng in its persona's voice or --caller-voice; its speech cached like CRAWL's), the maximum
- * duration, who opens (--assistant-opening-prompt FILE: the assistant), and the caller-side condition.
- */
-export function conversationSettings(options: ResolvedRunOptions, packageDir: string, io: CliIO): ConversationSettings {
-  const { conversation } = options;
-  const voices = new Map<string, CachedSynthesizer>();
-  // The offline caller speaks with the run's caller-speech provider (espeak-ng unless --speech says otherwise).
-  const synthesizer = (voice: string) => voices.get(voice) ?? voices.set(voice, callerSpeech({ ...options.speech, voice }, options.services.speech, packageDir)).get(voice)!;
-  let prompt: string | undefined;
-  if (conversation.assistant_opening_prompt_file !== undefined) {
-    const file = resolve(io.cwd, conversation.assistant_opening_prompt_file);
-    try {
-      prompt = readInputFile(file, 64 * 1024).toString("utf8").replace(/^\uFEFF/, "").trim();
-    } catch (error) {
-      throw new UsageError(`--assistant-opening-prompt ${(error as Error).message}; give a text file (at most 64 KiB) with what the assistant is asked to open the call with`);
-    }
-    if (!prompt) throw new UsageError(`--assistant-opening-prompt ${file} is empty; write the instruction that asks the assistant to open the call`);
-  }
-  if (options.conditions.length > 1) throw new UsageError(`RUN applies one acoustic condition to the simulated caller's speech; give one --condition (got ${options.conditions.join(", ")})`);
-  // A live caller is its own GPT-Live session (OpenAI's, or --caller-endpoint) with that endpoint's own
-  // key; its completion observer asks a small model at its own Responses endpoint when the call is over
-  // (none, or --no-semantic-drain: the rule decides).
-  const { caller, completion } = options.services;
-  return {
-    caller: (persona) => {
-      const voice = conversation.caller_voice ?? persona.voice;
-      return caller.kind === "live"
-        ? new LiveCaller({
-            url: caller.endpoint ?? GPT_LIVE_URL,
-            apiKey: caller.key ?? null,
-            authHeader: caller.header,
-            voice,
-            ...DEFAULT_LIVE_CALLER,
-            credential: caller.credential,
-            completion: completion && conversation.semantic_drain ? { endpoint: completion.endpoint ?? OPENAI_API_BASE_URL, credential: completion.credential } : null,
-          })
-        : new OfflineCaller({ voice, synthesizer });
-    },
-    ...(caller.kind === "live" && completion && conversation.semantic_drain
-      ? {
-          observer: () =>
-            new CompletionObserver({ model: conversation.completion_model, apiKey: completion.key ?? "", authHeader: completion.header, ...(completion.endpoint !== undefined ? { baseURL: completion.endpoint } : {}) }),
-        }
-      : {}),
-    ...(conversation.max_duration_ms !== undefined ? { max_duration_ms: conversation.max_duration_ms } : {}),
-    ...(prompt ? { assistant_opening_prompt: prompt } : {}),
-    ...(options.conditions[0] ? { condition: { preset: options.conditions[0] } } : {}),
-  };
-}
-
-/** `--verbose`, while a conversation unfolds: `  run_x#1  12.34 s  CALLER (interrupt): …`. */
-function conversationLine(line: ConversationLine): string {
-  const who = line.speaker === "caller" ? `CALLER${line.label ? ` (${line.label})` : ""}` : "ASSISTANT";
-  return `  ${line.trial_id}  ${(line.at_ms / 1000).toFixed(2).padStart(6)} s  ${who}: ${line.text}`;
-}
-
-/** `--verbose`: the readable transcript, then each assessment, under the trial's progress line. */
-function verboseTrial(record: TrialRecord): string {
-  const indent = (text: string) => text.trimEnd().split("\n").map((l) => `    ${l}`).join("\n");
-  const assessments = record.assessments.map((a) => `${a.verifier}: ${a.status} — ${a.rationale}`).join("\n");
-  const audio = record.metrics.audio;
-  const pacing = record.events.find((e) => e.type === "audio.pacing")?.data as { chunks?: number; lag_events?: number; max_lag_ms?: number } | undefined;
-  const timing = audio
-    ? `response_latency_ms=${audio.response_latency_ms ?? "null"} response_rate=${audio.response_rate ?? "null"} interruption_rate=${audio.interruption_rate ?? "null"}` +
-      (pacing ? ` · audio: ${pacing.chunks} chunks sent, ${pacing.lag_events} pacing lag events, max lag ${pacing.max_lag_ms} ms` : "")
-    : "";
-  return `${indent(conversationTranscript(record))}\n${indent(assessments)}${timing ? `\n${indent(timing)}` : ""}\n`;
 }
 
 function findLockfile(dir: string): string | undefined {

@@ -14,8 +14,11 @@ const DECISION_LABEL: Record<RunDecision["decision"], string> = {
   interrupted: "INTERRUPTED",
 };
 
+/** What a progress line reads of a trial record. */
+export type ProgressRecord = Pick<TrialRecord, "trial_id" | "status" | "error" | "cleanup_errors" | "assessments" | "checks">;
+
 /** One progress line per finished trial: what the user watches during a long run. */
-export function progressLine(record: TrialRecord, done: number, total: number): string {
+export function progressLine(record: ProgressRecord, done: number, total: number): string {
   const mark = { passed: "PASS", failed: "FAIL", inconclusive: "INCONCLUSIVE", infrastructure_error: "ERROR" }[record.status];
   const width = String(total).length;
   let why = "";

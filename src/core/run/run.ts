@@ -13,7 +13,7 @@ import type { Limits, TrialRecord } from "../record/trial-record";
 import { prefetchCallerSpeech } from "./prefetch";
 import { summarize, type RunSummary } from "./summary";
 import { trialOutcome, type TrialOutcome } from "../journal/outcome";
-import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialMedia } from "../trial/index";
+import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialContext, type TrialMedia } from "../trial/index";
 import type { ConversationSettings } from "../trial/context";
 
 export interface GateOverrides {
@@ -254,26 +254,75 @@ function checkTrialCount(cases: number, repetitions: number, maxTrials: number):
 
 /**
  * Run a plan: every selected case × repetition as an independent trial (fresh world, own seed, own
- * session), `concurrency` at a time, then the gates. Repetitions never retry a failure.
+ * session), `concurrency` at a time, then the gates. Repetitions never retry a failure. Trials run here,
+ * in this thread: a PLAN holds closures (targets, worlds, verifiers), so only a caller that can load the
+ * plan again elsewhere — the CLI, which knows the package file — can spread trials over worker threads
+ * (see `runEach`).
  */
 export async function run(plan: Plan, options: RunOptions = {}, resolved = resolveRun(plan, options)): Promise<RunResult> {
-  const started_at = new Date().toISOString();
-  const target = resolved.target;
   const git: GitState = options.package?.dir ? gitState(options.package.dir) : { commit: null, dirty: null };
   const keep = options.keep_records !== false;
-  const records: TrialRecord[] = keep ? new Array(resolved.trials.length) : [];
+  return runEach(plan, options, resolved, async (spec) => {
+    const { record, media, catalog } = await runTrial(trialContext(plan, options, resolved, spec, git));
+    return { outcome: trialOutcome(record), ...(keep ? { record } : {}), report: (done, total) => options.onTrialEnd?.(record, done, total, media, catalog) };
+  });
+}
+
+/** What runs one trial: the same for every trial of a run, wherever it runs (this thread or a worker). */
+export function trialContext(plan: Plan, options: RunOptions, resolved: ResolvedRun, spec: TrialSpec, git: GitState): TrialContext {
+  return {
+    spec,
+    target: resolved.target,
+    target_name: resolved.target_name,
+    limits: { ...resolved.limits, ...spec.case.limits, ...options.limits },
+    verifiers: resolved.verifiers,
+    package_digest: options.package?.digest ?? "unknown",
+    ...(options.package?.dir ? { package_dir: options.package.dir } : {}),
+    crashlab_version: CRASHLAB_VERSION,
+    git,
+    real_time: options.real_time ?? false,
+    ...(options.speech ? { speech: options.speech } : {}),
+    audio: { ...DEFAULT_AUDIO, ...options.audio },
+    ...(plan.facts ? { facts: plan.facts } : {}),
+    ...(options.speech_detector ? { speech_detector: options.speech_detector } : {}),
+    ...(options.response_deadline_ms !== undefined ? { response_deadline_ms: options.response_deadline_ms } : {}),
+    ...(options.conversation ? { conversation: options.conversation } : {}),
+  };
+}
+
+/** A finished trial as the scheduler sees it: its slim outcome, its record if kept, and how to report it. */
+export interface FinishedTrial {
+  outcome: TrialOutcome;
+  record?: TrialRecord;
+  /** Called once the trial counts as done (journal, progress); not called for a trial abandoned at a second signal. */
+  report: (done: number, total: number) => void | Promise<void>;
+}
+
+/**
+ * The run loop shared by every way of executing a trial: hands out trials in order, `concurrency` at a
+ * time, skips finished ones (--resume), stops handing out at an interrupt, stops waiting at abandon,
+ * then the gates over what finished and the list of what did not.
+ */
+export async function runEach(
+  plan: Plan,
+  options: Pick<RunOptions, "signal" | "abandon" | "skip" | "onTrialStart" | "real_time" | "speech">,
+  resolved: ResolvedRun,
+  execute: (spec: TrialSpec, index: number) => Promise<FinishedTrial>,
+): Promise<RunResult> {
+  const started_at = new Date().toISOString();
+  const records: Array<TrialRecord | undefined> = [];
   const outcomes: TrialOutcome[] = new Array(resolved.trials.length);
   const started = new Set<number>();
   const skip = options.skip ?? new Set<string>();
   let next = 0;
   let done = resolved.trials.filter((t) => skip.has(t.trial_id)).length;
-  if (options.real_time && target.accepts.includes("audio"))
+  if (options.real_time && resolved.target.accepts.includes("audio"))
     await prefetchCallerSpeech(
       resolved.trials.filter((t) => !skip.has(t.trial_id)),
       options.speech,
       options.signal,
     );
-  const worker = async () => {
+  const lane = async () => {
     while (next < resolved.trials.length) {
       if (options.signal?.aborted || options.abandon?.aborted) return;
       const index = next++;
@@ -281,35 +330,17 @@ export async function run(plan: Plan, options: RunOptions = {}, resolved = resol
       if (skip.has(spec.trial_id)) continue;
       started.add(index);
       options.onTrialStart?.(spec);
-      const caseLimits: Limits = { ...resolved.limits, ...spec.case.limits, ...options.limits };
-      const { record, media, catalog } = await runTrial({
-        spec,
-        target,
-        target_name: resolved.target_name,
-        limits: caseLimits,
-        verifiers: resolved.verifiers,
-        package_digest: options.package?.digest ?? "unknown",
-        ...(options.package?.dir ? { package_dir: options.package.dir } : {}),
-        crashlab_version: CRASHLAB_VERSION,
-        git,
-        real_time: options.real_time ?? false,
-        ...(options.speech ? { speech: options.speech } : {}),
-        audio: { ...DEFAULT_AUDIO, ...options.audio },
-        ...(plan.facts ? { facts: plan.facts } : {}),
-        ...(options.speech_detector ? { speech_detector: options.speech_detector } : {}),
-        ...(options.response_deadline_ms !== undefined ? { response_deadline_ms: options.response_deadline_ms } : {}),
-        ...(options.conversation ? { conversation: options.conversation } : {}),
-      });
+      const finished = await execute(spec, index);
       // A trial that ends after the run was abandoned is not reported: the outputs are already written.
       if (options.abandon?.aborted) return;
-      if (keep) records[index] = record;
-      outcomes[index] = trialOutcome(record);
+      if (finished.record) records[index] = finished.record;
+      outcomes[index] = finished.outcome;
       done++;
-      await options.onTrialEnd?.(record, done, resolved.trials.length, media, catalog);
+      await finished.report(done, resolved.trials.length);
     }
   };
-  const workers = Promise.all(Array.from({ length: Math.min(resolved.concurrency, Math.max(1, resolved.trials.length)) }, worker));
-  await (options.abandon ? Promise.race([workers, abortedPromise(options.abandon)]) : workers);
+  const lanes = Promise.all(Array.from({ length: Math.min(resolved.concurrency, Math.max(1, resolved.trials.length)) }, lane));
+  await (options.abandon ? Promise.race([lanes, abortedPromise(options.abandon)]) : lanes);
   const finished = records.filter((r): r is TrialRecord => r !== undefined);
   const finishedOutcomes = outcomes.filter((o): o is TrialOutcome => o !== undefined);
   const not_run: NotRunTrial[] = resolved.trials.flatMap((spec, i) =>

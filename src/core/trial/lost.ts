@@ -1,0 +1,29 @@
+import { sha256 } from "../provenance/digest";
+import type { TrialContext, TrialOutcome } from "./context";
+import { StageError } from "./errors";
+import { judge } from "./stages/judge";
+import { measure } from "./stages/measure";
+import { draftRecord, finishRecord } from "./stages/record";
+import { verify } from "./stages/verify";
+import { setUpWorld } from "./stages/world-setup";
+import { TrialState } from "./state";
+
+/**
+ * The record of a trial whose run was lost outside the trial itself (the worker thread running it died):
+ * `infrastructure_error` at `stage` with `message`, built by the same record stages as every trial
+ * (world set up, nothing delivered, nothing said), so it reads and grades like any other errored trial.
+ */
+export async function lostTrial(ctx: TrialContext, stage: string, message: string): Promise<TrialOutcome> {
+  const trial = new TrialState(ctx);
+  await trial.live(async () => {
+    setUpWorld(trial);
+    throw new StageError(stage, new Error(message));
+  });
+  const observed = await measure(trial, null);
+  const verification = verify(trial, observed);
+  const kind = ctx.spec.case.kind === "run" ? "simulated" : !ctx.target.accepts.includes("audio") ? "text" : ctx.spec.case.recording ? "recording" : "synthetic";
+  // Nothing reached the target: the input's digest is that of no bytes.
+  const draft = draftRecord(trial, { record: { kind, sha256: sha256(""), duration_ms: null }, digest_input: "" }, observed, verification);
+  const assessments = await judge(trial, draft, verification);
+  return finishRecord(trial, draft, assessments, observed, null);
+}
