@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { PLAN } from "../crashlab/evaluations";
 import { CachedSynthesizer, EspeakSynthesizer, run, type RunOptions } from "crashlab/alpha";
 import { benchAudio } from "./audio.bench";
+import { benchCores, printCores } from "./cores.bench";
 import { benchConversationsOffline, benchConversationsRealTime, offlineCaller } from "./conversation.bench";
 import { benchReport } from "./report.bench";
 import { measureRun, printScale } from "./scale.bench";
@@ -119,6 +120,8 @@ if (only.includes("memory")) {
   printScale("peak memory of whole runs (crashlab run, offline, virtual time)", [small, large]);
   console.log(`  peak RSS at 40 repetitions ÷ at 5: ${(large.peak_rss_mb / small.peak_rss_mb).toFixed(2)} (target ≤ 1.20)`);
 }
+// One thread against worker threads, whole CLI runs measured with /usr/bin/time (`pnpm bench cores [repetitions]`, default 5).
+if (only.includes("cores")) printCores(benchCores(counts[0] ?? 5));
 if (only.includes("disk")) printScale("bytes on disk of the default run (crashlab run --repetitions 5)", [measureRun("--repetitions 5", ["--repetitions", "5"])]);
 // Real-time sessions held at once by one process (wall clock, a minute or so each): not in a plain `pnpm bench`.
 if (only.includes("sessions")) for (const n of counts.length > 0 ? counts : [32]) printSessions(await benchSessions(n));

@@ -129,7 +129,9 @@ Semantic judge (docs/verifiers-and-clauses.md):
 
 Trials:
   --repetitions <n>           independent trials per case, each with a fresh world, 1–1,000,000 (default 1)
-  --concurrency <n>           trials at once, 1–8 with virtual time, 1–64 in real time (default 1)
+  --concurrency <n>           trials at once, 1–8 with virtual time, 1–64 in real time (default:
+                              offline, the number of cores up to 8, each trial in a worker thread;
+                              in real time and with --listen, 1); 1 runs every trial in one thread
   --seed <n>                  run seed, >= 0; each trial's seed derives from it and the trial id (default 1)
   --max-trials <n>            refuse a run of more trials than this, 1–1,000,000 (default 10,000)
   --no-real-time              virtual time: no waiting, reproducible (default offline)

@@ -344,6 +344,8 @@ async function runPackage(
       }
     } finally {
       journal.close();
+      // The workers' part is done: free their memory before the outputs are written.
+      await pool?.close();
     }
     // Summary, gates, results.json and junit.xml come from the journal, a row at a time.
     const outputs = writeOutputsFromJournal(

@@ -1,4 +1,5 @@
 import { decimalNumber, oneOf, parseFlags, wholeNumber, type Range } from "./flags";
+import { availableParallelism } from "node:os";
 import { MAX_VIRTUAL_CONCURRENCY, virtualConcurrencyRefusal, type GateOverrides } from "../run/run";
 import type { JudgeReasoningEffort, JudgeSettings } from "../judge/judge";
 import { DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, SETTING_RANGES, type RunDefaults } from "../run/plan";
@@ -15,8 +16,20 @@ import { isOpenAIVoice, resolveServices, type ResolvedServices, type ServicesDef
 
 export { UsageError } from "./usage-error";
 
-/** Built-in defaults: the last layer of "CLI, then PLAN defaults, then these". */
+/**
+ * Built-in defaults: the last layer of "CLI, then PLAN defaults, then these". `concurrency` is the
+ * real-time (and --listen) default; offline runs default to `offlineConcurrency()`.
+ */
 export const BUILTIN_DEFAULTS = { repetitions: 1, concurrency: 1, seed: 1, results_dir: "results", max_trials: DEFAULT_MAX_TRIALS } as const;
+
+/**
+ * Offline, in virtual time, a trial is pure CPU and trials run in worker threads: by default as many at
+ * once as this machine has cores, up to the virtual-time ceiling. Real time keeps one at a time, so a
+ * latency figure never depends on how many trials share the machine unless asked.
+ */
+export function offlineConcurrency(): number {
+  return Math.min(availableParallelism(), MAX_VIRTUAL_CONCURRENCY);
+}
 
 export const RUN_OPTIONS = {
   package: { type: "string" },
@@ -262,7 +275,7 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
   // Runs against the local simulator default to virtual time (fast, reproducible); a remote Live
   // endpoint — the target's or the caller's — runs on the wall clock.
   const realTime = cli["real-time"] ?? (cli["no-real-time"] ? false : liveTarget.kind === "remote" || liveCaller);
-  const runConcurrency = concurrency ?? planDefaults.concurrency ?? BUILTIN_DEFAULTS.concurrency;
+  const runConcurrency = concurrency ?? planDefaults.concurrency ?? (realTime || listen ? BUILTIN_DEFAULTS.concurrency : offlineConcurrency());
   if (!realTime && runConcurrency > MAX_VIRTUAL_CONCURRENCY) throw new UsageError(virtualConcurrencyRefusal(runConcurrency));
   const target_settings: Partial<TargetSettings> = {
     mode: liveTarget.kind === "remote" ? "live" : "offline",

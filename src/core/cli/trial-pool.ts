@@ -67,6 +67,7 @@ export class TrialPool {
 
   /** Stop every worker (trials still running in them are abandoned: only after an abandon, or at the end). */
   async close(): Promise<void> {
+    if (this.closing) return;
     this.closing = true;
     await Promise.all([...this.slots].map((s) => s.worker.terminate()));
     this.slots.clear();
