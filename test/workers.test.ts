@@ -6,6 +6,10 @@ import { describe, expect, it } from "vitest";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
 import { ResultsFile } from "../src/core/report/results-schema";
+import { PLAN } from "../crashlab/evaluations";
+import { resolveRun, trialContext } from "../src/core/run/run";
+import { resultsRow } from "../src/core/report/results";
+import { lostTrial } from "../src/core/trial/lost";
 
 /**
  * Offline runs above --concurrency 1 run their trials in worker threads (the CLI is given the worker
@@ -121,5 +125,21 @@ describe("trial worker threads", () => {
     expect(readdirSync(out)).toEqual([]);
     // In one thread it runs.
     expect((await cli(["run", "--package", "test/fixtures/workers/main-only", "--concurrency", "1", "--results-dir", out, "--quiet"])).code).not.toBe(2);
+  });
+
+  it("gives a lost trial of any kind (CRAWL, WALK, RUN) a full record: infrastructure_error at its stage, a valid results row", async () => {
+    const resolved = resolveRun(PLAN, { selection: { ids: ["harbor_001", "harbor_009_clean", "run_missing_name"] } });
+    expect(resolved.trials.map((t) => t.case.kind)).toEqual(["crawl", "walk", "run"]);
+    for (const spec of resolved.trials) {
+      const { record, media } = await lostTrial(trialContext(PLAN, {}, resolved, spec, { commit: null, dirty: null }), "worker", "the worker thread running this trial stopped: out of memory");
+      expect(record.status, spec.trial_id).toBe("infrastructure_error");
+      expect(record.error).toEqual({ stage: "worker", message: "the worker thread running this trial stopped: out of memory" });
+      expect(record.case_kind).toBe(spec.case.kind);
+      expect(record.seed).toBe(spec.seed);
+      expect(record.turns).toEqual([]);
+      expect(media).toBeNull();
+      // Its row is what the journal holds: it validates against the results schema.
+      expect(resultsRow(record, spec.case.tags)).toMatchObject({ trial_id: spec.trial_id, status: "infrastructure_error", error: { stage: "worker" } });
+    }
   });
 });
