@@ -23,7 +23,7 @@ describe("concurrency ceilings", () => {
     expect(resolveRun(PLAN, { concurrency: 64, real_time: true }).concurrency).toBe(64);
     expect(resolveRun(PLAN, { concurrency: 8 }).concurrency).toBe(8);
     expect(() => resolveRun(PLAN, { concurrency: 9 })).toThrow(
-      "concurrency 9 is for real-time runs: with virtual time every trial is CPU work on one thread, so at most 8 run at once — lower --concurrency, or add --real-time (up to 64)",
+      "concurrency 9 is for real-time runs: with virtual time every trial is CPU work (one core at most), so at most 8 run at once — lower --concurrency, or add --real-time (up to 64)",
     );
     expect(() => resolveRun(PLAN, { concurrency: 65, real_time: true })).toThrow("concurrency must be a whole number from 1 to 8 (64 in real time) (got 65)");
   });

@@ -147,8 +147,8 @@ export interface ResolvedRun {
 export const DEFAULT_SEED = 1;
 
 /**
- * How many trials may run at once. A virtual-time trial is pure CPU on the one thread, so more than a
- * few at once only interleaves the same work; a real-time trial spends nearly all of its life waiting on
+ * How many trials may run at once. A virtual-time trial is pure CPU (the CLI spreads trials over worker
+ * threads, one per core), so more at once than cores only interleaves the same work; a real-time trial spends nearly all of its life waiting on
  * the audio clock and the network, so one process drives many (pacing lag at 32 and 64 sessions is
  * measured by `pnpm bench realtime-sessions`).
  */
@@ -156,7 +156,7 @@ export const MAX_VIRTUAL_CONCURRENCY = 8;
 export const MAX_REAL_TIME_CONCURRENCY = 64;
 
 export function virtualConcurrencyRefusal(concurrency: number): string {
-  return `concurrency ${concurrency} is for real-time runs: with virtual time every trial is CPU work on one thread, so at most ${MAX_VIRTUAL_CONCURRENCY} run at once — lower --concurrency, or add --real-time (up to ${MAX_REAL_TIME_CONCURRENCY})`;
+  return `concurrency ${concurrency} is for real-time runs: with virtual time every trial is CPU work (one core at most), so at most ${MAX_VIRTUAL_CONCURRENCY} run at once — lower --concurrency, or add --real-time (up to ${MAX_REAL_TIME_CONCURRENCY})`;
 }
 
 /** Resolve a run from the plan and options without executing anything: every usage error surfaces here. */
