@@ -81,13 +81,12 @@ if (want("walk")) print("WALK acoustic conditions (10 s of audio)", await benchW
 if (want("timeline")) print("timeline metrics", await benchTimeline());
 // The bundled suite × 5 as a user runs it (build first: it runs dist/cli.js), then a profiled pass for the stages.
 if (want("run")) printWholeRun(measureWholeRun(["--repetitions", "5"]), only.includes("no-profile") ? null : profileWholeRun(["--repetitions", "5"]));
-if (only.includes("run-inprocess")) {
 if (want("wire")) {
   const wire = [];
   for (let i = 0; i < 5; i++) wire.push(await benchWire());
   printWire(wire);
 }
-if (want("run")) {
+if (only.includes("run-inprocess")) {
   const rows = [await wholeRun("text_restaurant", 5), await wholeRun("restaurant", 1), await wholeRun("restaurant", 5)];
   print("whole runs in this process (library run(), virtual time, concurrency 1; × real time = trial timelines ÷ wall time)", rows);
 }
