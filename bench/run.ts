@@ -16,6 +16,7 @@ import { benchSessions, benchSessionsCli, printSessions } from "./sessions.bench
 import { benchSpeech } from "./speech.bench";
 import { benchTimeline } from "./timeline.bench";
 import { benchWalk } from "./walk.bench";
+import { benchLatency, printLatency } from "./latency.bench";
 import { measureWholeRun, printWholeRun, profileWholeRun } from "./whole-run.bench";
 import { benchWire, printWire } from "./wire.bench";
 import { benchWorld } from "./world.bench";
@@ -126,3 +127,5 @@ if (only.includes("disk")) printScale("bytes on disk of the default run (crashla
 if (only.includes("sessions")) for (const n of counts.length > 0 ? counts : [32]) printSessions(await benchSessions(n));
 // The same through the built CLI (pnpm build first), with the journal, artifacts and report it writes.
 if (only.includes("sessions-cli")) for (const n of counts.length > 0 ? counts : [32]) printSessions(benchSessionsCli(n), "crashlab run, child process");
+// Recorded latency alone and with others at once, real time (a few minutes): not in a plain `pnpm bench`.
+if (only.includes("latency")) printLatency(await benchLatency(counts[0] ?? 8));
