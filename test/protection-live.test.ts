@@ -26,7 +26,8 @@ function secretsOf(scenario: (typeof PLAN.cases)[number]["scenario"]): string[] 
 
 describe("evaluator-only data never crosses the wire", () => {
   it.each(["responses", "client"] as const)("with %s delegation", async (delegation) => {
-    const result = await run(PLAN, { speech, conversation: offlineConversation(), target_settings: { delegation }, concurrency: 4 });
+    // Every frame logged, the 20 ms audio appends too (by default those are only counted).
+    const result = await run(PLAN, { speech, conversation: offlineConversation(), target_settings: { delegation }, concurrency: 4, log_audio_events: true });
     expect(result.records.length).toBe(PLAN.cases.length);
     expect(result.records.filter((r) => r.case_kind === "run").length).toBeGreaterThanOrEqual(11);
     expect(result.records.filter((r) => r.status === "infrastructure_error").map((r) => `${r.trial_id}: ${r.error?.message}`)).toEqual([]);

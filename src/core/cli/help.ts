@@ -102,6 +102,8 @@ WALK (recorded callers) and RUN (simulated callers):
   --speech-detector <name>    rms (default; docs/audio-and-metrics.md) or webrtc (WebRTC VAD) for the timeline
   --listen                    play each conversation (caller left, assistant right) after its trial;
                               needs an audio player; not with --concurrency above 1
+  --log-audio-events          log an event for every audio chunk sent and received (payloads never);
+                              by default each kind is counted in one audio.frames event per trial
 
 RUN (a simulated caller in one full-duplex conversation):
   --max-duration-seconds <s>  a conversation longer than this fails with duration_limit, 1–3600 (default 90)

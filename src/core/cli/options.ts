@@ -76,6 +76,7 @@ export const RUN_OPTIONS = {
   where: { type: "string", multiple: true },
   "speech-detector": { type: "string" },
   listen: { type: "boolean" },
+  "log-audio-events": { type: "boolean" },
   judge: { type: "boolean" },
   "no-judge": { type: "boolean" },
   "judge-model": { type: "string" },
@@ -167,6 +168,7 @@ export interface ResolvedRunOptions {
   where: string[];
   speech_detector: "rms" | "webrtc";
   listen: boolean;
+  log_audio_events: boolean;
   /** The semantic judge: on in live runs unless --no-judge, offline only with --judge. */
   judge: JudgeSettings | null;
   max_examples?: number;
@@ -314,6 +316,7 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     where: cli.where ?? [],
     speech_detector: speechDetector,
     listen,
+    log_audio_events: cli["log-audio-events"] ?? false,
     judge,
     ...(maxExamples !== undefined ? { max_examples: maxExamples } : {}),
     real_time: realTime,

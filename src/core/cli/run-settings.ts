@@ -37,6 +37,7 @@ export function runOptionsOf(options: ResolvedRunOptions, packageDir: string) {
       ...(options.max_examples !== undefined ? { max_examples: options.max_examples } : {}),
     },
     speech_detector: options.speech_detector,
+    ...(options.log_audio_events ? { log_audio_events: true } : {}),
     ...(options.response_deadline_ms !== undefined ? { response_deadline_ms: options.response_deadline_ms } : {}),
     judge: options.judge,
     real_time: options.real_time,

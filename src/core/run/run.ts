@@ -53,6 +53,8 @@ export interface RunOptions {
   audio?: Partial<AudioSettings>;
   /** Voiced-interval detector for the §4 timeline: "rms" (default, §2) or "webrtc". */
   speech_detector?: SpeechDetector;
+  /** Log each audio chunk's event instead of one count per kind (`--log-audio-events`). */
+  log_audio_events?: boolean;
   /** §4 response deadline in ms (default 5000). */
   response_deadline_ms?: number;
   /** RUN: the simulated caller and how conversations are held. */
@@ -285,6 +287,7 @@ export function trialContext(plan: Plan, options: RunOptions, resolved: Resolved
     audio: { ...DEFAULT_AUDIO, ...options.audio },
     ...(plan.facts ? { facts: plan.facts } : {}),
     ...(options.speech_detector ? { speech_detector: options.speech_detector } : {}),
+    ...(options.log_audio_events ? { log_audio_events: true } : {}),
     ...(options.response_deadline_ms !== undefined ? { response_deadline_ms: options.response_deadline_ms } : {}),
     ...(options.conversation ? { conversation: options.conversation } : {}),
   };

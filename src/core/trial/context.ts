@@ -29,6 +29,8 @@ export interface TrialContext {
   /** Public business facts for the evidence catalog (`fact.<key>`). */
   facts?: Readonly<Record<string, ReadonlyJson>>;
   speech_detector?: SpeechDetector;
+  /** Log every audio chunk's event (`--log-audio-events`); by default they are counted (trial/audio-frames.ts). */
+  log_audio_events?: boolean;
   /** §4 response deadline (`--response-deadline-ms`); default 5000 ms. */
   response_deadline_ms?: number;
   /** RUN: the simulated caller and the conversation's settings. */

@@ -19,7 +19,7 @@ export function sessionIO(trial: TrialState): SessionIO {
       trial.agentEvents.push(event);
       if (event.type === "audio.delta") trial.assistant.add(event.at_ms, event.pcm);
       for (const observer of trial.observers) observer.observe(event);
-      trial.log("target", event.type, loggable(event));
+      if (!trial.audioFrames?.take(event)) trial.log("target", event.type, loggable(event));
     },
     countProviderRequest(kind) {
       usage.provider_requests++;

@@ -7,6 +7,7 @@ import { AssistantTrack } from "./assistant-track";
 import type { CaseDefinition, TrialSpec } from "./case";
 import { DEFAULT_AUDIO, type AudioSettings, type TrialContext } from "./context";
 import { LimitExceeded, StageError } from "./errors";
+import { AudioFrameTally } from "./audio-frames";
 
 /** Harness-side tool activity (the target never reports these): a completion rule watches it too. */
 export type HarnessToolEvent = { type: "tool.requested" | "tool.finished"; at_ms: number; call_id: string; delegation_id?: string };
@@ -35,6 +36,8 @@ export class TrialState {
   readonly clock: Clock;
   /** Harness, target and world events on the trial timeline: the record's `events`. */
   readonly events: LoggedEvent[] = [];
+  /** Per-chunk audio events, counted instead of logged one by one; null with `log_audio_events`. */
+  readonly audioFrames: AudioFrameTally | null;
   /** Every normalized event the target emitted, in order. */
   readonly agentEvents: AgentEvent[] = [];
   /** Every tool call, as the harness executed it against the world. */
@@ -68,6 +71,7 @@ export class TrialState {
     this.wall = { start_ms, started_at: new Date(start_ms).toISOString() };
     this.clock = ctx.real_time ? new RealClock() : new VirtualClock();
     this.audio = ctx.audio ?? DEFAULT_AUDIO;
+    this.audioFrames = ctx.log_audio_events ? null : new AudioFrameTally();
   }
 
   get signal(): AbortSignal {
@@ -92,6 +96,11 @@ export class TrialState {
 
   log(source: LoggedEvent["source"], type: string, data: Json): void {
     this.events.push({ at_ms: this.clock.now(), source, type, data });
+  }
+
+  /** The per-chunk audio events counted so far, logged as one `audio.frames` event per kind. */
+  logAudioFrames(): void {
+    for (const summary of this.audioFrames?.drain() ?? []) this.log("target", "audio.frames", { ...summary });
   }
 
   observe(observer: TrialObserver): void {
