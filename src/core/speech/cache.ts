@@ -56,11 +56,6 @@ export interface CachedSynthesizerOptions {
   directory?: string;
   /** Synthesize again and overwrite entries instead of reading them. */
   refresh?: boolean;
-  /**
-   * Write each miss as it is synthesized (default). With false a miss is only handed out, and `store`
-   * writes the entries worth keeping: the simulator's voice keeps just the replies it hears again.
-   */
-  writeMisses?: boolean;
 }
 
 export interface SpeechCacheStats {
@@ -74,7 +69,6 @@ export interface SpeechCacheStats {
 export class CachedSynthesizer implements SpeechSynthesizer {
   readonly directory: string;
   readonly refresh: boolean;
-  readonly writeMisses: boolean;
   readonly stats: SpeechCacheStats = { hits: 0, misses: 0, rebuilt: 0 };
   /** Concurrent requests for one key share one synthesis (repetitions start together). */
   readonly #inFlight = new Map<string, Promise<SynthesizedSpeech>>();
@@ -91,7 +85,6 @@ export class CachedSynthesizer implements SpeechSynthesizer {
   ) {
     this.directory = resolve(options.root, options.directory ?? DEFAULT_SPEECH_CACHE_DIR);
     this.refresh = options.refresh ?? false;
-    this.writeMisses = options.writeMisses ?? true;
   }
 
   get provider(): string {
@@ -158,20 +151,9 @@ export class CachedSynthesizer implements SpeechSynthesizer {
     this.stats.misses++;
     const speech = await this.inner.synthesize(fields.text);
     this.#check(speech);
-    if (!this.writeMisses) return speech;
     await this.#write(key, fields, speech.samples, paths);
     this.#refreshed.add(key);
     return speech;
-  }
-
-  /** Keep `speech` (made by this cache's synthesizer for `text`) as the entry for `text`, unless there is one. */
-  async store(text: string, speech: SynthesizedSpeech): Promise<void> {
-    this.#check(speech);
-    const fields = this.keyFields(text);
-    const key = speechCacheKey(fields);
-    const paths = this.entryPaths(text);
-    if (typeof (await this.#read(key, fields, paths)) === "object") return; // a valid entry is there already
-    await this.#write(key, fields, speech.samples, paths);
   }
 
   async #read(key: string, fields: SpeechCacheKeyFields, paths: { wav: string; sidecar: string }): Promise<SynthesizedSpeech | "missing" | "corrupt"> {

@@ -25,14 +25,9 @@ export class MemoSynthesizer implements SpeechSynthesizer {
   #samples = 0;
   readonly stats = { hits: 0, misses: 0 };
 
-  /** Texts already handed to `onRepeat`. */
-  readonly #repeated = new Set<string>();
-
-  /** `onRepeat` hears each text the first time it is asked for again (a hit), with its speech. */
   constructor(
     readonly inner: Pick<SpeechSynthesizer, "synthesize" | "provider" | "model" | "voice">,
     readonly maxSamples = DEFAULT_MEMO_SAMPLES,
-    readonly onRepeat?: (text: string, speech: SynthesizedSpeech) => void,
   ) {}
 
   get provider(): string {
@@ -48,7 +43,6 @@ export class MemoSynthesizer implements SpeechSynthesizer {
   async synthesize(text: string, opts: SynthesizeOptions = {}): Promise<SynthesizedSpeech> {
     opts.signal?.throwIfAborted();
     let entry = this.#entries.get(text);
-    const hit = entry !== undefined;
     if (entry) {
       this.stats.hits++;
       this.#entries.delete(text);
@@ -66,10 +60,6 @@ export class MemoSynthesizer implements SpeechSynthesizer {
       );
     }
     const speech = await entry;
-    if (hit && this.onRepeat && !this.#repeated.has(text)) {
-      this.#repeated.add(text);
-      this.onRepeat(text, speech);
-    }
     opts.signal?.throwIfAborted();
     return { ...speech, samples: speech.samples.slice() };
   }
@@ -93,24 +83,15 @@ const espeakVoices = new Map<string, MemoSynthesizer>();
 
 /**
  * One memoized espeak-ng voice per process and cache folder (its output depends on nothing but text and
- * voice). With `cacheRoot`, the replies it is asked for more than once are also kept on disk in
- * `<cacheRoot>/.audio_cache/` like caller speech, so the next run reads them instead of synthesizing them.
- * A reply said once (a booking's confirmation with its own reservation number) is not written: kept, those
- * would make the folder grow with every run.
+ * voice); with `cacheRoot`, also kept on disk in `<cacheRoot>/.audio_cache/` like caller speech, so the
+ * next run reads it instead of synthesizing it.
  */
 export function memoizedEspeak(voice: string, cacheRoot?: string): MemoSynthesizer {
   const key = JSON.stringify([voice, cacheRoot ?? null]);
   let memo = espeakVoices.get(key);
   if (!memo) {
     const espeak = new EspeakSynthesizer({ voice });
-    if (cacheRoot === undefined) memo = new MemoSynthesizer(espeak);
-    else {
-      const disk = new CachedSynthesizer(espeak, { root: cacheRoot, writeMisses: false });
-      // Not awaited, and a failed write is dropped: this cache only saves the simulator time, and a
-      // package folder that cannot be written must not fail a run over it.
-      memo = new MemoSynthesizer(disk, DEFAULT_MEMO_SAMPLES, (text, speech) => void disk.store(text, speech).catch(() => undefined));
-    }
-    espeakVoices.set(key, memo);
+    espeakVoices.set(key, (memo = new MemoSynthesizer(cacheRoot === undefined ? espeak : new CachedSynthesizer(espeak, { root: cacheRoot }))));
   }
   return memo;
 }
