@@ -3,7 +3,7 @@
  * of trials: the journal releases each one) and the bytes each run leaves on disk, per trial.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -29,13 +29,29 @@ function folderBytes(dir: string): number {
   return total;
 }
 
-/** One `crashlab run` child (the built dist/cli.js) with its peak RSS and its run folder's size. */
-export function measureRun(label: string, args: string[]): ScaleRow {
+/**
+ * A copy of the bundled package (crashlab/ and the examples it imports) in a fresh folder, so the run
+ * starts with an empty `.audio_cache/` beside it: runs compared with each other then start alike (a run
+ * that finds its speech cached synthesizes nothing and holds less).
+ */
+function freshPackageCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), "crashlab-scale-package-"));
+  for (const folder of ["crashlab", "examples"]) cpSync(join(repo, folder), join(dir, folder), { recursive: true });
+  symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+/**
+ * One `crashlab run` child (the built dist/cli.js) with its peak RSS and its run folder's size; with
+ * `cold`, run from a fresh copy of the package, with nothing in its speech cache.
+ */
+export function measureRun(label: string, args: string[], cold = false): ScaleRow {
   const out = mkdtempSync(join(tmpdir(), "crashlab-scale-"));
   const rssFile = join(out, "rss");
+  const cwd = cold ? freshPackageCopy() : repo;
   const started = performance.now();
   const child = spawnSync(process.execPath, ["--require", join(repo, "bench", "max-rss.cjs"), join(repo, "dist", "cli.js"), "run", ...args, "--quiet", "--results-dir", join(out, "results")], {
-    cwd: repo,
+    cwd,
     env: { ...process.env, CRASHLAB_BENCH_RSS_FILE: rssFile, OPENAI_API_KEY: "" },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
@@ -54,6 +70,7 @@ export function measureRun(label: string, args: string[]): ScaleRow {
     exit_code: child.status ?? -1,
   };
   rmSync(out, { recursive: true, force: true });
+  if (cold) rmSync(cwd, { recursive: true, force: true });
   return row;
 }
 
