@@ -64,8 +64,11 @@ export async function benchSessions(sessions: number): Promise<SessionsResult> {
   // Enough cases for one trial each, or repetitions of all of them.
   const ids = singleTurn.slice(0, sessions).map((c) => c.id);
   const repetitions = Math.ceil(sessions / ids.length);
-  const speech = new CachedSynthesizer(new EspeakSynthesizer(), { root: mkdtempSync(join(tmpdir(), "crashlab-bench-sessions-")) });
-  const base = { target: "restaurant", speech, selection: { ids }, repetitions } as const;
+  const root = mkdtempSync(join(tmpdir(), "crashlab-bench-sessions-"));
+  const speech = new CachedSynthesizer(new EspeakSynthesizer(), { root });
+  // The simulator's voice on disk too, as the CLI keeps it: its in-memory cache is bounded (8 MB), and a
+  // reply it dropped is then read back, not synthesized again on the thread that paces the sessions.
+  const base = { target: "restaurant", speech, selection: { ids }, repetitions, target_settings: { simulator_speech_cache: root } } as const;
   await run(PLAN, { ...base, concurrency: 1 }); // caller speech into the cache, engines started
   const load_before = loadavg().map(round2);
   const cpu = process.cpuUsage();
