@@ -1,3 +1,4 @@
+import { base64DecodedLength } from "../audio/pcm";
 import type { AgentEvent } from "../target/types";
 import type { Json } from "../world/types";
 
@@ -34,7 +35,7 @@ export class AudioFrameTally {
     const wire = event.event as Record<string, Json>;
     if (typeof wire.type !== "string" || !WIRE_AUDIO.has(wire.type)) return false;
     const payload = wire.audio ?? wire.delta;
-    this.#count(wire.type, event.direction, typeof payload === "string" ? base64Bytes(payload) : 0, event.at_ms);
+    this.#count(wire.type, event.direction, typeof payload === "string" ? base64DecodedLength(payload) : 0, event.at_ms);
     return true;
   }
 
@@ -54,10 +55,4 @@ export class AudioFrameTally {
       kind.last_ms = at_ms;
     } else this.#kinds.set(key, { event, ...(direction ? { direction } : {}), frames: 1, bytes, first_ms: at_ms, last_ms: at_ms });
   }
-}
-
-/** The decoded length of base64 text. */
-function base64Bytes(text: string): number {
-  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
-  return Math.max(0, Math.floor((text.length * 3) / 4) - padding);
 }

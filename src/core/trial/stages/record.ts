@@ -24,7 +24,7 @@ export interface DeliveredInput {
 export function draftRecord(trial: TrialState, input: DeliveredInput, observed: Observation, verification: Verification): DraftRecord {
   const { ctx, spec, scenario, usage, limits } = trial;
   const c = trial.case;
-  trial.logAudioFrames();
+  trial.logAudioFrames(); // the per-chunk audio counts join the log before the record takes it
   const { turns, delegations } = observed;
   const tools = trial.tools;
   const error = trial.error;
