@@ -1,4 +1,5 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { createJiti } from "jiti";
 import { isPlan, type Plan } from "../run/plan";
@@ -55,10 +56,29 @@ function describeLoadError(file: string, error: unknown): string {
 }
 
 /**
+ * Where a run keeps the package's transpiled code: `transpiled/` in the user's cache folder
+ * (`$XDG_CACHE_HOME/crashlab`, else `~/.cache/crashlab`), so a second run, and every trial worker of a
+ * run, loads the package without transpiling it again (about a second of a run's start). jiti names an
+ * entry after the file's path and ends it with a hash of the source it came from, and uses it only when
+ * that hash matches: an edited file is transpiled again, and a half-written entry is never run. Where
+ * that folder cannot be made, a temporary one serves this run alone and `dispose` removes it.
+ */
+export function transpileCacheDir(env: Record<string, string | undefined>): { dir: string; dispose: () => void } {
+  try {
+    const root = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
+    const dir = join(root, "crashlab", "transpiled");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return { dir, dispose: () => {} };
+  } catch {
+    const dir = mkdtempSync(join(tmpdir(), "crashlab-package-"));
+    return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  }
+}
+
+/**
  * Load a package's PLAN with jiti. `crashlab/alpha` is served from the running copy of crashlab
  * (a virtual module), so the package and the engine share one copy of every class and schema.
- * Transpiled code is cached only where `cacheDir` says (a run's own temporary folder, so its trial
- * workers load the package without transpiling it again); never in the user's tree.
+ * Transpiled code is cached only where `cacheDir` says (see transpileCacheDir); never in the user's tree.
  */
 export async function loadPackage(file: string, alpha: Record<string, unknown>, cacheDir?: string): Promise<LoadedPackage> {
   const jiti = createJiti(import.meta.url, {

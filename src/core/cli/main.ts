@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
 import { SAFE_ID } from "../dataset/schema";
@@ -28,7 +28,7 @@ import { compareCommand } from "./compare";
 import { findPlayer } from "./listen";
 import { MAIN_HELP, RUN_HELP } from "./help";
 import { openReport, reportUrl, viewCommand } from "./view";
-import { findPackage, loadPackage, PackageError } from "./load-package";
+import { findPackage, loadPackage, PackageError, transpileCacheDir } from "./load-package";
 import type { ConversationLine } from "../trial/context";
 import { parseFlags } from "./flags";
 import { planWithDatasets } from "./dataset-plan";
@@ -153,13 +153,13 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact, cliSe
   // Every flag is checked before the package's own code runs; the PLAN's defaults are merged after.
   resolveOptions(cli, {}, io.env ?? {});
   const file = findPackage(io.cwd, cli.package);
-  // With trial workers at hand, the package's transpiled code is kept for the run in a temporary folder:
-  // each worker then loads it without transpiling it again.
-  const cacheDir = io.workers ? mkdtempSync(join(tmpdir(), "crashlab-package-")) : undefined;
+  // The package's transpiled code is kept in the user's cache folder, so the next run (and each trial
+  // worker of this one) loads it without transpiling it again; see transpileCacheDir.
+  const cache = transpileCacheDir(io.env ?? {});
   try {
-    return await runPackage(cli, cliIo, cliRedact, cliSecrets, argv, resumption, shard, file, cacheDir);
+    return await runPackage(cli, cliIo, cliRedact, cliSecrets, argv, resumption, shard, file, cache.dir);
   } finally {
-    if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+    cache.dispose();
   }
 }
 
