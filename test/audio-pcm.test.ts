@@ -10,6 +10,7 @@ import {
   pcm16DurationMs,
   pcm16FromBytes,
   pcm16ToBytes,
+  placePcm16,
   pcm16ToFloat,
   zeroFillTo,
 } from "../src/core/audio";
@@ -128,5 +129,24 @@ describe("concatPcm", () => {
     expect(Buffer.isBuffer(joined)).toBe(false);
     expect([...joined]).toEqual([1, 2, 3, 4]);
     expect(warnings).not.toContain("DEP0005");
+  });
+});
+
+describe("placePcm16", () => {
+  it("writes PCM16 LE bytes into a track at a sample offset, at any byte offset of the source, as pcm16FromBytes reads them", () => {
+    const samples = Int16Array.from([1, -2, 32767, -32768, 300]);
+    const backing = new Uint8Array(1 + samples.length * 2);
+    backing.set(pcm16ToBytes(samples), 1); // an odd byteOffset: no Int16Array view could be taken
+    const bytes = backing.subarray(1);
+    const track = new Int16Array(9).fill(7);
+    expect(placePcm16(track, bytes, 3)).toBe(5);
+    expect([...track]).toEqual([7, 7, 7, 1, -2, 32767, -32768, 300, 7]);
+    expect([...track.subarray(3, 8)]).toEqual([...pcm16FromBytes(bytes)]);
+  });
+
+  it("refuses an odd byte count and audio that would run past the track", () => {
+    expect(() => placePcm16(new Int16Array(4), new Uint8Array(3), 0)).toThrow(/even byte length/);
+    expect(() => placePcm16(new Int16Array(4), new Uint8Array(6), 2)).toThrow(/do not fit at 2 in a track of 4/);
+    expect(() => placePcm16(new Int16Array(4), new Uint8Array(2), -1)).toThrow(/do not fit/);
   });
 });

@@ -4,6 +4,7 @@ export type { WavAudio, WavSampleFormat, WavErrorCode, Pcm16Wav } from "./wav";
 export {
   pcm16FromBytes,
   pcm16ToBytes,
+  placePcm16,
   clipInt16,
   floatToPcm16,
   pcm16ToFloat,

@@ -5,7 +5,7 @@
  * cannot corrupt audio it has already handed over.
  */
 
-const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+export const HOST_IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Decode PCM16 LE bytes into samples. Works at any byteOffset and on big-endian hosts. */
 export function pcm16FromBytes(bytes: Uint8Array): Int16Array {
@@ -21,6 +21,16 @@ export function pcm16FromBytes(bytes: Uint8Array): Int16Array {
     for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(i * 2, true);
   }
   return samples;
+}
+
+/** Write PCM16 LE bytes into `target` from sample `at` on, without an intermediate copy; returns the samples written. */
+export function placePcm16(target: Int16Array, bytes: Uint8Array, at: number): number {
+  if (bytes.byteLength % 2 !== 0) throw new RangeError(`PCM16 data must have an even byte length, got ${bytes.byteLength} bytes`);
+  const count = bytes.byteLength / 2;
+  if (at < 0 || at + count > target.length) throw new RangeError(`${count} samples do not fit at ${at} in a track of ${target.length}`);
+  if (HOST_IS_LITTLE_ENDIAN) new Uint8Array(target.buffer, target.byteOffset + at * 2, bytes.byteLength).set(bytes);
+  else target.set(pcm16FromBytes(bytes), at);
+  return count;
 }
 
 /** Encode samples as PCM16 LE bytes. */

@@ -7,7 +7,7 @@
  * reports the format as found; deciding whether that format is acceptable is `requireTransportWav`'s
  * job, so a validator can name every problem at once. The writer produces canonical PCM16 only.
  */
-import { pcm16ToBytes } from "./pcm";
+import { HOST_IS_LITTLE_ENDIAN, pcm16ToBytes } from "./pcm";
 
 export type WavSampleFormat = "pcm" | "float" | "mulaw" | "alaw";
 
@@ -330,7 +330,9 @@ export function writeWav(audio: Pcm16Wav): Uint8Array {
 
 /** A WAV file from int16 samples (interleaved when stereo). */
 export function pcm16Wav(samples: Int16Array, sampleRate: number, channels = 1): Uint8Array {
-  return writeWav({ sampleRate, channels, data: pcm16ToBytes(samples) });
+  // writeWav copies the data into the file it builds, so a view of the samples' bytes serves where they are already LE.
+  const data = HOST_IS_LITTLE_ENDIAN ? new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength) : pcm16ToBytes(samples);
+  return writeWav({ sampleRate, channels, data });
 }
 
 function writeFourCC(out: Uint8Array, at: number, id: string): void {

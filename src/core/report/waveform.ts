@@ -23,7 +23,9 @@ export async function conversationView(wav: Uint8Array, src: string, detectorNam
   const audio = readWav(wav, src);
   if (audio.format !== "pcm" || audio.bitsPerSample !== 16) throw new Error(`${src}: expected PCM16, found ${audio.format} ${audio.bitsPerSample}-bit`);
   const rate = audio.sampleRate;
-  const samples = new Int16Array(audio.data.buffer.slice(audio.data.byteOffset, audio.data.byteOffset + audio.frames * audio.channels * 2));
+  const count = audio.frames * audio.channels;
+  // A view where the data sits on a sample boundary (it does in every WAV written here), a copy where it does not.
+  const samples = audio.data.byteOffset % 2 === 0 ? new Int16Array(audio.data.buffer, audio.data.byteOffset, count) : new Int16Array(audio.data.buffer.slice(audio.data.byteOffset, audio.data.byteOffset + count * 2));
   const [caller, assistant] = deinterleave(samples, audio.channels);
   const duration_ms = Math.round((audio.frames * 1000) / rate);
   const bin_ms = Math.max(MIN_BIN_MS, Math.ceil(duration_ms / MAX_BINS / 10) * 10);
