@@ -12,7 +12,7 @@ import { unpackTrial } from "../src/core/report/html";
 import { buildRunReport, readResults } from "../src/core/report/run-folder";
 import { reportData, trialDetail, type TranscriptFile } from "../src/core/report/view-model";
 import { VIEWER_SCRIPT } from "../src/core/report/viewer-script";
-import { conversationView } from "../src/core/report/waveform";
+import { conversationView, peaks } from "../src/core/report/waveform";
 import { loadWebrtcVad } from "../src/core/walk/webrtc-vad";
 import { viewerModuleSource } from "../scripts/build-viewer";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
@@ -81,6 +81,12 @@ describe("report data", () => {
     expect(view.caller[0]).toBe("A");
     expect(WAVEFORM_ALPHABET.indexOf(view.caller[25]!)).toBe(Math.round(Math.sqrt(8000 / 32768) * 63));
     expect(WAVEFORM_ALPHABET.indexOf(view.assistant[37]!)).toBe(Math.round(Math.sqrt(3000 / 32768) * 63));
+    // Each channel is read back exactly (negative samples included), wherever the file's bytes sit in memory.
+    expect(view.caller).toBe(peaks(left, rate, 40));
+    expect(view.assistant).toBe(peaks(right, rate, 40));
+    const shifted = Buffer.alloc(wav.length + 1);
+    shifted.set(wav, 1);
+    expect(await conversationView(shifted.subarray(1), "audio/x/conversation.wav", "rms>=220/20ms")).toEqual(view);
     // With the WebRTC detector named in the metrics, the regions are WebRTC's.
     const vad = await loadWebrtcVad();
     const webrtc = await conversationView(wav, "c.wav", "webrtc-vad/fvad-wasm@0.2.0 mode 2");

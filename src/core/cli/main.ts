@@ -344,9 +344,9 @@ async function runPackage(
       }
     } finally {
       journal.close();
-      // The workers' part is done: free their memory before the outputs are written.
-      await pool?.close();
     }
+    // The workers' part is done: they stop (and free their memory) while the outputs are written.
+    const stopping = pool?.close();
     // Summary, gates, results.json and junit.xml come from the journal, a row at a time.
     const outputs = writeOutputsFromJournal(
       runDir,
@@ -358,7 +358,8 @@ async function runPackage(
       redact,
     );
     // The report is built from the run folder alone, exactly as `crashlab view` would rebuild it.
-    const reportFile = await writeRunReport(runDir, redact);
+    const reportFile = await writeRunReport(runDir, redact, true);
+    await stopping;
     if (options.json) io.stdout(readFileSync(outputs.results, "utf8"));
     else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id: result.run_id, target: result.target, results_dir: outputs.results, interruption: result.interruption }) + "\n");
     if (result.interruption)

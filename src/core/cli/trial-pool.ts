@@ -25,7 +25,7 @@ interface Slot {
 export class TrialPool {
   private readonly slots = new Set<Slot>();
   private readonly queue: Array<{ trial_id: string; done: (result: PooledTrial) => void }> = [];
-  private closing = false;
+  private closing: Promise<void> | undefined;
   /** Why the last replacement worker could not start: with no worker left, queued trials are lost with it. */
   private startFailure: string | null = null;
   private current: WorkerRun | null = null;
@@ -66,11 +66,10 @@ export class TrialPool {
   }
 
   /** Stop every worker (trials still running in them are abandoned: only after an abandon, or at the end). */
-  async close(): Promise<void> {
-    if (this.closing) return;
-    this.closing = true;
-    await Promise.all([...this.slots].map((s) => s.worker.terminate()));
-    this.slots.clear();
+  /** Stop every worker; every call resolves once they have all stopped. */
+  close(): Promise<void> {
+    this.closing ??= Promise.all([...this.slots].map((s) => s.worker.terminate())).then(() => this.slots.clear());
+    return this.closing;
   }
 
   /** A new worker; resolves once it is ready (true) or with why it could not start. */

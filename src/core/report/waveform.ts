@@ -1,3 +1,4 @@
+import { HOST_IS_LITTLE_ENDIAN } from "../audio/pcm";
 import { speechIntervals, type SpeechInterval } from "../audio/speech";
 import { readWav } from "../audio/wav";
 import { intersectIntervals } from "../timeline/intervals";
@@ -52,6 +53,16 @@ function deinterleave(samples: Int16Array, channels: number): [Int16Array, Int16
   const frames = Math.floor(samples.length / channels);
   const left = new Int16Array(frames);
   const right = new Int16Array(frames);
+  if (channels === 2 && HOST_IS_LITTLE_ENDIAN && samples.byteOffset % 4 === 0) {
+    // A stereo frame is one little-endian 32-bit word: left in its low half, right in its high half.
+    const words = new Int32Array(samples.buffer, samples.byteOffset, frames);
+    for (let i = 0; i < frames; i++) {
+      const word = words[i]!;
+      left[i] = word;
+      right[i] = word >> 16;
+    }
+    return [left, right];
+  }
   for (let i = 0; i < frames; i++) {
     left[i] = samples[i * channels]!;
     right[i] = samples[i * channels + 1]!;
