@@ -48,7 +48,7 @@ export async function deliverAudio(trial: TrialState, session: TargetSession, ca
   let result = "response_timeout" as DeliveryEnd;
   await pacer.streamSilenceUntil(stop.signal, (chunk, timing) => {
     send(chunk);
-    if (completion.waitingFor(timing.sent_ms).length === 0) {
+    if (completion.complete(timing.sent_ms)) {
       result = "complete";
       stop.abort();
     } else if (timing.sent_ms >= callerEnd + audio.response_timeout_ms) stop.abort();

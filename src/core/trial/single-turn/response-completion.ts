@@ -60,6 +60,16 @@ export class ResponseCompletion implements TrialObserver {
     if (e.type === "tool.finished") this.firstToolCompleted ??= e.at_ms;
   }
 
+  /**
+   * Whether the response is complete at `now`, i.e. `waitingFor(now)` is empty. Asked on every 20 ms
+   * chunk, so the conditions that cost nothing are tried first: until the caller's audio has ended and a
+   * quiet period has passed, grouping the transcript (what waitingFor does every time) cannot change the answer.
+   */
+  complete(now: number): boolean {
+    if (this.callerEnd === null || now < this.callerEnd || now < this.lastMeaningful + this.settle) return false;
+    return this.waitingFor(now).length === 0;
+  }
+
   /** What still blocks completion at `now` (empty when complete). */
   waitingFor(now: number): string[] {
     const waiting: string[] = [];
