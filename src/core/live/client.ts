@@ -450,13 +450,17 @@ export class LiveClient {
     if (!socket || socket.readyState !== WebSocket.OPEN) return false;
     this.wire?.sending(frameKey(text));
     this.cork?.beforeWrite();
-    socket.send(text);
+    // Caller audio (every 20 ms) is ASCII throughout (base64 and our own event ids), so it goes as
+    // latin1-encoded bytes in a text frame: ws then skips a UTF-8 length scan and encode per frame.
+    // Other events may carry any text and go as strings.
+    socket.send(event.type === "session.input_audio.append" ? Buffer.from(text, "latin1") : text, { binary: false });
     this.emitRaw({ direction: "sent", at_ms: this.clock.now(), text, json: event });
     return true;
   }
 
   private receive(data: Buffer, isBinary: boolean): void {
-    const release = this.wire?.received(frameKey(isBinary ? data : data.toString("utf8"))) ?? this.clock.hold();
+    const decoded = isBinary ? undefined : data.toString("utf8");
+    const release = this.wire?.received(frameKey(decoded ?? data)) ?? this.clock.hold();
     try {
       const at_ms = this.clock.now();
       if (isBinary) {
@@ -464,7 +468,7 @@ export class LiveClient {
         this.protocolError(new LiveProtocolError("binary_frame", `received a ${data.byteLength}-byte binary frame; the Live protocol sends JSON text only`), at_ms);
         return;
       }
-      const text = data.toString("utf8");
+      const text = decoded!;
       let json: unknown;
       try {
         json = JSON.parse(text);
