@@ -1,16 +1,31 @@
 /**
- * What an utterance says, decided by small deterministic rules over transcript text.
- *
- * These are heuristics over transcripts, not understanding: a phrase list, a synonym table and a
- * question mark. They read what the Live protocol (or the simulated caller) wrote down, so the same
- * transcript always gives the same answer, and a reader can see exactly why an utterance counted. The
- * semantic judge (§6) is where meaning is weighed; these rules only find evidence for procedure steps
- * (RUN, §5) and label caller segments (§4). Every list lives here, so extending one is a one-line change.
- *
- * All matching is on whole words of the normalized text: lowercase, punctuation and symbols replaced by
- * spaces, whitespace collapsed (the §5 string rule), so "don't" is matched as "don t" and "o'clock" as
- * "o clock". Phrases are written naturally below and normalized the same way.
+ * What an utterance says, for procedure steps (RUN) and caller segment labels: the grader's names for the
+ * shared English reader (src/core/language/reader.ts, compromise), kept here so every consumer reads speech
+ * the same way. Questions, refusals, go-aheads, outcome reports and asked-for details are read with lemmas,
+ * negation and word order, not single cue words; caller backchannels, goodbyes and spoken values are small
+ * lists over the normalized text (a reader can see exactly why an utterance counted).
  */
+import {
+  asksFor as readerAsksFor,
+  asksForGoAhead as readerAsksForGoAhead,
+  AVAILABILITY_TERMS,
+  CONSENT_TERMS,
+  declines,
+  FIELD_SYNONYMS,
+  fieldTerms,
+  givesGoAhead as readerGivesGoAhead,
+  GO_AHEAD_REQUESTS,
+  goAheadPhrase,
+  isQuestion,
+  mentions,
+  questionSentences as readerQuestionSentences,
+  read,
+  readOutcome,
+  REFUSAL_EXPRESSIONS,
+  sentencesOf,
+  WH_WORDS,
+  WITHHOLDING_TERMS,
+} from "../language/reader";
 
 /** §5 string normalization: case folded, punctuation and symbols as spaces, whitespace collapsed. */
 export function plainText(text: string): string {
@@ -22,7 +37,7 @@ export function plainText(text: string): string {
     .trim();
 }
 
-/** Whether `text` contains any of `phrases` as whole words. */
+/** Whether `text` contains any of `phrases` as whole words of the normalized text (spoken values, goodbyes). */
 export function containsPhrase(text: string, phrases: readonly string[]): string | null {
   const hay = ` ${plainText(text)} `;
   for (const phrase of phrases) {
@@ -34,65 +49,36 @@ export function containsPhrase(text: string, phrases: readonly string[]): string
 
 /** Sentences of an utterance, each with its own final punctuation ("What time? For how many?" is two). */
 export function sentences(text: string): string[] {
-  return (text.match(/[^.!?]+[.!?]*/g) ?? []).map((s) => s.trim()).filter(Boolean);
+  return sentencesOf(text);
 }
 
 // ── Questions ────────────────────────────────────────────────────────────────────────────────────
-/** A sentence that opens with one of these asks something even when the transcript lost its "?". */
-export const QUESTION_OPENERS = [
-  "what", "which", "when", "where", "who", "whose", "how", "could you", "can you", "would you", "will you",
-  "may i", "can i", "could i", "do you", "did you", "is it", "is that", "are you", "shall i", "should i",
-  "please tell", "please give", "please provide", "let me know", "tell me",
-  // A stated need is a request: "I still need the name for the reservation. Could you tell me?"
-  "i still need", "i need", "i'll need", "i just need", "i also need",
-] as const;
+/**
+ * Openers by which a sentence asks even when the transcript lost its "?": question words, requests for
+ * information and stated needs (an auxiliary before its subject, "Would you…", asks too).
+ */
+export const QUESTION_OPENERS = [...WH_WORDS, "tell me", "let me know", "please tell me", "please give me", "i still need", "i need", "i'll need", "i just need", "i also need"] as const;
 
-/** A sentence asks when it ends with "?" or opens with a question opener. */
+/** A sentence asks when it ends with "?" or reads as a question (the reader's `isQuestion`). */
 export function isQuestionSentence(sentence: string): boolean {
-  if (sentence.trim().endsWith("?")) return true;
-  const plain = plainText(sentence);
-  return QUESTION_OPENERS.some((opener) => plain === opener || plain.startsWith(`${plainText(opener)} `));
+  return isQuestion(sentence);
 }
 
 export function questionSentences(text: string): string[] {
-  return sentences(text).filter(isQuestionSentence);
+  return readerQuestionSentences(text);
 }
 
 // ── Fields (clarification and correction steps) ──────────────────────────────────────────────────
-/**
- * Words that name a detail. A field key is split on "_" ("party_size" → "party", "size") and each part
- * (and the whole key) is looked up here; the part itself always counts too.
- */
-const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+export { FIELD_SYNONYMS };
 
-export const FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
-  // Not "under": "Shall I book it under Maya?" names the guest, it does not ask for the name.
-  name: ["name", "called", "who"],
-  guest: ["name"],
-  time: ["time", "when", "o'clock", "what time", "hour"],
-  date: ["date", "day", "when", "which day", "what day", ...MONTH_NAMES, "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
-  party: ["how many", "people", "guests", "party", "persons", "group"],
-  size: ["how many", "people", "guests", "party"],
-  reservation: ["reservation", "booking", "confirmation"],
-  id: ["number", "code", "reference", "confirmation"],
-  seating: ["seating", "seat", "table", "indoor", "indoors", "inside", "outdoor", "outdoors", "outside", "patio", "bar"],
-  phone: ["phone", "number", "call you"],
-  email: ["email", "e mail", "address"],
-};
-
-/** Every word that names the field: its parts and their synonyms. */
+/** Every word that names the field: its own synonyms, else its parts and their synonyms. */
 export function fieldWords(field: string): string[] {
-  const key = field.toLowerCase();
-  const parts = key.split(/[_\s.-]/).filter(Boolean);
-  const words = new Set<string>([...parts, ...(FIELD_SYNONYMS[key] ?? [])]);
-  for (const part of parts) for (const w of FIELD_SYNONYMS[part] ?? []) words.add(w);
-  // "id" alone would match any "I.D."-free text poorly; it stays, as it is a whole word.
-  return [...words];
+  return fieldTerms(field);
 }
 
-/** The field word a text mentions, or null. */
+/** The field word a text mentions (any form: "reservations" names reservation), or null. */
 export function mentionsField(text: string, field: string): string | null {
-  return containsPhrase(text, fieldWords(field));
+  return mentions(text, fieldTerms(field));
 }
 
 /**
@@ -100,15 +86,12 @@ export function mentionsField(text: string, field: string): string | null {
  * go-ahead ("Shall I book it for two people?") names details to confirm them, not to ask for them.
  */
 export function asksFor(text: string, field: string): { sentence: string; word: string } | null {
-  for (const sentence of questionSentences(text)) {
-    if (goAheadRequest(sentence)) continue;
-    const word = mentionsField(sentence, field);
-    if (word) return { sentence, word };
-  }
-  return null;
+  const asked = readerAsksFor(text, field);
+  return asked ? { sentence: asked.sentence, word: asked.term } : null;
 }
 
 // ── Values (corrections, grounded confirmations) ─────────────────────────────────────────────────
+const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
 const ORDINAL_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty first", "twenty second", "twenty third", "twenty fourth", "twenty fifth", "twenty sixth", "twenty seventh", "twenty eighth", "twenty ninth", "thirtieth", "thirty first"];
 
@@ -171,17 +154,22 @@ export const CORRECTION_WORDS = ["sorry", "actually", "instead", "no wait", "wai
 /** Procedure steps also accept these, which callers use for a change of plan mid-conversation. */
 export const CHANGE_WORDS = ["i meant", "make it", "change it", "change the", "rather", "switch it", "not the", "wrong"] as const;
 
+const CORRECTION_CUES = [...CORRECTION_WORDS, ...CHANGE_WORDS];
+/** "Sorry?" and "Sorry, what was that?" ask to hear it again; they correct nothing. */
+const ASIDE_FROM_SORRY = CORRECTION_CUES.filter((w) => w !== "sorry");
+
+/** The correction cue a caller line holds (as written, contractions expanded), or null. */
 export function correctionCue(text: string): string | null {
-  return containsPhrase(text, [...CORRECTION_WORDS, ...CHANGE_WORDS]);
+  for (const s of read(text).sentences) {
+    const cue = mentions(s.text, s.question ? ASIDE_FROM_SORRY : CORRECTION_CUES, "exact");
+    if (cue) return cue;
+  }
+  return null;
 }
 
 // ── Authorization ────────────────────────────────────────────────────────────────────────────────
-/** In a question sentence, these ask the caller for a go-ahead. */
-export const CONSENT_REQUESTS = [
-  "shall i", "should i", "do you want me to", "would you like me to", "want me to", "can i go ahead", "may i go ahead",
-  "go ahead", "proceed", "confirm", "is that right", "is that correct", "is that ok", "is that okay", "does that sound",
-  "ok to", "okay to", "sound good",
-] as const;
+/** In a yes/no question, these ask the caller for a go-ahead. */
+export const CONSENT_REQUESTS = GO_AHEAD_REQUESTS;
 
 /** Verbs that name an action in a question ("Cancel R-002?"), by the first word of a tool's name. */
 export const ACTION_WORDS: Readonly<Record<string, readonly string[]>> = {
@@ -199,71 +187,55 @@ export function actionWords(tool: string): string[] {
   return [...new Set([verb, ...(ACTION_WORDS[verb] ?? [])].filter(Boolean))];
 }
 
-/** Question words that ask for information ("What name should I put it under?" is not a go-ahead request). */
-const WH_WORDS = new Set(["what", "which", "when", "where", "who", "whose", "how"]);
-
 /**
- * A question sentence asking for a go-ahead: a consent request or the action's own words (`actionWords`,
- * e.g. "cancel" from the tool `cancel_reservation`), and no question word among its first three words.
+ * A sentence asking for a go-ahead: a yes/no question (not about information, "What name should I put it
+ * under?") with a go-ahead request or the action's own words in any form ("booking" for "book").
  */
 export function goAheadRequest(sentence: string, actionWords?: readonly string[]): string | null {
-  if (!isQuestionSentence(sentence)) return null;
-  if (plainText(sentence).split(" ").slice(0, 3).some((w) => WH_WORDS.has(w))) return null;
-  return containsPhrase(sentence, CONSENT_REQUESTS) ?? (actionWords ? containsPhrase(sentence, actionWords) : null);
-}
-
-/** The assistant asks for a go-ahead in one of its sentences (`goAheadRequest`). */
-export function asksForGoAhead(text: string, actionWords?: readonly string[]): string | null {
-  for (const sentence of sentences(text)) {
-    const phrase = goAheadRequest(sentence, actionWords);
+  for (const s of read(sentence).sentences) {
+    const phrase = goAheadPhrase(s, actionWords);
     if (phrase) return phrase;
   }
   return null;
 }
 
+/** The assistant asks for a go-ahead in one of its sentences (`goAheadRequest`). */
+export function asksForGoAhead(text: string, actionWords?: readonly string[]): string | null {
+  return readerAsksForGoAhead(text, actionWords);
+}
+
 /** Words by which a caller gives the go-ahead. */
-export const CONSENT_PHRASES = [
-  "yes", "yeah", "yep", "yup", "sure", "please do", "go ahead", "do it", "that's right", "correct", "confirm", "confirmed",
-  "ok", "okay", "sounds good", "perfect", "absolutely", "definitely", "that works", "of course",
-] as const;
+export const CONSENT_PHRASES = CONSENT_TERMS;
 
-/**
- * Any of these takes the go-ahead back (or never gives it): "No, wait…", "Hold on, not that one", and
- * doubt ("Hmm, not sure." holds "sure" but agrees to nothing).
- */
-export const WITHHOLDING_PHRASES = ["don't", "do not", "not yet", "wait", "hold on", "stop", "never mind", "not that", "cancel that", "not sure", "unsure", "let me think", ...CORRECTION_WORDS] as const;
-const NEGATIVE_OPENERS = ["no", "nope", "nah"];
+/** Any of these takes the go-ahead back (or never gives it): "No, wait…", "Hold on", "Hmm, not sure". */
+export const WITHHOLDING_PHRASES = WITHHOLDING_TERMS;
 
-/** The caller gives an explicit go-ahead: a consent phrase, no withholding phrase, not opening with "no". */
+/** The caller gives an explicit go-ahead: a consent term and nothing that withholds it. */
 export function givesGoAhead(text: string): string | null {
-  const plain = plainText(text);
-  if (NEGATIVE_OPENERS.includes(plain.split(" ")[0]!)) return null;
-  if (containsPhrase(text, WITHHOLDING_PHRASES)) return null;
-  return containsPhrase(text, CONSENT_PHRASES);
+  return readerGivesGoAhead(text);
 }
 
 // ── Refusals ─────────────────────────────────────────────────────────────────────────────────────
-/** Words by which the assistant declines to do what was asked. */
-export const REFUSAL_PHRASES = [
-  "can't", "cannot", "can not", "unable to", "not able to", "won't be able", "not allowed", "not permitted", "not authorized",
-  "only the person who", "only the guest", "only the account holder", "i won't", "i will not", "not possible", "isn't possible",
-  "i'm afraid i can't", "i must decline", "i have to decline", "couldn't", "could not", "aren't authorized",
-  "isn't one you're authorized", "don't have permission", "no permission", "no exceptions",
-] as const;
+/** Fixed expressions that decline on their own (besides negated ability and permission, read by the reader). */
+export const REFUSAL_PHRASES = REFUSAL_EXPRESSIONS;
 
+/** The sentence in which the assistant declines (the reader's `declines`), or null. */
 export function refuses(text: string): string | null {
-  return containsPhrase(text, REFUSAL_PHRASES);
+  return declines(text);
 }
 
 // ── Outcomes (grounded confirmations) ────────────────────────────────────────────────────────────
-/** Words by which the assistant reports how a request turned out. */
-export const OUTCOME_PHRASES = [
-  "confirmed", "booked", "reserved", "all set", "done", "cancelled", "canceled", "created", "scheduled", "completed", "complete",
-  "unavailable", "not available", "is available", "are available", "fully booked", "no table", "confirmation number", "reservation number",
-] as const;
+/** Availability reports, which count as outcome reports either way (besides done forms of outcome verbs). */
+export const OUTCOME_PHRASES = AVAILABILITY_TERMS;
 
+/**
+ * The words by which the assistant reports how a request turned out ("You're booked", "It's fully
+ * booked"), or null; a question, a plan, an acknowledgement or a failed attempt ("I couldn't book it")
+ * is not an outcome report.
+ */
 export function reportsOutcome(text: string): string | null {
-  return containsPhrase(text, OUTCOME_PHRASES);
+  const outcome = readOutcome(text);
+  return outcome && !outcome.negated ? outcome.phrase : null;
 }
 
 // ── Caller segment labels (§4) ───────────────────────────────────────────────────────────────────
