@@ -108,7 +108,18 @@ export interface Conversation {
   timing_sensitive: string[];
 }
 
-export async function converse(policy: AssistantPolicy, scenario: Scenario, options: { seed?: number; maxCallerTurns?: number } = {}): Promise<Conversation> {
+export interface ConverseOptions {
+  seed?: number;
+  maxCallerTurns?: number;
+  /**
+   * How the assistant's words reach the caller (and the log): a paraphrase of what the policy said. The
+   * policy keeps its own words in its history, so it reads the conversation as it would have.
+   */
+  paraphrase?: (text: string) => string;
+}
+
+export async function converse(policy: AssistantPolicy, scenario: Scenario, options: ConverseOptions = {}): Promise<Conversation> {
+  const spoken = options.paraphrase ?? ((text: string) => text);
   const world = createWorld(restaurantWorld, { seed: options.seed ?? 7, trial: `${scenario.id}#1`, initialState: scenario.application.initial_state, now: () => 0 });
   const summary = scenario.input.context?.summary;
   const prior: HistoryMessage[] = scenario.input.context?.history ?? [];
@@ -140,20 +151,16 @@ export async function converse(policy: AssistantPolicy, scenario: Scenario, opti
     const decision = policy.frontend({ request, context: context() });
     turns.push({ role: "user", text: request });
     const groups: Array<{ text: string; kind: LogEntry["kind"] }> = [];
-    if (decision.kind === "reply") {
-      turns.push({ role: "assistant", text: decision.text });
-      log.push({ role: "assistant", text: decision.text, kind: "reply" });
-      groups.push({ text: decision.text, kind: "reply" });
-    } else {
-      if (decision.acknowledgement) {
-        turns.push({ role: "assistant", text: decision.acknowledgement });
-        log.push({ role: "assistant", text: decision.acknowledgement, kind: "acknowledgement" });
-        groups.push({ text: decision.acknowledgement, kind: "acknowledgement" });
-      }
+    const speak = (text: string, kind: LogEntry["kind"]) => {
+      turns.push({ role: "assistant", text });
+      log.push({ role: "assistant", text: spoken(text), kind });
+      groups.push({ text: spoken(text), kind });
+    };
+    if (decision.kind === "reply") speak(decision.text, "reply");
+    else {
+      if (decision.acknowledgement) speak(decision.acknowledgement, "acknowledgement");
       const { reply } = await policy.backend({ request, context: { ...(summary ? { summary } : {}), history: prior }, transcript: [...prior, ...turns] }, tools);
-      turns.push({ role: "assistant", text: reply });
-      log.push({ role: "assistant", text: reply, kind: "result" });
-      groups.push({ text: reply, kind: "result" });
+      speak(reply, "result");
     }
     if (caller.finished) return { log, executions, world, caller, ended: "goodbye", answered_acknowledgement, timing_sensitive };
 

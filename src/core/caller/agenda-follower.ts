@@ -146,6 +146,9 @@ export class AgendaFollower {
         if (giving ?? owed) return this.take((giving ?? owed)!, turn, refused);
       }
       if (satisfied) return this.closing(refused, heard);
+      // An alternative it has nothing for ("Would you like to try a different time?"): no, thank you. A request
+      // to repeat would only draw the same offer again (or, from some assistants, the same failed write).
+      if (!owed && turn.moves.some((m) => m.kind === "offer_alternative")) return this.line("No, thank you.", "answer", [{ kind: "decline" }], heard);
       const placed = turn.moves.some((m) => m.kind === "ask_fields" || m.kind === "anything_else" || m.kind === "offer_alternative");
       if (owed && (placed || this.repeats >= MAX_REPEATS)) return this.take(owed, turn, refused);
       if (this.repeats < MAX_REPEATS) {
@@ -157,6 +160,8 @@ export class AgendaFollower {
       return next ? this.take(next, turn, refused) : null;
     }
     if (refused && this.goalMet()) return this.closing(true, null);
+    // The assistant said goodbye: the call is over, whatever is left undone.
+    if (turn.moves.some((m) => m.kind === "goodbye")) return this.closing(refused, null, "Thank you, goodbye.");
     return null;
   }
 
@@ -167,10 +172,10 @@ export class AgendaFollower {
     return { text, intent, item: null, acts, heard };
   }
 
-  private closing(refused: boolean, heard: HeardAsk | null): CallerLine {
+  private closing(refused: boolean, heard: HeardAsk | null, text = refused ? "Fine. Goodbye." : "No, that's all. Thank you, goodbye."): CallerLine {
     this.finallyRefused = refused;
     this.closingSaid = true;
-    return this.line(refused ? "Fine. Goodbye." : "No, that's all. Thank you, goodbye.", "closing", [{ kind: "end" }], heard);
+    return this.line(text, "closing", [{ kind: "end" }], heard);
   }
 
   /** Say an agenda item: its response hint (or its facts), with the acts the item and its words make. */

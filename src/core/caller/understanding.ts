@@ -164,6 +164,7 @@ function unavailable(words: readonly Word[]): boolean {
   const free = has(words, "available", "free", "open", "have");
   if (negated(words) && slot && (free || hasPhrase(words, "no table") || hasPhrase(words, "no availability"))) return true;
   if (has(words, "taken") && slot) return true;
+  if (has(words, "nothing", "none") && (free || has(words, "left"))) return true;
   return false;
 }
 
@@ -177,7 +178,9 @@ function refusal(words: readonly Word[]): boolean {
 function readSentence(text: string, knownFields: readonly string[]): ReadSentence {
   const words = wordsOf(text);
   const lemmas = words.map((w) => w.lemma);
-  const question = isQuestionSentence(text) || english(text).questions().found;
+  // A stated need asks as well: "I'll also need the name for the reservation."
+  const statedNeed = has(words, "i") && has(words, "need", "require") && !negated(words) && fieldsIn(words, knownFields).length > 0;
+  const question = isQuestionSentence(text) || english(text).questions().found || statedNeed;
   const moves: AssistantMove[] = [];
   const leading = words.slice(0, 3).map((w) => w.text);
   if (question) {
