@@ -232,7 +232,9 @@ export function awaitedMove(condition: string, facts: readonly string[] = []): A
   const lemmas = [...new Set(words.map((w) => w.lemma).filter((l) => l.length > 1 && !ROLE_WORDS.has(l) && !/^\d+$/.test(l)))];
   const base = { fields: [] as string[], action: null as CallerAction | null, lemmas };
   // "asks", "wants to know", "requests", "prompts", "inquires": the assistant asks something.
-  const asks = has(words, "ask", "inquire", "prompt", "query") || hasPhrase(words, "want to know") || hasPhrase(words, "assistant request") || hasPhrase(words, "assistant requests");
+  // "wants the name or how many are coming" asks for details too, when it names some.
+  const wantsDetails = has(words, "want", "need", "require") && fieldsIn(words, facts).length > 0;
+  const asks = wantsDetails || has(words, "ask", "inquire", "prompt", "query") || hasPhrase(words, "want to know") || hasPhrase(words, "assistant request") || hasPhrase(words, "assistant requests");
   if (asks) {
     if (hasPhrase(words, "anything else") || hasPhrase(words, "something else")) return { ...base, kind: "anything_else" };
     if (hasPhrase(words, "to confirm") || hasPhrase(words, "go ahead") || hasPhrase(words, "whether to") || hasPhrase(words, "if it should") || hasPhrase(words, "permission") || hasPhrase(words, "for a yes") || hasPhrase(words, "for approval"))
