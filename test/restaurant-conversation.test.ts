@@ -1,4 +1,4 @@
-import { createWorld } from "crashlab/alpha";
+import { createWorld, type AssistantPolicy } from "crashlab/alpha";
 import { describe, expect, it } from "vitest";
 import { restaurantWorld } from "../crashlab/worlds/restaurant";
 import { RESTAURANT_FAULTS, restaurantFaultsShownIn, restaurantPolicy, type RestaurantFault } from "../examples/restaurant/policy";
@@ -127,7 +127,14 @@ describe("the bundled RUN conversations (crashlab/data/run.json)", () => {
         kind: "result",
         interrupted: true,
       },
-      { role: "user", text: "Sorry to jump in, could you try August 8 at 7 p.m. instead?", item: "cut_in" },
+      {
+        role: "user",
+        text: "Sorry to jump in, could you try August 8 at 7 p.m. instead?",
+        item: "cut_in",
+        // The request said August 7 at 9 p.m.: the cut-in corrects both, and asks.
+        acts: [{ kind: "interrupt" }, { kind: "correct", field: "date", value: "2026-08-08" }, { kind: "correct", field: "time", value: "19:00" }, { kind: "ask" }],
+        heard: null,
+      },
     ]);
     expect(cut.log[5]!.text).toBe("Good news: we have a table for six on the patio on August 8 at 7 p.m. Would you like me to book it?");
   });
@@ -341,6 +348,121 @@ describe("each conversation fault shows in the conversation written for it", () 
       const c = await run(s.id, fault);
       expect(stateMatches(c, s)).toBe(true);
       expect(c.ended).toBe("goodbye");
+    }
+  });
+});
+
+// ---- the caller's acts, and wording the caller must see through ------------------------------------------
+
+/** The caller lines the assistant took in, with their index in the log. */
+const heardLines = (c: Conversation) => c.log.map((e, i) => ({ ...e, i })).filter((e) => e.role === "user" && !e.ignored);
+const TOOL_ACTION: Record<string, string> = { create_reservation: "book", cancel_reservation: "cancel" };
+
+/** What procedure grading reads from the caller's acts: every clarification, correction and go-ahead step has its act. */
+function expectActsForProcedure(c: Conversation, s: Scenario, why: string): void {
+  const lines = heardLines(c);
+  expect(lines.every((l) => (l.acts?.length ?? 0) > 0), why).toBe(true);
+  expect(lines[0]!.acts![0], why).toEqual({ kind: "request" });
+  expect(lines.at(-1)!.acts!.at(-1), why).toEqual({ kind: "end" });
+  for (const step of s.expected.procedure!.steps) {
+    const args = (step.arguments ?? {}) as Record<string, unknown>;
+    if (step.kind === "clarification")
+      expect(lines.some((l) => l.heard?.kind === "fields" && l.heard.fields.includes(String(args.field))), `${step.id}${why}`).toBe(true);
+    if (step.kind === "correction")
+      expect(lines.some((l) => l.acts!.some((a) => a.kind === "correct" && a.field === args.field && a.value === args.value)), `${step.id}${why}`).toBe(true);
+    if (step.kind === "authorization") {
+      const tool = String(args.tool);
+      const write = c.executions.find((e) => e.name === tool && e.outcome === "ok")!;
+      const yes = lines.find((l) => l.i < write.at && l.acts!.some((a) => a.kind === "confirm") && l.heard?.kind === "go_ahead");
+      expect(yes, `${step.id}${why}`).toBeDefined();
+      expect([null, TOOL_ACTION[tool]], `${step.id}${why}`).toContain((yes!.heard as { action: string | null }).action);
+    }
+  }
+}
+
+function expectResolved(c: Conversation, s: Scenario, why: string): void {
+  expect(c.ended, why).toBe("goodbye");
+  for (const item of s.simulation_parameters!.agenda.filter((i) => i.required)) expect(c.caller.done.has(item.id), `${item.id} was said${why}`).toBe(true);
+  expect(stateMatches(c, s), `final view ${JSON.stringify(c.world.view())}${why}`).toBe(true);
+  expect(prohibitedCalls(c, s), why).toEqual([]);
+  const completed = c.executions.filter((e) => e.outcome === "ok");
+  expect(completed.map((e) => e.name), why).toEqual(s.expected.tools.required.map((t) => t.name));
+  s.expected.tools.required.forEach((t, i) => expect(matchesSubset(t.arguments, completed[i]!.args), `${t.name} #${i}${why}`).toBe(true));
+  // Never asked to repeat, never hung up before the goal.
+  expect(heardLines(c).some((l) => l.acts!.some((a) => a.kind === "repeat_request")), why).toBe(false);
+}
+
+describe("the caller's acts in the bundled conversations (what procedure grading reads)", () => {
+  it.each(scenarios.map((s) => [s.id, s] as const))("%s: every clarification, correction and go-ahead step has its caller act", async (_id, s) => {
+    const c = await converse(restaurantPolicy(), s);
+    expectActsForProcedure(c, s, `\n${transcript(c)}\n${JSON.stringify(heardLines(c).map((l) => [l.acts, l.heard]))}`);
+  });
+});
+
+/** The correct assistant with one extra, harmless question before every booking. */
+function asksBeforeBooking(question: string): AssistantPolicy {
+  const inner = restaurantPolicy();
+  return {
+    ...inner,
+    frontend(turn) {
+      const decision = inner.frontend(turn);
+      const last = turn.context?.history?.at(-1);
+      if (decision.kind === "delegate" && decision.acknowledgement === "One moment while I book that." && !(last?.role === "assistant" && last.text === question)) return { kind: "reply", text: question };
+      return decision;
+    },
+  };
+}
+
+const bookings = scenarios.filter((s) => s.expected.tools.required.some((t) => t.name === "create_reservation"));
+
+describe("one extra confirmation question before booking: the caller says yes and the booking goes through", () => {
+  it.each(["Would you like me to book it?", "Shall I go ahead and book that for you?", "Want me to reserve it?"])("%j", async (question) => {
+    expect(bookings.length).toBeGreaterThanOrEqual(7);
+    for (const s of bookings) {
+      const c = await converse(asksBeforeBooking(question), s);
+      const why = `\n${s.id}\n${transcript(c)}`;
+      expectResolved(c, s, why);
+      const asked = c.log.findIndex((e) => e.role === "assistant" && e.text === question);
+      expect(asked, why).toBeGreaterThan(0);
+      expect(c.log[asked + 1]!.acts, why).toContainEqual({ kind: "confirm" });
+      expect(c.log[asked + 1]!.heard, why).toEqual({ kind: "go_ahead", action: "book" });
+    }
+  });
+});
+
+/** Three paraphrases of each line the correct assistant says in these conversations. */
+const PARAPHRASES: Array<[RegExp, [string, string, string]]> = [
+  [/What name should I put the reservation under\?/, ["Under what name should I book it?", "Could I get a name for the booking?", "Who should the table be under?"]],
+  [/What date would you like\?/, ["Which day works for you?", "For which date?", "What day were you thinking of?"]],
+  [/What time would you like\?/, ["What time suits you?", "At what time?", "And what time should I put down?"]],
+  [/How many people will be joining\?/, ["How many guests?", "For how many people?", "What's the party size?"]],
+  [/Which reservation would you like to cancel: (.*)\?/, ["Which of your reservations should I cancel, $1?", "Which booking did you mean: $1?", "What's the reservation number you want cancelled, $1?"]],
+  [/Just to confirm, you'd like me to cancel reservation (R-\w+)\. Shall I go ahead and cancel it\?/, ["So that's reservation $1. Do you want me to cancel it?", "Reservation $1, is that right? Should I cancel it now?", "I have reservation $1 here. Can I go ahead with the cancellation?"]],
+  [/Reservation (R-\w+) is now cancelled\./, ["Done: reservation $1 has been cancelled.", "I've cancelled reservation $1 for you.", "All set, reservation $1 is cancelled."]],
+  [/^You're booked:/, ["Your table is reserved:", "I've booked it:", "All done, the table is booked:"]],
+  [/Would you like me to book it\?/, ["Shall I go ahead and book that for you?", "Want me to reserve it?", "Should I book it for you?"]],
+  [/I still need /, ["I'll also need ", "I just need ", "I'll need "]],
+  [/I'm sorry, I can't cancel reservation (R-\w+)/, ["Unfortunately that's not a reservation I'm able to cancel ($1)", "I'm afraid $1 isn't something I can cancel", "I'm not able to cancel reservation $1"]],
+  [/I understand, but I still can't cancel reservation (R-\w+)/, ["I hear you, but $1 still isn't something I can cancel", "Sorry, I'm still unable to cancel $1", "I'm afraid I still cannot cancel $1"]],
+];
+
+const paraphrased = (variant: 0 | 1 | 2) => (text: string) => PARAPHRASES.reduce((t, [pattern, options]) => t.replace(pattern, options[variant]), text);
+
+describe("the assistant's lines paraphrased: the caller understands them alike", () => {
+  it("the paraphrases are used", async () => {
+    const c = await converse(restaurantPolicy(), scenario("run_cancel_corrected_id"), { paraphrase: paraphrased(1) });
+    expect(c.log.map((e) => e.text)).toContain("Which booking did you mean: R-2040 and R-2041?");
+  });
+
+  it.each([0, 1, 2] as const)("paraphrase set %i: every bundled conversation resolves with the same caller acts", async (variant) => {
+    for (const s of scenarios) {
+      const c = await converse(restaurantPolicy(), s, { paraphrase: paraphrased(variant) });
+      const why = `\n${s.id}\n${transcript(c)}`;
+      expectResolved(c, s, why);
+      expectActsForProcedure(c, s, why);
+      // The same lines as with the assistant's own words, in the same order.
+      const plain = await converse(restaurantPolicy(), s);
+      expect(callerLines(c), why).toEqual(callerLines(plain));
     }
   });
 });

@@ -1,7 +1,6 @@
 /**
  * A whole restaurant conversation at the policy level, for tests: a scripted caller that follows a RUN
- * scenario's agenda by the offline caller's rule (src/core/caller: the same trigger functions and the
- * same order of decisions), the policy's two halves called as the local simulator calls them (the
+ * scenario's agenda with the offline caller's own decisions (src/core/caller/agenda-follower.ts), the policy's two halves called as the local simulator calls them (the
  * frontend with the growing history, the backend with the transcript), and a real restaurant world
  * executing the tools.
  *
@@ -13,56 +12,54 @@
 import { createWorld, type AssistantPolicy, type HistoryMessage, type Json, type PolicyToolResult, type World } from "crashlab/alpha";
 import { restaurantWorld, type RestaurantState } from "../crashlab/worlds/restaurant";
 import type { Scenario } from "../src/core/dataset/schema";
-import { bestTrigger, isQuestion, isRefusal } from "../src/core/caller/triggers";
+import { AgendaFollower, type CallerLine } from "../src/core/caller/agenda-follower";
+import { callerScript } from "../src/core/caller/script";
+import type { CallerAct, CallerScript, HeardAsk } from "../src/core/caller/types";
 import type { ProcedureResult, ToolExecution, Turn } from "../src/core/record/trial-record";
 import { gradeProcedure } from "../src/core/verify/procedure";
 
-type AgendaItem = NonNullable<Scenario["simulation_parameters"]>["agenda"][number];
+// ---- the offline caller's rule (src/core/caller/agenda-follower.ts, the same decisions) -----------------
 
-// ---- the offline caller's rule (src/core/caller: its trigger functions, its decision order) -----------
+/** A caller line as the conversation log labels it: the agenda item said, or what the caller said on its own. */
+export function lineLabel(line: CallerLine | null | undefined): string {
+  if (!line) return "(wait)";
+  if (line.item) return line.item.id;
+  if (line.acts.some((a) => a.kind === "end")) return "(goodbye)";
+  return `(${line.acts.map((a) => a.kind).join("+")})`;
+}
 
 /**
- * The decisions of src/core/caller/offline-caller.ts without audio or a clock: the same trigger functions,
- * the same order (a matched item; else, after a question, the next required answer or correction, or a
- * finish item; else, with the agenda done, a plain goodbye after a question or a refusal).
+ * The offline caller's decisions without audio or a clock: src/core/caller/agenda-follower.ts itself, which
+ * the audio caller (src/core/caller/offline-caller.ts) drives the same way after each settled turn.
  */
 export class ScriptedCaller {
-  readonly done = new Set<string>();
-  finished = false;
+  readonly follower: AgendaFollower;
 
-  constructor(private readonly agenda: readonly AgendaItem[]) {}
-
-  private eligible(): AgendaItem[] {
-    return this.agenda.filter((i) => !this.done.has(i.id) && i.after.every((a) => this.done.has(a)));
+  constructor(script: CallerScript) {
+    this.follower = new AgendaFollower(script);
   }
 
-  /** While the assistant speaks: the interrupt item its words so far trigger, if any. */
-  interruptAt(words: string): AgendaItem | undefined {
-    return bestTrigger(words, this.eligible().filter((i) => i.action === "interrupt"))?.item;
+  get done(): ReadonlySet<string> {
+    return this.follower.done;
   }
 
-  /** After an assistant turn settled: what to say now (an item, or the caller's own goodbye), or undefined to wait. */
-  respondTo(turn: string): AgendaItem | { closing: string } | undefined {
-    const text = turn.trim();
-    const speakable = this.eligible().filter((i) => i.action !== "wait" && i.action !== "backchannel");
-    const matched = bestTrigger(text, speakable)?.item;
-    const owed = speakable.find((i) => i.required && (i.action === "answer" || i.action === "correct"));
-    const item = matched ?? (isQuestion(text) ? (owed ?? speakable.find((i) => i.action === "finish")) : undefined);
-    if (item) return item;
-    const refused = isRefusal(text);
-    if (this.agenda.every((i) => !i.required || this.done.has(i.id)) && (isQuestion(text) || refused))
-      return { closing: refused ? "Fine. Goodbye." : "No, that's all. Thank you, goodbye." };
-    return undefined;
+  get finished(): boolean {
+    return this.follower.closingSaid;
   }
 
-  say(choice: AgendaItem | { closing: string }): { text: string; item: string } {
-    if ("closing" in choice) {
-      this.finished = true;
-      return { text: choice.closing, item: "closing" };
-    }
-    this.done.add(choice.id);
-    if (choice.action === "finish") this.finished = true;
-    return { text: choice.response_hint ?? choice.commitment, item: choice.id };
+  /** While the assistant speaks: the interrupt line its words so far trigger, if any (taken when found). */
+  interruptAt(words: string): CallerLine | undefined {
+    return this.follower.interruptAt(words) ?? undefined;
+  }
+
+  /** After an assistant turn settled: what to say now, or undefined to wait. */
+  respondTo(turn: string): CallerLine | undefined {
+    return this.follower.respondTo(turn) ?? undefined;
+  }
+
+  /** What it would say, without saying it. */
+  preview(turn: string): CallerLine | undefined {
+    return this.follower.fork().respondTo(turn) ?? undefined;
   }
 }
 
@@ -83,8 +80,11 @@ export interface Execution {
 export interface LogEntry {
   role: "user" | "assistant";
   text: string;
-  /** user: the agenda item said (or "opening"); assistant: how it was said. */
+  /** user: the agenda item said (or "opening", or the caller's own line by its acts: "(confirm)"); assistant: how it was said. */
   item?: string;
+  /** user: the caller's acts and what it heard, as the offline caller records them. */
+  acts?: CallerAct[];
+  heard?: HeardAsk | null;
   kind?: "reply" | "acknowledgement" | "result";
   /** A caller line the assistant talked through and never took in. */
   ignored?: boolean;
@@ -108,15 +108,26 @@ export interface Conversation {
   timing_sensitive: string[];
 }
 
-export async function converse(policy: AssistantPolicy, scenario: Scenario, options: { seed?: number; maxCallerTurns?: number } = {}): Promise<Conversation> {
-  const sim = scenario.simulation_parameters!;
+export interface ConverseOptions {
+  seed?: number;
+  maxCallerTurns?: number;
+  /**
+   * How the assistant's words reach the caller (and the log): a paraphrase of what the policy said. The
+   * policy keeps its own words in its history, so it reads the conversation as it would have.
+   */
+  paraphrase?: (text: string) => string;
+}
+
+export async function converse(policy: AssistantPolicy, scenario: Scenario, options: ConverseOptions = {}): Promise<Conversation> {
+  const spoken = options.paraphrase ?? ((text: string) => text);
   const world = createWorld(restaurantWorld, { seed: options.seed ?? 7, trial: `${scenario.id}#1`, initialState: scenario.application.initial_state, now: () => 0 });
   const summary = scenario.input.context?.summary;
   const prior: HistoryMessage[] = scenario.input.context?.history ?? [];
   const turns: HistoryMessage[] = [];
   const log: LogEntry[] = [];
   const executions: Execution[] = [];
-  const caller = new ScriptedCaller(sim.agenda);
+  const script = callerScript(scenario, "caller");
+  const caller = new ScriptedCaller(script);
   const answered_acknowledgement: string[] = [];
   const timing_sensitive: string[] = [];
   const context = () => ({ ...(summary ? { summary } : {}), history: [...prior, ...turns] });
@@ -129,40 +140,38 @@ export async function converse(policy: AssistantPolicy, scenario: Scenario, opti
     },
   };
 
-  let line: { text: string; item: string } | undefined = { text: scenario.input.text, item: "opening" };
+  type Line = { text: string; item: string; acts: CallerAct[]; heard: HeardAsk | null };
+  const said = (l: CallerLine): Line => ({ text: l.text, item: lineLabel(l), acts: l.acts, heard: l.heard });
+  const opening = caller.follower.opening(null);
+  let line: Line | undefined = { text: opening.text, item: "opening", acts: opening.acts, heard: opening.heard };
   for (let n = 0; n < (options.maxCallerTurns ?? 24); n++) {
     if (!line) return { log, executions, world, caller, ended: "stalled", answered_acknowledgement, timing_sensitive };
     const request = line.text;
-    log.push({ role: "user", text: request, item: line.item });
+    log.push({ role: "user", text: request, item: line.item, acts: line.acts, heard: line.heard });
     const decision = policy.frontend({ request, context: context() });
     turns.push({ role: "user", text: request });
     const groups: Array<{ text: string; kind: LogEntry["kind"] }> = [];
-    if (decision.kind === "reply") {
-      turns.push({ role: "assistant", text: decision.text });
-      log.push({ role: "assistant", text: decision.text, kind: "reply" });
-      groups.push({ text: decision.text, kind: "reply" });
-    } else {
-      if (decision.acknowledgement) {
-        turns.push({ role: "assistant", text: decision.acknowledgement });
-        log.push({ role: "assistant", text: decision.acknowledgement, kind: "acknowledgement" });
-        groups.push({ text: decision.acknowledgement, kind: "acknowledgement" });
-      }
+    const speak = (text: string, kind: LogEntry["kind"]) => {
+      turns.push({ role: "assistant", text });
+      log.push({ role: "assistant", text: spoken(text), kind });
+      groups.push({ text: spoken(text), kind });
+    };
+    if (decision.kind === "reply") speak(decision.text, "reply");
+    else {
+      if (decision.acknowledgement) speak(decision.acknowledgement, "acknowledgement");
       const { reply } = await policy.backend({ request, context: { ...(summary ? { summary } : {}), history: prior }, transcript: [...prior, ...turns] }, tools);
-      turns.push({ role: "assistant", text: reply });
-      log.push({ role: "assistant", text: reply, kind: "result" });
-      groups.push({ text: reply, kind: "result" });
+      speak(reply, "result");
     }
     if (caller.finished) return { log, executions, world, caller, ended: "goodbye", answered_acknowledgement, timing_sensitive };
 
     line = undefined;
-    const label = (choice: AgendaItem | { closing: string } | undefined) => (choice === undefined ? "(wait)" : "closing" in choice ? "(goodbye)" : choice.id);
-    if (groups.length === 2 && label(caller.respondTo(`${groups[0]!.text} ${groups[1]!.text}`)) !== label(caller.respondTo(groups[1]!.text)))
+    if (groups.length === 2 && lineLabel(caller.preview(`${groups[0]!.text} ${groups[1]!.text}`)) !== lineLabel(caller.preview(groups[1]!.text)))
       timing_sensitive.push(`after "${request}"`);
     let heard = "";
     for (const group of groups) {
       // While it speaks: does an interrupt item fire on the words so far (since the caller last spoke)?
       const words = group.text.split(/\s+/);
-      let cut: AgendaItem | undefined;
+      let cut: CallerLine | undefined;
       let partial = "";
       for (let k = 1; k <= words.length && !cut; k++) {
         partial = `${heard} ${words.slice(0, k).join(" ")}`;
@@ -170,27 +179,27 @@ export async function converse(policy: AssistantPolicy, scenario: Scenario, opti
       }
       heard = `${heard} ${group.text}`;
       if (cut) {
-        const said = caller.say(cut);
+        const cutLine = said(cut);
         if (policy.yields_to_interruptions === false) {
-          log.push({ role: "user", text: said.text, item: said.item, ignored: true });
+          log.push({ role: "user", text: cutLine.text, item: cutLine.item, acts: cutLine.acts, heard: cutLine.heard, ignored: true });
         } else {
           const spoken = [...log].reverse().find((e) => e.role === "assistant" && e.text === group.text)!;
           spoken.interrupted = true;
-          line = said;
+          line = cutLine;
           // Once the cut-in is said and the assistant has fallen silent, the caller weighs what it heard
           // before it (as the offline caller does): anything it picks follows straight on, in the same turn.
           const next = caller.respondTo(partial);
           if (next) {
-            const more = caller.say(next);
-            line = { text: `${said.text} ${more.text}`, item: `${said.item}+${more.item}` };
+            const more = said(next);
+            line = { text: `${cutLine.text} ${more.text}`, item: `${cutLine.item}+${more.item}`, acts: [...cutLine.acts, ...more.acts], heard: cutLine.heard };
           }
           break;
         }
       }
       const choice = caller.respondTo(group.text);
       if (!choice) continue;
-      if (group.kind === "acknowledgement") answered_acknowledgement.push(label(choice));
-      line = caller.say(choice);
+      if (group.kind === "acknowledgement") answered_acknowledgement.push(lineLabel(choice));
+      line = said(choice);
       if (group.kind !== "acknowledgement") break;
     }
   }

@@ -1,18 +1,20 @@
 /**
  * The offline simulated caller: deterministic and agenda-driven. It hears the assistant only through
  * the assistant's words as the Live protocol delivers them (its output transcript) and whether its voice
- * is sounding; after each assistant turn settles it says the agenda item whose trigger has come (its
- * response hint), answers a question with the next item it owes, corrects, authorizes, keeps pressing,
- * interrupts or backchannels where the agenda or persona says, and says goodbye when its goal is met or
- * finally refused. It speaks with an offline synthesizer (espeak-ng) in its persona's voice.
+ * is sounding; what it says is decided by ./agenda-follower from its reading of the assistant's turn
+ * (./understanding): the agenda item whose moment has come, a yes to a go-ahead its goal wants, the next
+ * item it owes or a request to repeat for a question it cannot place, interrupts or backchannels where the
+ * agenda or persona says, and goodbye when its goal is met or finally refused. Each line it says carries its
+ * acts and what it heard (the trial record keeps both). It speaks with an offline synthesizer (espeak-ng) in its persona's voice.
  *
  * It never decides who may speak: it simply talks, and the relay carries its audio to the assistant.
  */
 import { chunkPcm } from "../audio/chunker";
 import { concatPcm, pcm16ToBytes } from "../audio/pcm";
 import type { Json } from "../world/types";
-import { bestTrigger, isQuestion, isRefusal, words } from "./triggers";
-import type { AgendaItem, CallerIntent, CallerIO, CallerProgress, CallerScript, CallerSession, CallerUtterance, SimulatedCaller } from "./types";
+import { AgendaFollower, type CallerLine } from "./agenda-follower";
+import { words } from "./triggers";
+import type { CallerAct, CallerIntent, CallerIO, CallerProgress, CallerScript, CallerSession, CallerUtterance, HeardAsk, SimulatedCaller } from "./types";
 
 /** What the caller speaks with (src/core/speech implements it). */
 export interface CallerSynthesizer {
@@ -57,7 +59,7 @@ export class OfflineCaller implements SimulatedCaller {
 
   describe(): Record<string, Json> {
     const synth = this.options.synthesizer(this.voice);
-    return { kind: "offline", voice: this.voice, speech: { provider: synth.provider ?? "unknown", model: synth.model ?? "" }, policy: "agenda-keywords@1" };
+    return { kind: "offline", voice: this.voice, speech: { provider: synth.provider ?? "unknown", model: synth.model ?? "" }, policy: "agenda-understanding@2" };
   }
 
   async start(script: CallerScript, io: CallerIO): Promise<CallerSession> {
@@ -99,10 +101,10 @@ class OfflineCallerSession implements CallerSession {
   private heardAnything = false;
   private openingSaid = false;
   private closingSaid = false;
-  private finallyRefused = false;
   private problem: string | null = null;
   private closed = false;
   private readonly random: () => number;
+  private readonly follower: AgendaFollower;
 
   constructor(
     private readonly script: CallerScript,
@@ -111,9 +113,14 @@ class OfflineCallerSession implements CallerSession {
     private readonly timing: OfflineCallerTiming,
   ) {
     this.random = seeded(io.seed ^ 0x5eed);
+    this.follower = new AgendaFollower(script, (item) => {
+      const at = io.clock.now();
+      this.done.set(item.id, at);
+      io.log("agenda.done", { id: item.id, action: item.action, at_ms: at });
+    });
     if (script.opens === "caller") {
       this.openingSaid = true;
-      this.say(script.request, "opening", null, io.clock.now() + timing.openingDelayMs);
+      this.sayLine(this.follower.opening(null), io.clock.now() + timing.openingDelayMs);
     }
   }
 
@@ -128,25 +135,26 @@ class OfflineCallerSession implements CallerSession {
     this.turnText += ` ${text}`;
     if (this.closingSaid || !this.assistantSpeaking) return;
     // While the assistant is still talking: an interrupt whose moment has come, or a backchannel.
-    const interrupt = bestTrigger(this.turnText, this.eligible().filter((i) => i.action === "interrupt"));
-    if (interrupt && !this.speakingOrQueued()) {
-      this.take(interrupt.item, "interrupt", at_ms + this.timing.reactionMs / 2);
+    if (this.speakingOrQueued()) return;
+    const interrupt = this.follower.interruptAt(this.turnText);
+    if (interrupt) {
+      this.sayLine(interrupt, at_ms + this.timing.reactionMs / 2);
       // The cut-in is the caller's answer to this turn: the rest of it (words still arriving, or talked
       // straight through) must not draw a second reply. The assistant's next turn starts fresh.
       this.turnText = "";
       this.cutOff = true;
       return;
     }
-    const explicit = bestTrigger(this.turnText, this.eligible().filter((i) => i.action === "backchannel"));
-    if (explicit && !this.speakingOrQueued()) {
-      this.take(explicit.item, "backchannel", at_ms);
+    const explicit = this.follower.backchannelAt(this.turnText);
+    if (explicit) {
+      this.sayLine(explicit, at_ms);
       this.backchannelThisTurn = true;
       return;
     }
-    if (!this.backchannelThisTurn && !this.speakingOrQueued() && words(this.turnText).length >= this.timing.backchannelAfterWords) {
+    if (!this.backchannelThisTurn && words(this.turnText).length >= this.timing.backchannelAfterWords) {
       this.backchannelThisTurn = true;
       const { backchannel_tendency, backchannels } = this.script.persona;
-      if (backchannels.length > 0 && this.random() < backchannel_tendency) this.say(backchannels[Math.floor(this.random() * backchannels.length)]!, "backchannel", null, at_ms);
+      if (backchannels.length > 0 && this.random() < backchannel_tendency) this.sayLine(this.follower.backchannel(backchannels[Math.floor(this.random() * backchannels.length)]!), at_ms);
     }
   }
 
@@ -177,7 +185,7 @@ class OfflineCallerSession implements CallerSession {
       const audio = this.io.utteranceAudio(next.utterance, concatPcm(next.frames));
       next.frames = chunkPcm(audio, { chunkMs: 20 });
       this.said.push(next.utterance);
-      this.io.log("utterance.started", { text: next.utterance.text, intent: next.utterance.intent, agenda_item: next.utterance.agenda_item, start_ms: at_ms });
+      this.io.log("utterance.started", { text: next.utterance.text, intent: next.utterance.intent, agenda_item: next.utterance.agenda_item, start_ms: at_ms, acts: next.utterance.acts ?? [], heard: next.utterance.heard ?? null });
       this.current = { pending: next, index: 0 };
       return this.speak(at_ms);
     }
@@ -189,14 +197,14 @@ class OfflineCallerSession implements CallerSession {
     return {
       agenda,
       goal_met: this.script.agenda.every((i) => !i.required || this.done.has(i.id)),
-      finally_refused: this.finallyRefused,
+      finally_refused: this.follower.finallyRefused,
       closing_said: this.closingSaid && !this.speakingOrQueued(),
       speaking: this.current !== null,
     };
   }
 
   utterances(): CallerUtterance[] {
-    return this.said.map((u) => ({ ...u }));
+    return this.said.map((u) => structuredClone(u));
   }
 
   failure(): string | null {
@@ -217,53 +225,18 @@ class OfflineCallerSession implements CallerSession {
     this.turnText = "";
     this.backchannelThisTurn = false;
     const when = at_ms + this.timing.reactionMs;
-    const refused = isRefusal(text);
     // The assistant opened the call: the caller states its request.
     if (!this.openingSaid) {
       this.openingSaid = true;
-      this.say(this.script.request, "answer", null, when);
+      this.sayLine(this.follower.opening(text), when);
       return;
     }
-    // `wait` items are moments the caller waits for: reaching one says nothing.
-    for (const w of this.eligible().filter((i) => i.action === "wait")) if (bestTrigger(text, [w])) this.markDone(w, at_ms);
-    const speakable = this.eligible().filter((i) => i.action !== "wait" && i.action !== "backchannel");
-    const matched = bestTrigger(text, speakable);
-    const owed = speakable.find((i) => i.required && (i.action === "answer" || i.action === "correct"));
-    const item = matched?.item ?? (isQuestion(text) ? (owed ?? speakable.find((i) => i.action === "finish")) : undefined);
-    if (item) {
-      if (item.action === "finish") this.finallyRefused = refused;
-      this.take(item, intentOf(item), when);
-    } else if (this.script.agenda.every((i) => !i.required || this.done.has(i.id)) && (isQuestion(text) || refused)) {
-      // Nothing left to say: the goal is met, or the caller pressed as far as its agenda goes and was refused.
-      this.finallyRefused = refused;
-      this.say(refused ? "Fine. Goodbye." : "No, that's all. Thank you, goodbye.", "closing", null, when);
-    }
+    const line = this.follower.respondTo(text);
+    if (line) this.sayLine(line, when);
   }
 
-  private take(item: AgendaItem, intent: CallerIntent, notBefore: number): void {
-    this.markDone(item, this.io.clock.now());
-    const text = item.response_hint ?? this.phrase(item);
-    this.say(text, intent, item.id, notBefore);
-    if (item.action === "finish") this.closingSaid = true;
-  }
-
-  private markDone(item: AgendaItem, at: number): void {
-    if (this.done.has(item.id)) return;
-    this.done.set(item.id, at);
-    this.io.log("agenda.done", { id: item.id, action: item.action, at_ms: at });
-  }
-
-  /** Without a response hint: the facts the item gives, as the caller knows them, or its commitment. */
-  private phrase(item: AgendaItem): string {
-    if (item.action === "finish") return "Thank you, goodbye.";
-    if (item.action === "backchannel") return this.script.persona.backchannels[0] ?? "Mm-hmm.";
-    const values = item.facts.map((f) => this.script.known_facts[f]).filter((v) => v !== undefined);
-    return values.length ? `${values.join(", ")}.` : item.commitment;
-  }
-
-  /** Pending items whose `after` items are all done. */
-  private eligible(): AgendaItem[] {
-    return this.script.agenda.filter((i) => !this.done.has(i.id) && i.after.every((a) => this.done.has(a)));
+  private sayLine(line: CallerLine, notBefore: number): void {
+    this.say(line.text, line.intent, line.item?.id ?? null, notBefore, line.acts, line.heard);
   }
 
   private speakingOrQueued(): boolean {
@@ -271,10 +244,10 @@ class OfflineCallerSession implements CallerSession {
   }
 
   /** Queue an utterance; its audio is synthesized now (virtual time waits for it), its frames go out from `notBefore`. */
-  private say(text: string, intent: CallerIntent, item: string | null, notBefore: number): void {
-    const pending: Pending = { utterance: { text, intent, agenda_item: item, start_ms: notBefore, end_ms: null }, frames: null, not_before_ms: notBefore };
+  private say(text: string, intent: CallerIntent, item: string | null, notBefore: number, acts: CallerAct[], heard: HeardAsk | null): void {
+    const pending: Pending = { utterance: { text, intent, agenda_item: item, start_ms: notBefore, end_ms: null, acts, heard }, frames: null, not_before_ms: notBefore };
     this.queue.push(pending);
-    if (intent === "closing") this.closingSaid = true;
+    if (intent === "closing" || intent === "finish") this.closingSaid = true;
     const release = this.io.clock.hold("synthesizing caller speech");
     this.synth
       .synthesize(text, { signal: this.io.signal })
@@ -288,12 +261,4 @@ class OfflineCallerSession implements CallerSession {
       })
       .finally(release);
   }
-}
-
-function intentOf(item: AgendaItem): CallerIntent {
-  if (item.action === "correct") return "correct";
-  if (item.action === "finish") return "finish";
-  if (item.action === "interrupt") return "interrupt";
-  if (item.action === "backchannel") return "backchannel";
-  return "answer";
 }

@@ -50,6 +50,22 @@ export interface CallerScript {
 /** What the caller meant by an utterance, as it intended it (labels on the record are inferred after the fact). */
 export type CallerIntent = "opening" | "answer" | "correct" | "backchannel" | "interrupt" | "finish" | "closing";
 
+/** What one caller line does, as the caller meant it (recorded by the offline caller; procedure grading reads it). */
+export type CallerAct =
+  | { kind: "request" }
+  | { kind: "give"; field: string; value: string | number | boolean }
+  | { kind: "correct"; field: string; value: string | number | boolean }
+  | { kind: "confirm" }
+  | { kind: "decline" }
+  | { kind: "ask" }
+  | { kind: "interrupt" }
+  | { kind: "backchannel" }
+  | { kind: "repeat_request" }
+  | { kind: "end" };
+
+/** What the caller took the assistant's turn before its line to ask. */
+export type HeardAsk = { kind: "fields"; fields: string[] } | { kind: "go_ahead"; action: string | null } | { kind: "question" };
+
 /** One thing the caller said, on the trial timeline. `end_ms` is null while it is still speaking. */
 export interface CallerUtterance {
   text: string;
@@ -57,6 +73,10 @@ export interface CallerUtterance {
   agenda_item: string | null;
   start_ms: number;
   end_ms: number | null;
+  /** The offline caller's acts for this line; absent for the live caller, which keeps no agenda. */
+  acts?: CallerAct[];
+  /** What it took the assistant's turn just before this line to ask (null: nothing); absent for the live caller. */
+  heard?: HeardAsk | null;
 }
 
 export interface AgendaProgress {

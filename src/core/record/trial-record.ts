@@ -168,6 +168,27 @@ export const CallerInputRecord = z.strictObject({
 });
 export type CallerInputRecord = z.infer<typeof CallerInputRecord>;
 
+/** What one simulated-caller line does, as the caller meant it (src/core/caller/types.ts `CallerAct`). */
+const factValue = z.union([z.string(), z.number(), z.boolean()]);
+export const CallerActRecord = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("request") }),
+  z.strictObject({ kind: z.literal("give"), field: z.string(), value: factValue }),
+  z.strictObject({ kind: z.literal("correct"), field: z.string(), value: factValue }),
+  z.strictObject({ kind: z.literal("confirm") }),
+  z.strictObject({ kind: z.literal("decline") }),
+  z.strictObject({ kind: z.literal("ask") }),
+  z.strictObject({ kind: z.literal("interrupt") }),
+  z.strictObject({ kind: z.literal("backchannel") }),
+  z.strictObject({ kind: z.literal("repeat_request") }),
+  z.strictObject({ kind: z.literal("end") }),
+]);
+/** What the caller took the assistant's turn to ask (src/core/caller/types.ts `HeardAsk`). */
+export const HeardAskRecord = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("fields"), fields: z.array(z.string()) }),
+  z.strictObject({ kind: z.literal("go_ahead"), action: z.string().nullable() }),
+  z.strictObject({ kind: z.literal("question") }),
+]);
+
 /**
  * RUN: how the conversation went, as the harness saw it — who opened, the caller, the relay's media
  * statistics, what ended it, and the caller's agenda as it progressed.
@@ -198,7 +219,19 @@ export const ConversationRecord = z.strictObject({
     fired_ms: z.number().nullable(),
   }),
   agenda: z.array(z.strictObject({ id: z.string(), status: z.enum(["done", "pending"]), at_ms: z.number().nullable() })),
-  utterances: z.array(z.strictObject({ text: z.string(), intent: z.string(), agenda_item: z.string().nullable(), start_ms: z.number(), end_ms: z.number().nullable() })),
+  utterances: z.array(
+    z.strictObject({
+      text: z.string(),
+      intent: z.string(),
+      agenda_item: z.string().nullable(),
+      start_ms: z.number(),
+      end_ms: z.number().nullable(),
+      /** The offline caller's acts for this line (absent for the live caller, which keeps no agenda). */
+      acts: z.array(CallerActRecord).optional(),
+      /** What the offline caller took the assistant's turn before this line to ask; null: nothing. */
+      heard: HeardAskRecord.nullable().optional(),
+    }),
+  ),
 });
 export type ConversationRecord = z.infer<typeof ConversationRecord>;
 

@@ -145,7 +145,7 @@ function conversationRecord(relay: ConversationRelay, end: RelayEnd | null, call
       fired_ms: end?.ended === "complete" ? end.fired_ms : null,
     },
     agenda: progress?.agenda ?? [],
-    utterances: said.map((u) => ({ text: u.text, intent: u.intent, agenda_item: u.agenda_item, start_ms: u.start_ms, end_ms: u.end_ms })),
+    utterances: said.map((u) => ({ text: u.text, intent: u.intent, agenda_item: u.agenda_item, start_ms: u.start_ms, end_ms: u.end_ms, ...(u.acts ? { acts: u.acts } : {}), ...(u.heard !== undefined ? { heard: u.heard } : {}) })),
   };
 }
 
