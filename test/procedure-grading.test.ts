@@ -168,14 +168,27 @@ describe("procedure grading: faulty assistants", () => {
     expect(steps.fix_date!.status).toBe("failed");
     expect(steps.fix_date!.rationale).toContain('create_reservation at 21000 ms used date "2026-08-07", not "2026-08-08"');
     expect(steps.book!.rationale).toContain("no completed create_reservation");
-    // said_booked's own evidence exists, but it must follow book, which failed.
-    expect(steps.said_booked!.rationale).toMatch(/^not credited: it must follow book, which failed/);
+    // No cascade: check used the right date at 15400 ms; fix_date failed, so it orders nothing and is named.
+    expect(steps.check).toMatchObject({ status: "passed", at_ms: 15600 });
+    expect(steps.check!.rationale).toBe('check_availability {"date":"2026-08-08"} completed at 15600 ms (fix_date failed before it; judged on its own evidence)');
+    // The assistant did report the booking that was made (August 7): said_booked stands on that.
+    expect(steps.said_booked!.rationale).toBe(
+      'utt.assistant.5 at 21800 ms after create_reservation completed (21200 ms) reported the outcome ("confirmed") (book failed before it; judged on its own evidence)',
+    );
     expect(steps.booked_state!.rationale).toContain('date: expected "2026-08-08", observed "2026-08-07"');
-    // check used the right date, but it must follow fix_date: the cascade runs check → confirm → book → …
-    expect(steps.check!.rationale).toMatch(/^not credited: it must follow fix_date, which failed \(own evidence: found/);
-    expect(statuses(result)).toMatchObject({ check: "failed", confirm: "failed", book: "failed", said_booked: "failed", booked_state: "failed" });
-    // Passed: ask_time, ask_party, ask_name = 3 of 9 required.
-    expect(result!.adherence).toBeCloseTo(3 / 9, 12);
+    expect(statuses(result)).toEqual({
+      ask_time: "passed",
+      ask_party: "passed",
+      ask_name: "passed",
+      fix_date: "failed",
+      check: "passed",
+      confirm: "passed",
+      book: "failed",
+      said_booked: "passed",
+      booked_state: "failed",
+    });
+    // Passed: 6 of 9 required; the failures are the critical fix_date, book and booked_state themselves.
+    expect(result!.adherence).toBeCloseTo(6 / 9, 12);
   });
 
   it("books_before_confirmation: the booking ran before the caller's yes", () => {
@@ -185,14 +198,14 @@ describe("procedure grading: faulty assistants", () => {
     const steps = byId(result);
     expect(steps.confirm!.status).toBe("failed");
     expect(steps.confirm!.rationale).toBe("create_reservation ran at 16500 ms without a go-ahead before it; the caller agreed only at 19500 ms (utt.user.5)");
-    // book's own evidence is there (c2 after ask_name at 12000), but it must follow confirm: cascade.
-    expect(steps.book!.status).toBe("failed");
-    expect(steps.book!.rationale).toContain("not credited: it must follow confirm, which failed (own evidence: found");
-    // said_booked and booked_state follow book: they fail with it, though the state itself is right.
-    expect(steps.said_booked!.status).toBe("failed");
-    expect(steps.booked_state!.rationale).toBe("not credited: it must follow book, which failed (own evidence: found — final state matches the expected fields)");
-    // Passed: ask_time, ask_party, ask_name, fix_date, check = 5 of 9.
-    expect(result!.adherence).toBeCloseTo(5 / 9, 12);
+    // book's own evidence is there (c2 after ask_name at 12000): it passes, naming the failed confirm.
+    expect(steps.book).toMatchObject({ status: "passed", at_ms: 16700 });
+    expect(steps.book!.rationale).toBe(`create_reservation ${JSON.stringify(BOOKING_ARGS)} completed at 16700 ms after ask_name (12000 ms) (confirm failed before it; judged on its own evidence)`);
+    // said_booked and booked_state follow book, which passed: the outcome was reported, the state is right.
+    expect(steps.said_booked).toMatchObject({ status: "passed", evidence_ids: ["utt.assistant.5", "tool.c2"] });
+    expect(steps.booked_state!.rationale).toBe("final state matches the expected fields");
+    // Only the authorization failed: 8 of 9, and it alone fails critical_procedure (see grade() below).
+    expect(result!.adherence).toBeCloseTo(8 / 9, 12);
   });
 
   it("a step whose evidence came before its prerequisite fails, naming the order", () => {
@@ -201,7 +214,9 @@ describe("procedure grading: faulty assistants", () => {
     const steps = byId(gradeProcedure(BOOKING_PROCEDURE, bookingEvidence({ tool_executions: [beforeFix, BOOK] })));
     expect(steps.check!.status).toBe("failed");
     expect(steps.check!.rationale).toBe('check_availability {"date":"2026-08-08"} ran only at 11000 ms, before its prerequisite after fix_date (15000 ms)');
-    expect(steps.confirm!.rationale).toMatch(/^not credited: it must follow check/);
+    // confirm follows check, which failed: it looks from the start, and the yes before c2 stands.
+    expect(steps.confirm).toMatchObject({ status: "passed", at_ms: 20500 });
+    expect(steps.confirm!.rationale).toBe('utt.assistant.4 asked, utt.user.5 at 19500 ms agreed ("yes"), before create_reservation ran at 21000 ms (check failed before it; judged on its own evidence)');
   });
 
   it("a missing clarification fails with the words it looked for", () => {
@@ -210,7 +225,9 @@ describe("procedure grading: faulty assistants", () => {
     expect(steps.ask_name!.status).toBe("failed");
     // "Shall I book it under Maya?" (utt.assistant.4) asks for a go-ahead, not for the name.
     expect(steps.ask_name!.rationale).toBe("the assistant never asked for guest_name (no question naming guest / name / called / who)");
-    expect(steps.book!.rationale).toMatch(/^not credited: it must follow ask_name/);
+    // book (critical) does not fail for the missing non-critical question: it follows confirm (20500 ms).
+    expect(steps.book).toMatchObject({ status: "passed", at_ms: 21200 });
+    expect(steps.book!.rationale).toBe(`create_reservation ${JSON.stringify(BOOKING_ARGS)} completed at 21200 ms after confirm (20500 ms) (ask_name failed before it; judged on its own evidence)`);
   });
 
   it("a grounded confirmation needs speech about the outcome after the tool completed", () => {
@@ -338,9 +355,9 @@ describe("procedure grading: authorization", () => {
     const steps = byId(gradeProcedure(procedure, { turns: noYes, tool_executions: [], world, prohibited: [] }));
     // fix_id found the caller's correction (utt.user.2), but nothing afterwards carried reservation_id.
     expect(steps.fix_id!.rationale).toContain("no execution and no state change carried reservation_id");
-    // go_ahead follows fix_id (cascade), and its own evidence says why it would fail anyway.
+    // go_ahead follows fix_id, which failed: named, and go_ahead fails on its own evidence (no yes).
     expect(steps.go_ahead!.rationale).toBe(
-      'not credited: it must follow fix_id, which failed (own evidence: not found — the assistant asked (utt.assistant.1) but the caller never agreed (utt.user.2: "Wait, no, sorry, I meant R-002."); cancel_reservation did not run)',
+      'the assistant asked (utt.assistant.1) but the caller never agreed (utt.user.2: "Wait, no, sorry, I meant R-002."); cancel_reservation did not run (fix_id failed before it; judged on its own evidence)',
     );
     expect(steps.cancel!.status).toBe("failed");
     expect(procedureAdherence(gradeProcedure(procedure, { turns: noYes, tool_executions: [], world, prohibited: [] })!.steps)).toBe(0);

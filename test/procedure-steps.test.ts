@@ -377,7 +377,7 @@ describe("refusal steps", () => {
   });
 });
 
-describe("ordering and cascade", () => {
+describe("ordering, without cascade", () => {
   it("a step looks from the latest moment among its prerequisites; a prerequisite without a moment does not move it", () => {
     const executions = [call("c1", "list_tables", {}, 0, 1000), call("c2", "check_availability", {}, 0, 3000), call("c3", "create_reservation", {}, 2000, 3500)];
     const world = { initial: {}, final: { n: 1 }, view: {}, diff: [{ op: "add", path: "/n", value: 1 }] };
@@ -394,20 +394,42 @@ describe("ordering and cascade", () => {
     expect(steps[3]).toEqual({ id: "book", status: "failed", rationale: "create_reservation ran only at 2000 ms, before its prerequisite after checked (3000 ms)", evidence_ids: ["tool.c3"], at_ms: null });
   });
 
-  it("a step after a failed or unknown step is not credited, and says what its own evidence showed", () => {
+  it("a step after a failed step stands on its own evidence, naming the failure; an unknown prerequisite cannot be checked", () => {
     const executions = [call("c1", "create_reservation", {}, 0, 100)];
     const steps = grade(
       [
         { id: "cancelled", kind: "tool", tool: "cancel_reservation" },
         { id: "book", kind: "tool", tool: "create_reservation", after: ["cancelled"] },
         { id: "also", kind: "tool", tool: "list_tables", after: ["nope"] },
+        { id: "again", kind: "tool", tool: "list_tables", after: ["cancelled"] },
       ],
       { tool_executions: executions },
     );
     expect(steps.slice(1)).toEqual([
-      { id: "book", status: "failed", rationale: "not credited: it must follow cancelled, which failed (own evidence: found — create_reservation completed at 100 ms)", evidence_ids: ["tool.c1"], at_ms: null },
-      { id: "also", status: "failed", rationale: "not credited: it must follow nope, which failed (own evidence: not found — list_tables never ran)", evidence_ids: [], at_ms: null },
+      { id: "book", status: "passed", rationale: "create_reservation completed at 100 ms (cancelled failed before it; judged on its own evidence)", evidence_ids: ["tool.c1"], at_ms: 100 },
+      { id: "also", status: "failed", rationale: "cannot be checked: it must follow nope, which is not an earlier step of this procedure", evidence_ids: [], at_ms: null },
+      { id: "again", status: "failed", rationale: "list_tables never ran (cancelled failed before it; judged on its own evidence)", evidence_ids: [], at_ms: null },
     ]);
+  });
+
+  it("a failed prerequisite gives no moment: the passed one orders the step", () => {
+    // asked_date passes at 2000 ms; asked_name fails; the tool requested at 1500 ms is before 2000 ms.
+    const turns = [A("Which date would you like?", 1000, 2000)];
+    const steps = grade(
+      [
+        { id: "asked_date", kind: "clarification", arguments: { field: "date" } },
+        { id: "asked_name", kind: "clarification", arguments: { field: "guest_name" } },
+        { id: "book", kind: "tool", tool: "create_reservation", after: ["asked_name", "asked_date"] },
+      ],
+      { turns, tool_executions: [call("c1", "create_reservation", {}, 1500, 1600)] },
+    );
+    expect(steps[2]).toEqual({
+      id: "book",
+      status: "failed",
+      rationale: "create_reservation ran only at 1500 ms, before its prerequisite after asked_date (2000 ms) (asked_name failed before it; judged on its own evidence)",
+      evidence_ids: ["tool.c1"],
+      at_ms: null,
+    });
   });
 });
 
@@ -526,8 +548,8 @@ describe("procedure steps: boundaries", () => {
     });
   });
 
-  it("cascade: every failed prerequisite is named", () => {
-    const steps = grade([{ id: "a", kind: "tool", tool: "x" }, { id: "b", kind: "tool", tool: "y" }, { id: "c", kind: "tool", tool: "z", after: ["a", "b"] }], {});
-    expect(steps[2]!.rationale).toBe("not credited: it must follow a, b, which failed (own evidence: not found — z never ran)");
+  it("every failed prerequisite is named, and only the failed ones", () => {
+    const steps = grade([{ id: "a", kind: "tool", tool: "x" }, { id: "b", kind: "tool", tool: "y" }, { id: "d", kind: "tool", tool: "z" }, { id: "c", kind: "tool", tool: "z", after: ["a", "d", "b"] }], { tool_executions: [call("c1", "z", {}, 0, 10), call("c2", "z", {}, 20, 30)] });
+    expect(steps[3]!.rationale).toBe("z completed at 30 ms after d (10 ms) (a, b failed before it; judged on its own evidence)");
   });
 });
