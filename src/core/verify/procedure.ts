@@ -110,7 +110,8 @@ function callerMoves(lines: readonly ProcedureCallerLine[] | undefined, utteranc
   if (!lines?.some((l) => l.acts !== undefined)) return null;
   const users = utterances.filter((u) => u.role === "user");
   return lines.map((line) => {
-    const lineEnd = line.end_ms ?? line.start_ms;
+    // A line still being spoken when the recording ended has no end: any later turn may hold it.
+    const lineEnd = line.end_ms ?? Number.POSITIVE_INFINITY;
     const turn = users
       .filter((u) => u.start_ms <= lineEnd && u.end_ms >= line.start_ms)
       .reduce<NumberedUtterance | undefined>((best, u) => (!best || Math.abs(u.start_ms - line.start_ms) < Math.abs(best.start_ms - line.start_ms) ? u : best), undefined);
