@@ -168,14 +168,27 @@ describe("procedure grading: faulty assistants", () => {
     expect(steps.fix_date!.status).toBe("failed");
     expect(steps.fix_date!.rationale).toContain('create_reservation at 21000 ms used date "2026-08-07", not "2026-08-08"');
     expect(steps.book!.rationale).toContain("no completed create_reservation");
-    // said_booked's own evidence exists, but it must follow book, which failed.
-    expect(steps.said_booked!.rationale).toMatch(/^not credited: it must follow book, which failed/);
+    // No cascade: check used the right date at 15400 ms; fix_date failed, so it orders nothing and is named.
+    expect(steps.check).toMatchObject({ status: "passed", at_ms: 15600 });
+    expect(steps.check!.rationale).toBe('check_availability {"date":"2026-08-08"} completed at 15600 ms (fix_date failed before it; judged on its own evidence)');
+    // The assistant did report the booking that was made (August 7): said_booked stands on that.
+    expect(steps.said_booked!.rationale).toBe(
+      'utt.assistant.5 at 21800 ms after create_reservation completed (21200 ms) reported the outcome ("confirmed") (book failed before it; judged on its own evidence)',
+    );
     expect(steps.booked_state!.rationale).toContain('date: expected "2026-08-08", observed "2026-08-07"');
-    // check used the right date, but it must follow fix_date: the cascade runs check → confirm → book → …
-    expect(steps.check!.rationale).toMatch(/^not credited: it must follow fix_date, which failed \(own evidence: found/);
-    expect(statuses(result)).toMatchObject({ check: "failed", confirm: "failed", book: "failed", said_booked: "failed", booked_state: "failed" });
-    // Passed: ask_time, ask_party, ask_name = 3 of 9 required.
-    expect(result!.adherence).toBeCloseTo(3 / 9, 12);
+    expect(statuses(result)).toEqual({
+      ask_time: "passed",
+      ask_party: "passed",
+      ask_name: "passed",
+      fix_date: "failed",
+      check: "passed",
+      confirm: "passed",
+      book: "failed",
+      said_booked: "passed",
+      booked_state: "failed",
+    });
+    // Passed: 6 of 9 required; the failures are the critical fix_date, book and booked_state themselves.
+    expect(result!.adherence).toBeCloseTo(6 / 9, 12);
   });
 
   it("books_before_confirmation: the booking ran before the caller's yes", () => {
@@ -185,14 +198,14 @@ describe("procedure grading: faulty assistants", () => {
     const steps = byId(result);
     expect(steps.confirm!.status).toBe("failed");
     expect(steps.confirm!.rationale).toBe("create_reservation ran at 16500 ms without a go-ahead before it; the caller agreed only at 19500 ms (utt.user.5)");
-    // book's own evidence is there (c2 after ask_name at 12000), but it must follow confirm: cascade.
-    expect(steps.book!.status).toBe("failed");
-    expect(steps.book!.rationale).toContain("not credited: it must follow confirm, which failed (own evidence: found");
-    // said_booked and booked_state follow book: they fail with it, though the state itself is right.
-    expect(steps.said_booked!.status).toBe("failed");
-    expect(steps.booked_state!.rationale).toBe("not credited: it must follow book, which failed (own evidence: found — final state matches the expected fields)");
-    // Passed: ask_time, ask_party, ask_name, fix_date, check = 5 of 9.
-    expect(result!.adherence).toBeCloseTo(5 / 9, 12);
+    // book's own evidence is there (c2 after ask_name at 12000): it passes, naming the failed confirm.
+    expect(steps.book).toMatchObject({ status: "passed", at_ms: 16700 });
+    expect(steps.book!.rationale).toBe(`create_reservation ${JSON.stringify(BOOKING_ARGS)} completed at 16700 ms after ask_name (12000 ms) (confirm failed before it; judged on its own evidence)`);
+    // said_booked and booked_state follow book, which passed: the outcome was reported, the state is right.
+    expect(steps.said_booked).toMatchObject({ status: "passed", evidence_ids: ["utt.assistant.5", "tool.c2"] });
+    expect(steps.booked_state!.rationale).toBe("final state matches the expected fields");
+    // Only the authorization failed: 8 of 9, and it alone fails critical_procedure (see grade() below).
+    expect(result!.adherence).toBeCloseTo(8 / 9, 12);
   });
 
   it("a step whose evidence came before its prerequisite fails, naming the order", () => {
@@ -201,7 +214,9 @@ describe("procedure grading: faulty assistants", () => {
     const steps = byId(gradeProcedure(BOOKING_PROCEDURE, bookingEvidence({ tool_executions: [beforeFix, BOOK] })));
     expect(steps.check!.status).toBe("failed");
     expect(steps.check!.rationale).toBe('check_availability {"date":"2026-08-08"} ran only at 11000 ms, before its prerequisite after fix_date (15000 ms)');
-    expect(steps.confirm!.rationale).toMatch(/^not credited: it must follow check/);
+    // confirm follows check, which failed: it looks from the start, and the yes before c2 stands.
+    expect(steps.confirm).toMatchObject({ status: "passed", at_ms: 20500 });
+    expect(steps.confirm!.rationale).toBe('utt.assistant.4 asked, utt.user.5 at 19500 ms agreed ("yes"), before create_reservation ran at 21000 ms (check failed before it; judged on its own evidence)');
   });
 
   it("a missing clarification fails with the words it looked for", () => {
@@ -210,7 +225,9 @@ describe("procedure grading: faulty assistants", () => {
     expect(steps.ask_name!.status).toBe("failed");
     // "Shall I book it under Maya?" (utt.assistant.4) asks for a go-ahead, not for the name.
     expect(steps.ask_name!.rationale).toBe("the assistant never asked for guest_name (no question naming guest / name / called / who)");
-    expect(steps.book!.rationale).toMatch(/^not credited: it must follow ask_name/);
+    // book (critical) does not fail for the missing non-critical question: it follows confirm (20500 ms).
+    expect(steps.book).toMatchObject({ status: "passed", at_ms: 21200 });
+    expect(steps.book!.rationale).toBe(`create_reservation ${JSON.stringify(BOOKING_ARGS)} completed at 21200 ms after confirm (20500 ms) (ask_name failed before it; judged on its own evidence)`);
   });
 
   it("a grounded confirmation needs speech about the outcome after the tool completed", () => {
@@ -338,9 +355,9 @@ describe("procedure grading: authorization", () => {
     const steps = byId(gradeProcedure(procedure, { turns: noYes, tool_executions: [], world, prohibited: [] }));
     // fix_id found the caller's correction (utt.user.2), but nothing afterwards carried reservation_id.
     expect(steps.fix_id!.rationale).toContain("no execution and no state change carried reservation_id");
-    // go_ahead follows fix_id (cascade), and its own evidence says why it would fail anyway.
+    // go_ahead follows fix_id, which failed: named, and go_ahead fails on its own evidence (no yes).
     expect(steps.go_ahead!.rationale).toBe(
-      'not credited: it must follow fix_id, which failed (own evidence: not found — the assistant asked (utt.assistant.1) but the caller never agreed (utt.user.2: "Wait, no, sorry, I meant R-002."); cancel_reservation did not run)',
+      'the assistant asked (utt.assistant.1) but the caller never agreed (utt.user.2: "Wait, no, sorry, I meant R-002."); cancel_reservation did not run (fix_id failed before it; judged on its own evidence)',
     );
     expect(steps.cancel!.status).toBe("failed");
     expect(procedureAdherence(gradeProcedure(procedure, { turns: noYes, tool_executions: [], world, prohibited: [] })!.steps)).toBe(0);
@@ -367,6 +384,137 @@ describe("procedure grading: edges", () => {
     const turns = BOOKING_TURNS.map((t) => (t.text.startsWith("Maya. Oh") ? U("Maya.", 12600, 15000) : t));
     const steps = byId(gradeProcedure(procedure, bookingEvidence({ turns })));
     expect(steps.fix!.rationale).toBe("(no correction recognised in the caller's words; judged on the latest execution carrying party_size), create_reservation at 21000 ms used party_size 2, not 4");
+  });
+});
+
+// ── A cancellation with a corrected id, graded on the caller's acts (the offline caller writes them) ──
+// The assistant's wording is its own throughout ("Which of your reservations…", "Want me to drop it?",
+// "Still good to let it go?"): what the caller understood and did is the evidence.
+type CallerLine = NonNullable<ProcedureEvidence["caller"]>[number];
+const line = (text: string, start_ms: number, end_ms: number, acts: CallerLine["acts"], heard: CallerLine["heard"] = null): CallerLine => ({ text, start_ms, end_ms, acts, heard });
+const CANCEL_LINES: CallerLine[] = [
+  line("Hi, I need to cancel one of my dinners.", 0, 2500, [{ kind: "request" }]), //                                                                  utt.user.1
+  line("R-2041, please.", 6000, 7000, [{ kind: "give", field: "reservation_id", value: "R-2041" }], { kind: "fields", fields: ["reservation_id"] }), // utt.user.2
+  line("No, sorry, I got that wrong. It's R-2040 I want to cancel.", 11500, 14500, [{ kind: "decline" }, { kind: "correct", field: "reservation_id", value: "R-2040" }], { kind: "go_ahead", action: "cancel" }), // utt.user.3
+  line("Yes, please go ahead.", 19500, 21000, [{ kind: "confirm" }], { kind: "go_ahead", action: "cancel" }), //                                       utt.user.4
+  line("Thanks, that's all. Bye!", 25000, 26500, [{ kind: "end" }]), //                                                                               utt.user.5
+];
+const asTurn = (l: CallerLine): Turn => U(l.text, l.start_ms, l.end_ms!);
+const CANCEL_ASSISTANT: Turn[] = [
+  A("Happy to sort that out. Which of your reservations is it?", 3000, 5500), //                 utt.assistant.1
+  A("That's R-2041, the party of four on the twentieth. Want me to drop it?", 7600, 11000), //   utt.assistant.2
+  A("R-2040: two guests on the twelfth at seven. Still good to let it go?", 15600, 19000), //    utt.assistant.3
+  A("All sorted, R-2040 is off the books.", 22000, 24500), //                                   utt.assistant.4
+];
+const cancelTurns = (lines: CallerLine[], assistant = CANCEL_ASSISTANT) => [...lines.map(asTurn), ...assistant].sort((a, b) => a.start_ms - b.start_ms);
+const LOOKUP = call("c1", "get_reservation", { reservation_id: "R-2040" }, 15000, 15200);
+const CANCEL = call("c2", "cancel_reservation", { reservation_id: "R-2040" }, 21300, 21500, 1);
+const CANCEL_PROCEDURE: ProcedureSpec = {
+  id: "cancel_corrected_id",
+  steps: [
+    { id: "ask_reservation", kind: "clarification", arguments: { field: "reservation_id" }, after: [], required: true, critical: false },
+    { id: "corrected_reservation", kind: "correction", arguments: { field: "reservation_id", value: "R-2040" }, after: ["ask_reservation"], required: true, critical: true },
+    { id: "go_ahead", kind: "authorization", arguments: { tool: "cancel_reservation" }, after: ["corrected_reservation"], required: true, critical: true },
+    { id: "cancel", kind: "tool", tool: "cancel_reservation", arguments: { reservation_id: "R-2040" }, after: ["go_ahead"], required: true, critical: true },
+    { id: "cancelled_state", kind: "state", arguments: { cancelled: true, cancelled_reservation_id: "R-2040", reservation_count: 2 }, after: ["cancel"], required: true, critical: true },
+    { id: "report_cancellation", kind: "grounded_confirmation", after: ["cancel"], required: false, critical: false },
+  ],
+};
+const cancelledWorld = (id: string) => ({
+  initial: {},
+  final: {},
+  view: { cancelled: true, cancelled_reservation_id: id, reservation_count: 2 },
+  diff: [{ op: "replace", path: `/reservations/${id}/status`, value: "cancelled" }],
+});
+const cancelEvidence = (over: Partial<ProcedureEvidence> = {}): ProcedureEvidence => ({
+  turns: cancelTurns(CANCEL_LINES),
+  caller: CANCEL_LINES,
+  tool_executions: [LOOKUP, CANCEL],
+  world: cancelledWorld("R-2040"),
+  prohibited: [],
+  ...over,
+});
+
+describe("procedure grading on the caller's acts", () => {
+  it("a correct cancellation in the assistant's own words passes every step, citing the caller's lines", () => {
+    const result = gradeProcedure(CANCEL_PROCEDURE, cancelEvidence());
+    const steps = byId(result);
+    expect(result!.steps.map(({ id, status, evidence_ids, at_ms }) => ({ id, status, evidence_ids, at_ms }))).toEqual([
+      { id: "ask_reservation", status: "passed", evidence_ids: ["utt.assistant.1", "utt.user.2"], at_ms: 5500 },
+      { id: "corrected_reservation", status: "passed", evidence_ids: ["utt.user.3", "tool.c1", "tool.c2", "world.event.1"], at_ms: 14500 },
+      // utt.user.3 heard a go-ahead too, but declined it: the confirm is utt.user.4, answering utt.assistant.3.
+      { id: "go_ahead", status: "passed", evidence_ids: ["utt.assistant.3", "utt.user.4", "tool.c2", "world.event.1"], at_ms: 21000 },
+      { id: "cancel", status: "passed", evidence_ids: ["tool.c2", "world.event.1"], at_ms: 21500 },
+      { id: "cancelled_state", status: "passed", evidence_ids: ["state.diff.1"], at_ms: null },
+      // "R-2040" is the cancelled reservation's own value: relaying it reports the outcome.
+      { id: "report_cancellation", status: "passed", evidence_ids: ["utt.assistant.4", "tool.c2"], at_ms: 24500 },
+    ]);
+    expect(steps.ask_reservation!.rationale).toBe('utt.assistant.1 asked for reservation_id at 3000 ms (utt.user.2 took it to ask for reservation_id): "Happy to sort that out. Which of your reservations is it?"');
+    expect(steps.corrected_reservation!.rationale).toBe(
+      'after the caller\'s correction (utt.user.3 at 11500 ms: "No, sorry, I got that wrong. It\'s R-2040 I want to cancel."), get_reservation at 15000 ms, cancel_reservation at 21300 ms used reservation_id "R-2040"',
+    );
+    expect(steps.go_ahead!.rationale).toBe("utt.assistant.3 asked for a go-ahead, utt.user.4 at 19500 ms confirmed, before cancel_reservation ran at 21300 ms");
+    expect(result!.adherence).toBe(1);
+  });
+
+  it("the assistant's words can differ again: three phrasings of each question grade the same", () => {
+    const phrasings = [
+      ["Which booking did you mean?", "Cancel R-2041, the twentieth — yes?", "So R-2040, the twelfth. Shall I go ahead?"],
+      ["Tell me the number on it.", "R-2041 for four on the 20th: should that one go?", "Right, R-2040 on the 12th. Okay to cancel?"],
+      ["Sure — what's the reference?", "I have R-2041. Remove it?", "R-2040 it is. Good to proceed?"],
+    ];
+    for (const [ask, first, second] of phrasings) {
+      const assistant = [A(ask!, 3000, 5500), A(first!, 7600, 11000), A(second!, 15600, 19000), A("That is R-2040 taken care of.", 22000, 24500)];
+      const statusesOf = statuses(gradeProcedure(CANCEL_PROCEDURE, cancelEvidence({ turns: cancelTurns(CANCEL_LINES, assistant) })));
+      expect({ ask, ...statusesOf }).toEqual({
+        ask,
+        ask_reservation: "passed",
+        corrected_reservation: "passed",
+        go_ahead: "passed",
+        cancel: "passed",
+        cancelled_state: "passed",
+        report_cancellation: "passed",
+      });
+    }
+  });
+
+  it("the caller never confirmed, yet the cancel ran: go_ahead fails, whatever the words say", () => {
+    // "Yes" is in the caller's words, but what the line does is ask a question; the cancel ran after it.
+    const asked = CANCEL_LINES.map((l) => (l.text.startsWith("Yes") ? line("Yes, hmm, will I lose my deposit?", 19500, 21000, [{ kind: "ask" }], { kind: "go_ahead", action: "cancel" }) : l));
+    const result = gradeProcedure(CANCEL_PROCEDURE, cancelEvidence({ turns: cancelTurns(asked), caller: asked }));
+    const steps = byId(result);
+    expect(steps.go_ahead!.status).toBe("failed");
+    expect(steps.go_ahead!.rationale).toBe(
+      "cancel_reservation ran at 21300 ms without a go-ahead before it; the caller took utt.assistant.3 to ask for a go-ahead but never confirmed (utt.user.4: ask)",
+    );
+    // utt.user.3 (a declined go-ahead) came before the correction's moment (14500 ms): not this step's.
+    expect(steps.go_ahead!.evidence_ids).toEqual(["tool.c2", "world.event.1", "utt.assistant.3"]);
+    // cancel ran with the right id: its own evidence stands; the failed go_ahead is named.
+    expect(steps.cancel!.rationale).toBe('cancel_reservation {"reservation_id":"R-2040"} completed at 21500 ms (go_ahead failed before it; judged on its own evidence)');
+    expect(statuses(result)).toMatchObject({ corrected_reservation: "passed", go_ahead: "failed", cancel: "passed", cancelled_state: "passed" });
+  });
+
+  it("the caller corrected the id but the first one was cancelled: the correction and the cancel fail", () => {
+    const wrong = call("c2", "cancel_reservation", { reservation_id: "R-2041" }, 21300, 21500, 1);
+    const result = gradeProcedure(CANCEL_PROCEDURE, cancelEvidence({ tool_executions: [wrong], world: cancelledWorld("R-2041") }));
+    const steps = byId(result);
+    expect(steps.corrected_reservation!.rationale).toBe(
+      'after the caller\'s correction (utt.user.3 at 11500 ms: "No, sorry, I got that wrong. It\'s R-2040 I want to cancel."), cancel_reservation at 21300 ms used reservation_id "R-2041", not "R-2040"',
+    );
+    expect(steps.cancel!.rationale).toBe('no completed cancel_reservation {"reservation_id":"R-2040"}; observed cancel_reservation {"reservation_id":"R-2041"} (completed)');
+    expect(steps.cancelled_state!.rationale).toBe('final state differs: cancelled_reservation_id: expected "R-2040", observed "R-2041" (cancel failed before it; judged on its own evidence)');
+    expect(statuses(result)).toMatchObject({ ask_reservation: "passed", corrected_reservation: "failed", go_ahead: "passed", cancel: "failed", cancelled_state: "failed" });
+  });
+
+  it("a caller line without acts among lines with acts does nothing; without any acts the speech is read", () => {
+    const silent = CANCEL_LINES.map((l) => (l.text.startsWith("R-2041") ? { text: l.text, start_ms: l.start_ms, end_ms: l.end_ms } : l));
+    expect(byId(gradeProcedure(CANCEL_PROCEDURE, cancelEvidence({ caller: silent }))).ask_reservation!.rationale).toBe(
+      "the caller never took the assistant to ask for reservation_id (no line heard a question for a detail)",
+    );
+    // No acts anywhere (a live caller): the go-ahead is read from the words: "Yes, please go ahead." agrees.
+    const live = CANCEL_LINES.map(({ text, start_ms, end_ms }) => ({ text, start_ms, end_ms }));
+    const asked = CANCEL_ASSISTANT.map((t) => (t.text.startsWith("R-2040:") ? A("R-2040, two guests on the twelfth. Shall I cancel it?", t.start_ms, t.end_ms) : t));
+    expect(byId(gradeProcedure(CANCEL_PROCEDURE, cancelEvidence({ turns: cancelTurns(CANCEL_LINES, asked), caller: live }))).go_ahead).toMatchObject({ status: "passed", evidence_ids: ["utt.assistant.3", "utt.user.4", "tool.c2", "world.event.1"] });
   });
 });
 
@@ -423,6 +571,14 @@ describe("grade() in RUN", () => {
     expect(critical.status).toBe("failed");
     expect(critical.rationale).toMatch(/^critical step\(s\) failed: confirm \(authorization\): create_reservation ran at 16500 ms without a go-ahead/);
     expect(critical.evidence_ids).toContain("utt.user.5");
+  });
+
+  it("a failed non-critical clarification does not fail critical_procedure: every critical step passed on its own evidence", () => {
+    const turns = BOOKING_TURNS.map((t) => (t.text.startsWith("And what name") ? A("Got it.", 10500, 12000) : t));
+    const graded = grade(runInput({ turns }));
+    expect(graded.procedure!.steps.find((s) => s.id === "ask_name")).toMatchObject({ status: "failed", critical: false });
+    expect(checkOf(graded, "critical_procedure")).toMatchObject({ required: true, status: "passed" });
+    expect(graded.procedure!.adherence).toBeCloseTo(8 / 9, 12);
   });
 
   it("tool_contract is a diagnostic of preferred tools, matched in any order", () => {

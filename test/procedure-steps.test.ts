@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolExecution, Turn } from "../src/core/record/trial-record";
-import { gradeProcedure, type ProcedureEvidence, type ProcedureStepSpec } from "../src/core/verify/procedure";
+import { gradeProcedure, sameField, type ProcedureEvidence, type ProcedureStepSpec } from "../src/core/verify/procedure";
 
 /**
  * Procedure steps one kind at a time, each graded in full (status, reason, evidence, moment) on a few
@@ -377,7 +377,7 @@ describe("refusal steps", () => {
   });
 });
 
-describe("ordering and cascade", () => {
+describe("ordering, without cascade", () => {
   it("a step looks from the latest moment among its prerequisites; a prerequisite without a moment does not move it", () => {
     const executions = [call("c1", "list_tables", {}, 0, 1000), call("c2", "check_availability", {}, 0, 3000), call("c3", "create_reservation", {}, 2000, 3500)];
     const world = { initial: {}, final: { n: 1 }, view: {}, diff: [{ op: "add", path: "/n", value: 1 }] };
@@ -394,20 +394,42 @@ describe("ordering and cascade", () => {
     expect(steps[3]).toEqual({ id: "book", status: "failed", rationale: "create_reservation ran only at 2000 ms, before its prerequisite after checked (3000 ms)", evidence_ids: ["tool.c3"], at_ms: null });
   });
 
-  it("a step after a failed or unknown step is not credited, and says what its own evidence showed", () => {
+  it("a step after a failed step stands on its own evidence, naming the failure; an unknown prerequisite cannot be checked", () => {
     const executions = [call("c1", "create_reservation", {}, 0, 100)];
     const steps = grade(
       [
         { id: "cancelled", kind: "tool", tool: "cancel_reservation" },
         { id: "book", kind: "tool", tool: "create_reservation", after: ["cancelled"] },
         { id: "also", kind: "tool", tool: "list_tables", after: ["nope"] },
+        { id: "again", kind: "tool", tool: "list_tables", after: ["cancelled"] },
       ],
       { tool_executions: executions },
     );
     expect(steps.slice(1)).toEqual([
-      { id: "book", status: "failed", rationale: "not credited: it must follow cancelled, which failed (own evidence: found — create_reservation completed at 100 ms)", evidence_ids: ["tool.c1"], at_ms: null },
-      { id: "also", status: "failed", rationale: "not credited: it must follow nope, which failed (own evidence: not found — list_tables never ran)", evidence_ids: [], at_ms: null },
+      { id: "book", status: "passed", rationale: "create_reservation completed at 100 ms (cancelled failed before it; judged on its own evidence)", evidence_ids: ["tool.c1"], at_ms: 100 },
+      { id: "also", status: "failed", rationale: "cannot be checked: it must follow nope, which is not an earlier step of this procedure", evidence_ids: [], at_ms: null },
+      { id: "again", status: "failed", rationale: "list_tables never ran (cancelled failed before it; judged on its own evidence)", evidence_ids: [], at_ms: null },
     ]);
+  });
+
+  it("a failed prerequisite gives no moment: the passed one orders the step", () => {
+    // asked_date passes at 2000 ms; asked_name fails; the tool requested at 1500 ms is before 2000 ms.
+    const turns = [A("Which date would you like?", 1000, 2000)];
+    const steps = grade(
+      [
+        { id: "asked_date", kind: "clarification", arguments: { field: "date" } },
+        { id: "asked_name", kind: "clarification", arguments: { field: "guest_name" } },
+        { id: "book", kind: "tool", tool: "create_reservation", after: ["asked_name", "asked_date"] },
+      ],
+      { turns, tool_executions: [call("c1", "create_reservation", {}, 1500, 1600)] },
+    );
+    expect(steps[2]).toEqual({
+      id: "book",
+      status: "failed",
+      rationale: "create_reservation ran only at 1500 ms, before its prerequisite after asked_date (2000 ms) (asked_name failed before it; judged on its own evidence)",
+      evidence_ids: ["tool.c1"],
+      at_ms: null,
+    });
   });
 });
 
@@ -526,8 +548,285 @@ describe("procedure steps: boundaries", () => {
     });
   });
 
-  it("cascade: every failed prerequisite is named", () => {
-    const steps = grade([{ id: "a", kind: "tool", tool: "x" }, { id: "b", kind: "tool", tool: "y" }, { id: "c", kind: "tool", tool: "z", after: ["a", "b"] }], {});
-    expect(steps[2]!.rationale).toBe("not credited: it must follow a, b, which failed (own evidence: not found — z never ran)");
+  it("every failed prerequisite is named, and only the failed ones", () => {
+    const steps = grade([{ id: "a", kind: "tool", tool: "x" }, { id: "b", kind: "tool", tool: "y" }, { id: "d", kind: "tool", tool: "z" }, { id: "c", kind: "tool", tool: "z", after: ["a", "d", "b"] }], { tool_executions: [call("c1", "z", {}, 0, 10), call("c2", "z", {}, 20, 30)] });
+    expect(steps[3]!.rationale).toBe("z completed at 30 ms after d (10 ms) (a, b failed before it; judged on its own evidence)");
+  });
+});
+
+// ── The caller's acts (RUN, offline caller): structure decides, whatever the assistant's wording ──────
+type Line = NonNullable<ProcedureEvidence["caller"]>[number];
+/** A caller line with its acts, and the user turn the record holds for it (same text and times). */
+const said = (text: string, start_ms: number, end_ms: number, acts: Line["acts"], heard: Line["heard"] = null): { line: Line; turn: Turn } => ({
+  line: { text, start_ms, end_ms, acts, heard },
+  turn: U(text, start_ms, end_ms),
+});
+/** Turns in time order (caller lines among them), and the caller's lines for ProcedureEvidence.caller. */
+function conversation(...parts: Array<Turn | { line: Line; turn: Turn }>): Pick<ProcedureEvidence, "turns" | "caller"> {
+  return { turns: parts.map((p) => ("turn" in p ? p.turn : p)), caller: parts.flatMap((p) => ("line" in p ? [p.line] : [])) };
+}
+const cancelRun = (id: string, reservation_id: string, requested_ms: number) => call(id, "cancel_reservation", { reservation_id }, requested_ms, requested_ms + 200);
+
+describe("slot names compared", () => {
+  it("one name's words among the other's, with everyday names folded in; never a mere overlap", () => {
+    expect(["reservation", "id", "reservation_id", "first_reservation_id", "booking id"].map((f) => sameField(f, "reservation_id"))).toEqual([true, true, true, true, true]);
+    expect(["name", "guest", "guest_name"].map((f) => sameField(f, "guest_name"))).toEqual([true, true, true]);
+    expect(["party", "guests", "people", "size"].map((f) => sameField(f, "party_size"))).toEqual([true, true, true, true]);
+    expect(sameField("first_date", "date")).toBe(true);
+    expect(["reservation_date", "time", "seating", "", "_"].map((f) => sameField(f, "reservation_id"))).toEqual([false, false, false, false, false]);
+  });
+});
+
+describe("clarification steps on the caller's acts", () => {
+  const ask = { id: "ask_reservation", kind: "clarification" as const, arguments: { field: "reservation_id" } };
+  const opening = said("Hi, I need to cancel a dinner reservation.", 0, 2000, [{ kind: "request" }]);
+
+  it.each([
+    ["Which of your reservations should I look at?", "reservation_id"],
+    ["Which booking did you mean?", "reservation"],
+    ["Tell me the number on it.", "first_reservation_id"],
+    ["Got two on file for you, Lena — the twelfth or the twentieth?", "reservation_id"],
+  ])("%s — the caller took it to ask for the reservation (%s): passed on that line and the question", (question, heardField) => {
+    const turns = conversation(opening, A(question, 2500, 4500), said("R-2041, please.", 5000, 6000, [{ kind: "give", field: "reservation_id", value: "R-2041" }], { kind: "fields", fields: [heardField] }));
+    expect(grade([ask], turns)).toEqual([
+      {
+        id: "ask_reservation",
+        status: "passed",
+        rationale: `utt.assistant.1 asked for reservation_id at 2500 ms (utt.user.2 took it to ask for ${heardField}): "${question}"`,
+        evidence_ids: ["utt.assistant.1", "utt.user.2"],
+        at_ms: 4500,
+      },
+    ]);
+  });
+
+  it("a question naming the reservation that the caller took to ask for a name fails: the caller's acts say what was asked", () => {
+    const turns = conversation(opening, A("What name is the reservation under?", 2500, 4500), said("Lena Park.", 5000, 6000, [{ kind: "give", field: "guest_name", value: "Lena Park" }], { kind: "fields", fields: ["guest_name"] }));
+    expect(grade([ask, { id: "ask_name", kind: "clarification", arguments: { field: "guest_name" } }], turns)).toEqual([
+      { id: "ask_reservation", status: "failed", rationale: "the caller never took the assistant to ask for reservation_id (asked for: utt.user.2: guest_name)", evidence_ids: [], at_ms: null },
+      { id: "ask_name", status: "passed", rationale: 'utt.assistant.1 asked for guest_name at 2500 ms (utt.user.2 took it to ask for guest_name): "What name is the reservation under?"', evidence_ids: ["utt.assistant.1", "utt.user.2"], at_ms: 4500 },
+    ]);
+    // No line heard a question for a detail at all.
+    expect(grade([ask], conversation(opening, A("Which booking did you mean?", 2500, 4500), said("Sorry?", 5000, 5500, [{ kind: "repeat_request" }], { kind: "question" })))[0]!.rationale).toBe(
+      "the caller never took the assistant to ask for reservation_id (no line heard a question for a detail)",
+    );
+  });
+
+  it("a question before the prerequisite is too early; the next one, at or after it, counts", () => {
+    const listed = call("c1", "list_reservations", {}, 3000, 3500);
+    const turns = conversation(
+      A("Which booking did you mean?", 1000, 2000), //                                                                            utt.assistant.1
+      said("The one on the twelfth.", 2200, 2800, [{ kind: "give", field: "date", value: "2026-08-12" }], { kind: "fields", fields: ["reservation_id"] }), // utt.user.1
+      A("And its number, please?", 3500, 4200), //                                                                                utt.assistant.2
+      said("R-2040.", 4500, 5000, [{ kind: "give", field: "reservation_id", value: "R-2040" }], { kind: "fields", fields: ["reservation_id"] }), //        utt.user.2
+    );
+    const steps = grade([{ id: "listed", kind: "tool", tool: "list_reservations" }, { ...ask, after: ["listed"] }], { ...turns, tool_executions: [listed] });
+    expect(steps[1]).toEqual({
+      id: "ask_reservation",
+      status: "passed",
+      rationale: 'utt.assistant.2 asked for reservation_id at 3500 ms after listed (3500 ms) (utt.user.2 took it to ask for reservation_id): "And its number, please?"',
+      evidence_ids: ["utt.assistant.2", "utt.user.2"],
+      at_ms: 4200,
+    });
+    expect(grade([{ id: "listed", kind: "tool", tool: "list_reservations" }, { ...ask, after: ["listed"] }], { turns: turns.turns.slice(0, 2), caller: turns.caller!.slice(0, 1), tool_executions: [listed] })[1]).toEqual({
+      id: "ask_reservation",
+      status: "failed",
+      rationale: "the assistant asked for reservation_id only at 1000 ms (utt.assistant.1), before its prerequisite after listed (3500 ms)",
+      evidence_ids: ["utt.assistant.1", "utt.user.1"],
+      at_ms: null,
+    });
+  });
+
+  it("caller lines map to user turns by start time; a line no turn holds is named by its time and cited by nothing", () => {
+    // The recording dropped the caller's first line (no voiced audio): utt.user.1 is the second line.
+    const lines: Line[] = [
+      { text: "Hello?", start_ms: 0, end_ms: 500, acts: [{ kind: "request" }], heard: null },
+      { text: "R-2040.", start_ms: 3000, end_ms: null, acts: [{ kind: "give", field: "reservation_id", value: "R-2040" }], heard: { kind: "fields", fields: ["reservation_id"] } },
+    ];
+    const turns = [A("Which booking did you mean?", 1000, 2500), U("R-2040.", 3040, 3600)];
+    expect(grade([ask], { turns, caller: lines })[0]).toMatchObject({ status: "passed", evidence_ids: ["utt.assistant.1", "utt.user.1"] });
+    expect(grade([ask], { turns: turns.slice(0, 1), caller: lines })[0]).toMatchObject({
+      status: "passed",
+      rationale: `utt.assistant.1 asked for reservation_id at 1000 ms (the caller's line at 3000 ms took it to ask for reservation_id): "Which booking did you mean?"`,
+      evidence_ids: ["utt.assistant.1"],
+    });
+    // A line before any assistant speech answered no question.
+    expect(grade([ask], { turns: [U("R-2040.", 0, 500)], caller: [{ ...lines[1]!, start_ms: 0, end_ms: 500 }] })[0]!.status).toBe("failed");
+  });
+
+  it("caller lines without any acts (a live caller) leave the step to the speech", () => {
+    const lines: Line[] = [{ text: "Tomorrow.", start_ms: 2500, end_ms: 3000 }];
+    const turns = [A("Which date would you like?", 1000, 2000), U("Tomorrow.", 2500, 3000)];
+    expect(grade([{ id: "ask", kind: "clarification", arguments: { field: "date" } }], { turns, caller: lines })).toEqual([
+      { id: "ask", status: "passed", rationale: 'utt.assistant.1 asked for date at 1000 ms: "Which date would you like?"', evidence_ids: ["utt.assistant.1"], at_ms: 2000 },
+    ]);
+  });
+});
+
+describe("authorization steps on the caller's acts", () => {
+  const step = { id: "go_ahead", kind: "authorization" as const, tool: "cancel_reservation" };
+  const opening = said("I'd like to cancel R-2040.", 0, 2000, [{ kind: "request" }]);
+
+  it.each(["Want me to release that table for you?", "Ready for me to take it off the books?", "I can drop R-2040 for you now — good with that?"])(
+    "%s — the caller heard a go-ahead to cancel and confirmed before the cancel: passed",
+    (question) => {
+      const turns = conversation(opening, A(question, 2500, 4500), said("Mm, fine by me.", 5000, 6000, [{ kind: "confirm" }], { kind: "go_ahead", action: "cancel" }));
+      expect(grade([step], { ...turns, tool_executions: [cancelRun("c1", "R-2040", 6500)] })).toEqual([
+        {
+          id: "go_ahead",
+          status: "passed",
+          rationale: "utt.assistant.1 asked for a go-ahead, utt.user.2 at 5000 ms confirmed, before cancel_reservation ran at 6500 ms",
+          evidence_ids: ["utt.assistant.1", "utt.user.2", "tool.c1"],
+          at_ms: 6000,
+        },
+      ]);
+    },
+  );
+
+  it("the caller said \"Yes\" but asked a question instead of confirming, and the cancel ran: failed", () => {
+    const turns = conversation(opening, A("Shall I cancel it?", 2500, 4000), said("Yes — wait, is there a fee for that?", 4500, 6000, [{ kind: "ask" }], { kind: "go_ahead", action: "cancel" }));
+    expect(grade([step], { ...turns, tool_executions: [cancelRun("c1", "R-2040", 6500)] })).toEqual([
+      {
+        id: "go_ahead",
+        status: "failed",
+        rationale: "cancel_reservation ran at 6500 ms without a go-ahead before it; the caller took utt.assistant.1 to ask for a go-ahead but never confirmed (utt.user.2: ask)",
+        evidence_ids: ["tool.c1", "utt.assistant.1"],
+        at_ms: null,
+      },
+    ]);
+  });
+
+  it("a confirm that also corrects or declines is no go-ahead; a go-ahead to book does not authorize a cancel", () => {
+    const mixed = conversation(opening, A("Cancelling R-2041 then, okay?", 2500, 4000), said("Yes, but it's R-2040.", 4500, 6000, [{ kind: "confirm" }, { kind: "correct", field: "reservation_id", value: "R-2040" }], { kind: "go_ahead", action: "cancel" }));
+    expect(grade([step], { ...mixed, tool_executions: [cancelRun("c1", "R-2040", 6500)] })[0]!.rationale).toBe(
+      "cancel_reservation ran at 6500 ms without a go-ahead before it; the caller took utt.assistant.1 to ask for a go-ahead but never confirmed (utt.user.2: confirm + correct)",
+    );
+    const booking = conversation(opening, A("Shall I book you a new table instead?", 2500, 4000), said("Sure.", 4500, 5000, [{ kind: "confirm" }], { kind: "go_ahead", action: "book" }));
+    expect(grade([step], { ...booking, tool_executions: [cancelRun("c1", "R-2040", 6500)] })[0]!.rationale).toBe(
+      "cancel_reservation ran at 6500 ms without a go-ahead before it; the caller never took the assistant to ask for a go-ahead to cancel",
+    );
+    // A go-ahead whose action the caller could not name counts for any tool; a tool whose name says no action takes any go-ahead.
+    const unnamed = conversation(opening, A("Okay to go ahead?", 2500, 4000), said("Sure.", 4500, 5000, [{ kind: "confirm" }], { kind: "go_ahead", action: null }));
+    expect(grade([step], { ...unnamed, tool_executions: [cancelRun("c1", "R-2040", 6500)] })[0]!.status).toBe("passed");
+    expect(grade([{ id: "ok", kind: "authorization", tool: "release_table" }], { ...booking, tool_executions: [call("c1", "release_table", {}, 6500, 6600)] })[0]!.status).toBe("passed");
+  });
+
+  it("the confirm came only after the cancel ran: failed, naming when; without a tool the first confirm is the step", () => {
+    const turns = conversation(opening, A("Shall I cancel it?", 2500, 4000), said("Yes, please.", 4500, 5500, [{ kind: "confirm" }], { kind: "go_ahead", action: "cancel" }));
+    expect(grade([step], { ...turns, tool_executions: [cancelRun("c1", "R-2040", 5000)] })).toEqual([
+      {
+        id: "go_ahead",
+        status: "failed",
+        rationale: "cancel_reservation ran at 5000 ms without a go-ahead before it; the caller agreed only at 4500 ms (utt.user.2)",
+        evidence_ids: ["tool.c1", "utt.assistant.1", "utt.user.2"],
+        at_ms: null,
+      },
+    ]);
+    expect(grade([{ id: "ok", kind: "authorization" }], turns)).toEqual([
+      { id: "ok", status: "passed", rationale: "utt.assistant.1 asked for a go-ahead, utt.user.2 at 4500 ms confirmed", evidence_ids: ["utt.assistant.1", "utt.user.2"], at_ms: 5500 },
+    ]);
+    expect(grade([{ id: "ok", kind: "authorization" }], conversation(opening, A("Anything else?", 2500, 4000)))[0]!.rationale).toBe("the caller never took the assistant to ask for a go-ahead");
+  });
+
+  it("after a prerequisite, only a go-ahead asked at or after its moment counts", () => {
+    const fixed = { id: "fixed", kind: "tool" as const, tool: "get_reservation" };
+    const turns = conversation(
+      opening,
+      A("Shall I cancel it?", 2500, 4000), //                                                                   utt.assistant.1, before the lookup
+      said("Yes.", 4500, 5000, [{ kind: "confirm" }], { kind: "go_ahead", action: "cancel" }), //            utt.user.2
+      A("Found it: R-2040 on the twelfth. Still want it gone?", 6000, 8000), //                                  utt.assistant.2
+      said("Yes, go on.", 8500, 9000, [{ kind: "confirm" }], { kind: "go_ahead", action: "cancel" }), //    utt.user.3
+    );
+    const steps = grade([fixed, { ...step, after: ["fixed"] }], { ...turns, tool_executions: [call("c0", "get_reservation", {}, 5200, 5800), cancelRun("c1", "R-2040", 9500)] });
+    expect(steps[1]).toMatchObject({ status: "passed", evidence_ids: ["utt.assistant.2", "utt.user.3", "tool.c1"], at_ms: 9000 });
+  });
+});
+
+describe("correction steps on the caller's acts", () => {
+  const fix = { id: "fix", kind: "correction" as const, arguments: { field: "date", value: "2026-08-13" } };
+  const booked = (id: string, date: string, requested_ms: number) => call(id, "create_reservation", { guest_name: "Nadia Petrova", date, time: "20:00", party_size: 3 }, requested_ms, requested_ms + 200);
+  const turns = conversation(
+    said("A table for three on the twelfth, please.", 0, 2000, [{ kind: "request" }, { kind: "give", field: "date", value: "2026-08-12" }]), // utt.user.1
+    A("The twelfth at eight for three — under which name?", 2500, 4500), //                                                                     utt.assistant.1
+    said("Nadia Petrova. Hm, my sister says it's the thirteenth.", 5000, 7000, [{ kind: "give", field: "guest_name", value: "Nadia Petrova" }, { kind: "correct", field: "date", value: "2026-08-13" }], { kind: "fields", fields: ["guest_name"] }), // utt.user.2
+  );
+
+  it("the caller's correct act is the moment, in words no cue list holds; executions after it must use the value", () => {
+    expect(grade([fix], { ...turns, tool_executions: [booked("c1", "2026-08-13", 8000)] })).toEqual([
+      {
+        id: "fix",
+        status: "passed",
+        rationale: 'after the caller\'s correction (utt.user.2 at 5000 ms: "Nadia Petrova. Hm, my sister says it\'s the thirteenth."), create_reservation at 8000 ms used date "2026-08-13"',
+        evidence_ids: ["utt.user.2", "tool.c1"],
+        at_ms: 7000,
+      },
+    ]);
+  });
+
+  it("the caller corrected, the assistant booked the first date, then re-checked the new one: failed on the booking", () => {
+    // Read as the latest execution alone, the re-check (August 13) would hide the stale booking.
+    const recheck = call("c2", "check_availability", { date: "2026-08-13", time: "20:00", party_size: 3 }, 9000, 9100);
+    expect(grade([fix], { ...turns, tool_executions: [booked("c1", "2026-08-12", 8000), recheck] })).toEqual([
+      {
+        id: "fix",
+        status: "failed",
+        rationale: 'after the caller\'s correction (utt.user.2 at 5000 ms: "Nadia Petrova. Hm, my sister says it\'s the thirteenth."), create_reservation at 8000 ms used date "2026-08-12", not "2026-08-13"',
+        evidence_ids: ["utt.user.2", "tool.c1", "tool.c2"],
+        at_ms: null,
+      },
+    ]);
+  });
+
+  it("a correction of another field or to another value is not this step's: the latest execution decides, and the rationale says so", () => {
+    const other = conversation(
+      said("Eight for three on the thirteenth.", 0, 2000, [{ kind: "request" }]),
+      A("Which name?", 2500, 3000),
+      said("Actually, make it the 13th at nine.", 3500, 5000, [{ kind: "correct", field: "time", value: "2026-08-13" }, { kind: "correct", field: "date", value: "2026-08-14" }]),
+    );
+    expect(grade([fix], { ...other, tool_executions: [booked("c1", "2026-08-13", 1000), booked("c2", "2026-08-12", 8000)] })).toEqual([
+      {
+        id: "fix",
+        status: "failed",
+        rationale: '(no correction of date to "2026-08-13" among the caller\'s acts; judged on the latest execution carrying date), create_reservation at 8000 ms used date "2026-08-12", not "2026-08-13"',
+        evidence_ids: ["tool.c2"],
+        at_ms: null,
+      },
+    ]);
+  });
+
+  it("a value the caller gave as words of a number matches the number", () => {
+    const party = { id: "fix", kind: "correction" as const, arguments: { field: "party_size", value: 6 } };
+    const spoken = conversation(said("Six of us now, not four.", 0, 1500, [{ kind: "correct", field: "party_size", value: "6" }]));
+    expect(grade([party], { ...spoken, tool_executions: [call("c1", "create_reservation", { party_size: 6 }, 2000, 2100)] })[0]).toMatchObject({ status: "passed", evidence_ids: ["utt.user.1", "tool.c1"], at_ms: 1500 });
+    const correctWithoutField = conversation(said("Six of us now.", 0, 1500, [{ kind: "correct", value: 6 }]));
+    expect(grade([party], { ...correctWithoutField, tool_executions: [call("c1", "create_reservation", { party_size: 6 }, 2000, 2100)] })[0]!.rationale).toMatch(/^\(no correction of party_size to 6 among the caller's acts/);
+  });
+});
+
+describe("no cascade: a failed non-critical step never fails a critical one by itself", () => {
+  it("a missing clarification leaves the critical cancel passed, naming the failure", () => {
+    const turns = conversation(
+      said("Cancel R-2040, please.", 0, 2000, [{ kind: "request" }, { kind: "give", field: "reservation_id", value: "R-2040" }]),
+      A("R-2040 on the twelfth — shall I cancel it?", 2500, 4500),
+      said("Yes, please.", 5000, 6000, [{ kind: "confirm" }], { kind: "go_ahead", action: "cancel" }),
+    );
+    const steps = grade(
+      [
+        { id: "ask_reservation", kind: "clarification", arguments: { field: "reservation_id" } },
+        { id: "go_ahead", kind: "authorization", arguments: { tool: "cancel_reservation" }, after: ["ask_reservation"], critical: true },
+        { id: "cancel", kind: "tool", tool: "cancel_reservation", arguments: { reservation_id: "R-2040" }, after: ["go_ahead"], critical: true },
+      ],
+      { ...turns, tool_executions: [cancelRun("c1", "R-2040", 6500)] },
+    );
+    expect(steps).toEqual([
+      { id: "ask_reservation", status: "failed", rationale: "the caller never took the assistant to ask for reservation_id (no line heard a question for a detail)", evidence_ids: [], at_ms: null },
+      {
+        id: "go_ahead",
+        status: "passed",
+        rationale: "utt.assistant.1 asked for a go-ahead, utt.user.2 at 5000 ms confirmed, before cancel_reservation ran at 6500 ms (ask_reservation failed before it; judged on its own evidence)",
+        evidence_ids: ["utt.assistant.1", "utt.user.2", "tool.c1"],
+        at_ms: 6000,
+      },
+      { id: "cancel", status: "passed", rationale: 'cancel_reservation {"reservation_id":"R-2040"} completed at 6700 ms after go_ahead (6000 ms)', evidence_ids: ["tool.c1"], at_ms: 6700 },
+    ]);
   });
 });

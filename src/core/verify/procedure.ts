@@ -12,7 +12,7 @@ import {
   refuses,
   reportsOutcome,
 } from "../timeline/cues";
-import { callMatches, matchesSubset } from "./match";
+import { callMatches, matchesSubset, normalizeText } from "./match";
 import { matchState, type WorldStates } from "./state";
 
 /**
@@ -22,15 +22,21 @@ import { matchState, type WorldStates } from "./state";
  *
  * Ordering: a step's evidence must come after the evidence of the steps its `after` names: each step has a
  * moment it was done (`at_ms`), and a later step looks only at evidence starting at or after the latest
- * moment among its prerequisites. Cascade: a step whose prerequisite failed fails too, saying which.
+ * moment among its prerequisites that passed. No cascade: a failed prerequisite contributes no moment and
+ * is named in the rationale, but each step's verdict stands on its own evidence (so a failed non-critical
+ * step never fails a critical one by itself).
  *
  * Step arguments by kind (RUN-DESIGN): clarification `{field}`, tool `tool` + argument subset, correction
  * `{field, value}`, authorization `{tool?, authorized?}` (other arguments select which execution; with
  * `authorized: false` the step says the action was not the caller's to authorize), state a subset of the
  * final state, grounded_confirmation none (or `tool`), refusal `{tool?, minimum_count?}` (other arguments
  * select which executions were prohibited). `tool` may sit on the step or among its arguments, as the
- * reference harness writes it. What counts as "asked", "agreed" or "refused" is decided by the transcript
- * rules in timeline/cues.ts.
+ * reference harness writes it.
+ *
+ * What the caller was asked, agreed to and corrected is read from the caller's own acts when the record
+ * has them (the offline caller writes, per line, what it does and what it took the assistant to ask):
+ * structure, whatever the assistant's wording. Without acts (a live caller, older records) it is read
+ * from the speech by timeline/cues.ts, as are refusals and outcome reports on the assistant's side.
  */
 
 export type ProcedureStepSpec = NonNullable<Scenario["expected"]["procedure"]>["steps"][number] & { minimum_count?: number };
@@ -39,9 +45,35 @@ export interface ProcedureSpec {
   steps: readonly ProcedureStepSpec[];
 }
 
+/**
+ * What one caller line does, as the caller meant it (the record's `conversation.utterances[].acts`):
+ * `give`/`correct` carry a slot (a known_facts key) and its value; `confirm`/`decline` answer a go-ahead.
+ */
+export interface ProcedureCallerAct {
+  kind: string;
+  field?: string | undefined;
+  value?: unknown;
+}
+/** What the caller took the assistant's turn before its line to ask: `fields` (slot names), `go_ahead` (a yes before acting), `question`. */
+export interface ProcedureHeardAsk {
+  kind: string;
+  fields?: readonly string[] | undefined;
+  action?: string | null | undefined;
+}
+/** One line of the simulated caller with its acts, as `conversation.utterances` holds it. */
+export interface ProcedureCallerLine {
+  text: string;
+  start_ms: number;
+  end_ms: number | null;
+  acts?: readonly ProcedureCallerAct[] | undefined;
+  heard?: ProcedureHeardAsk | null | undefined;
+}
+
 export interface ProcedureEvidence {
   /** Both sides' utterances, in time order, as the record holds them (user turns may carry an action). */
   turns: readonly Turn[];
+  /** RUN: the simulated caller's lines; when they carry acts, clarification, authorization and correction are graded on them. */
+  caller?: readonly ProcedureCallerLine[] | undefined;
   tool_executions: readonly ToolExecution[];
   world: WorldStates & { diff: readonly unknown[] };
   /** `expected.tools.prohibited`: a refusal step also fails when one of these ran. */
@@ -57,6 +89,56 @@ export function numberUtterances(turns: readonly Turn[]): NumberedUtterance[] {
   const perRole = { user: 0, assistant: 0 };
   return turns.map((t) => ({ ...t, id: `utt.${t.role}.${++perRole[t.role]}` }));
 }
+
+/** A caller line with its evidence id (its user turn's `utt.user.N`, or null when no turn holds it) and the assistant utterance it replied to. */
+interface CallerMove {
+  id: string | null;
+  text: string;
+  start_ms: number;
+  end_ms: number;
+  acts: readonly ProcedureCallerAct[];
+  heard: ProcedureHeardAsk | null;
+  /** The last assistant utterance starting before this line: what `heard` is about. */
+  replyTo: NumberedUtterance | undefined;
+}
+
+/**
+ * The caller's lines as moves, or null when none carries acts (then speech is read instead). A line is
+ * the user turn that starts with it; failing that, the overlapping user turn starting nearest to it.
+ */
+function callerMoves(lines: readonly ProcedureCallerLine[] | undefined, utterances: readonly NumberedUtterance[]): CallerMove[] | null {
+  if (!lines?.some((l) => l.acts !== undefined)) return null;
+  const users = utterances.filter((u) => u.role === "user");
+  return lines.map((line) => {
+    // A line still being spoken when the recording ended has no end: any later turn may hold it.
+    const lineEnd = line.end_ms ?? Number.POSITIVE_INFINITY;
+    const turn = users
+      .filter((u) => u.start_ms <= lineEnd && u.end_ms >= line.start_ms)
+      .reduce<NumberedUtterance | undefined>((best, u) => (!best || Math.abs(u.start_ms - line.start_ms) < Math.abs(best.start_ms - line.start_ms) ? u : best), undefined);
+    const replyTo = utterances.filter((u) => u.role === "assistant" && u.start_ms < line.start_ms).pop();
+    return { id: turn?.id ?? null, text: line.text, start_ms: line.start_ms, end_ms: line.end_ms ?? turn?.end_ms ?? line.start_ms, acts: line.acts ?? [], heard: line.heard ?? null, replyTo };
+  });
+}
+
+/** A field's name as words, with a few everyday names folded in ("booking" → reservation, "guests" → party). */
+const FIELD_ALIASES: Readonly<Record<string, string>> = { booking: "reservation", guests: "party", people: "party", persons: "party" };
+const fieldTokens = (name: string) => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).map((w) => FIELD_ALIASES[w] ?? w);
+
+/**
+ * Two slot names for one detail: the words of one are among the other's ("reservation_id" ~ "reservation"
+ * ~ "id", "guest_name" ~ "name", "party_size" ~ "party", "date" ~ "first_date"), never a mere overlap
+ * ("reservation_id" is not "reservation_date").
+ */
+export function sameField(a: string, b: string): boolean {
+  const x = fieldTokens(a);
+  const y = fieldTokens(b);
+  if (x.length === 0 || y.length === 0) return false;
+  return x.every((w) => y.includes(w)) || y.every((w) => x.includes(w));
+}
+
+const acted = (m: CallerMove, kind: string) => m.acts.some((a) => a.kind === kind);
+const lineId = (m: CallerMove) => m.id ?? `the caller's line at ${ms(m.start_ms)}`;
+const moveIds = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => !!id);
 
 /** A caller backchannel ("Mm-hmm") answers nothing: it is skipped when looking for the caller's reply. (Only caller turns carry an action.) */
 const substantive = (u: Turn) => u.action !== "BACKCHANNEL";
@@ -79,11 +161,13 @@ interface Finding {
 interface StepContext {
   evidence: ProcedureEvidence;
   utterances: NumberedUtterance[];
+  /** The caller's lines with their acts, or null when the record has none (speech is read instead). */
+  caller: CallerMove[] | null;
   /** Evidence must start at or after this moment (the latest prerequisite's); 0 without prerequisites. */
   readyMs: number;
   /** " after <step> (done at N ms)", or "" without prerequisites; appended to rationales. */
   readyNote: string;
-  /** Prerequisite findings, for grounded confirmations (what outcome to listen for). */
+  /** Findings of the prerequisites that passed, for grounded confirmations (what outcome to listen for). */
   prerequisites: Finding[];
 }
 
@@ -121,12 +205,28 @@ function toolStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
 function clarificationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   const field = stringArgument(step, "field");
   if (!field) return fail('cannot be checked: a clarification step names the detail asked for ({"field": "<fact key>"})');
+  if (ctx.caller) return clarificationByActs(field, ctx.caller, ctx);
   const asked = ctx.utterances.filter((u) => u.role === "assistant").map((u) => ({ u, q: asksFor(u.text, field) }));
   const hit = asked.find(({ u, q }) => q && u.start_ms >= ctx.readyMs);
   if (hit) return pass(`${hit.u.id} asked for ${field} at ${ms(hit.u.start_ms)}${ctx.readyNote}: ${quote(hit.q!.sentence)}`, [hit.u.id], hit.u.end_ms);
   const early = asked.find(({ q }) => q);
   if (early) return fail(`the assistant asked for ${field} only at ${ms(early.u.start_ms)} (${early.u.id}), before its prerequisite${ctx.readyNote}`, [early.u.id]);
   return fail(`the assistant never asked for ${field} (no question naming ${fieldWords(field).join(" / ")})`);
+}
+
+/** With the caller's acts: a caller line that took the assistant's turn before it to ask for the field; that turn is the question. */
+function clarificationByActs(field: string, caller: readonly CallerMove[], ctx: StepContext): Finding {
+  const heardFields = (m: CallerMove) => (m.heard?.kind === "fields" ? (m.heard.fields ?? []) : []);
+  const asked = caller.filter((m) => m.replyTo && heardFields(m).some((f) => sameField(f, field)));
+  const hit = asked.find((m) => m.replyTo!.start_ms >= ctx.readyMs);
+  if (hit) {
+    const q = hit.replyTo!;
+    return pass(`${q.id} asked for ${field} at ${ms(q.start_ms)}${ctx.readyNote} (${lineId(hit)} took it to ask for ${heardFields(hit).join(", ")}): ${quote(q.text)}`, moveIds(q.id, hit.id), q.end_ms);
+  }
+  const early = asked[0];
+  if (early) return fail(`the assistant asked for ${field} only at ${ms(early.replyTo!.start_ms)} (${early.replyTo!.id}), before its prerequisite${ctx.readyNote}`, moveIds(early.replyTo!.id, early.id));
+  const heard = caller.filter((m) => heardFields(m).length > 0).map((m) => `${lineId(m)}: ${heardFields(m).join(", ")}`);
+  return fail(`the caller never took the assistant to ask for ${field} (${heard.length ? `asked for: ${heard.join("; ")}` : "no line heard a question for a detail"})`);
 }
 
 // ── correction: after the caller's correction, executions (or else the state) use `value` ─────────
@@ -141,23 +241,45 @@ function findField(value: unknown, field: string): unknown {
   return undefined;
 }
 
+/** Where the caller corrected the detail: an utterance, with its id when a user turn holds it. */
+interface CorrectionMoment {
+  id: string | null;
+  text: string;
+  start_ms: number;
+  end_ms: number;
+}
+
+/**
+ * From speech: a correction word with the field or the value named, else the value named, else a
+ * correction word alone; the first such caller utterance at or after the prerequisites.
+ */
+function correctionInWords(field: string, value: unknown, ctx: StepContext): CorrectionMoment | undefined {
+  const said = ctx.utterances.filter((u) => u.role === "user" && substantive(u) && u.start_ms >= ctx.readyMs);
+  const named = (u: Turn) => mentionsValue(u.text, value) ?? mentionsField(u.text, field);
+  return said.find((u) => correctionCue(u.text) && named(u)) ?? said.find((u) => mentionsValue(u.text, value)) ?? said.find((u) => correctionCue(u.text));
+}
+
+/** From the caller's acts: its first `correct` of the field to the value at or after the prerequisites (a spoken "6" is the number 6). */
+function correctionByActs(field: string, value: unknown, caller: readonly CallerMove[], ctx: StepContext): CorrectionMoment | undefined {
+  const sameValue = (observed: unknown) => matchesSubset(value, observed) || (isScalar(value) && isScalar(observed) && normalizeText(String(value)) === normalizeText(String(observed)));
+  return caller.find((m) => m.start_ms >= ctx.readyMs && m.acts.some((a) => a.kind === "correct" && a.field !== undefined && sameField(a.field, field) && sameValue(a.value)));
+}
+const isScalar = (v: unknown): v is string | number | boolean => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
 function correctionStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   const field = stringArgument(step, "field");
   const value = step.arguments?.value;
   if (!field || value === undefined) return fail('cannot be checked: a correction step names the field and its corrected value ({"field": "<key>", "value": <value>})');
-  // The caller's correction: a correction word with the field or the value named, else the value named,
-  // else a correction word alone; the first such caller utterance at or after the prerequisites.
-  const said = ctx.utterances.filter((u) => u.role === "user" && substantive(u) && u.start_ms >= ctx.readyMs);
-  const named = (u: Turn) => mentionsValue(u.text, value) ?? mentionsField(u.text, field);
-  const moment = said.find((u) => correctionCue(u.text) && named(u)) ?? said.find((u) => mentionsValue(u.text, value)) ?? said.find((u) => correctionCue(u.text));
+  const moment = ctx.caller ? correctionByActs(field, value, ctx.caller, ctx) : correctionInWords(field, value, ctx);
   const carrying = ctx.evidence.tool_executions.filter((t) => t.status === "completed" && findField(t.arguments, field) !== undefined);
   const from = moment ? moment.end_ms : ctx.readyMs;
   let considered = carrying.filter((t) => t.requested_ms >= from);
   // Without a recognisable correction in the caller's words, the latest execution carrying the field decides.
   if (!moment) considered = considered.slice(-1);
   const uses = (observed: unknown) => matchesSubset(value, observed);
-  const momentIds = moment ? [moment.id] : [];
-  const where = moment ? `after the caller's correction (${moment.id} at ${ms(moment.start_ms)}: ${quote(moment.text)})` : `(no correction recognised in the caller's words${ctx.readyNote}; judged on the latest execution carrying ${field})`;
+  const momentIds = moveIds(moment?.id);
+  const unrecognised = ctx.caller ? `no correction of ${field} to ${json(value)} among the caller's acts` : "no correction recognised in the caller's words";
+  const where = moment ? `after the caller's correction (${moment.id ?? "a caller line"} at ${ms(moment.start_ms)}: ${quote(moment.text)})` : `(${unrecognised}${ctx.readyNote}; judged on the latest execution carrying ${field})`;
   if (considered.length > 0) {
     const stale = considered.filter((t) => !uses(findField(t.arguments, field)));
     const ids = [...momentIds, ...considered.flatMap(toolIds)];
@@ -180,16 +302,46 @@ function correctionStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
 }
 
 // ── authorization: the assistant asked, the caller said yes, before the tool ran ──────────────────
+/** One go-ahead: how it is described, the ids it rests on, and the caller's reply (its moment). */
 interface GoAhead {
-  question: NumberedUtterance;
-  reply: NumberedUtterance;
-  phrase: string;
+  said: string;
+  ids: string[];
+  reply: { id: string | null; start_ms: number; end_ms: number };
+}
+/** Every go-ahead found, why there was none (when so), and the requests for one (cited when none was given). */
+interface GoAheads {
+  goAheads: GoAhead[];
+  none: string;
+  askIds: string[];
 }
 
 function authorizationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   const tool = step.tool ?? stringArgument(step, "tool");
   const which = selector(step, "tool", "authorized");
   if (step.arguments?.authorized === false) return unauthorizedStep(tool, which, ctx);
+  const { goAheads, none, askIds } = ctx.caller ? goAheadsByActs(tool, ctx.caller, ctx) : goAheadsInWords(tool, ctx);
+  if (!tool) {
+    const first = goAheads[0];
+    return first ? pass(`${first.said}${ctx.readyNote}`, first.ids, first.reply.end_ms) : fail(none, askIds);
+  }
+  const runs = ctx.evidence.tool_executions.filter((t) => t.name === tool && matchesSubset(which, t.arguments ?? {}) && t.requested_ms >= ctx.readyMs);
+  const firstRun = runs[0];
+  if (!firstRun) {
+    const first = goAheads[0];
+    return first ? pass(`${first.said}; ${tool} did not run`, first.ids, first.reply.end_ms) : fail(`${none}; ${tool} did not run`, askIds);
+  }
+  const before = goAheads.filter((g) => g.reply.end_ms <= firstRun.requested_ms);
+  const last = before[before.length - 1];
+  if (last) return pass(`${last.said}, before ${tool} ran at ${ms(firstRun.requested_ms)}`, [...last.ids, ...toolIds(firstRun)], last.reply.end_ms);
+  const later = goAheads[0];
+  return fail(
+    `${tool} ran at ${ms(firstRun.requested_ms)} without a go-ahead before it${later ? `; the caller agreed only at ${ms(later.reply.start_ms)} (${later.reply.id ?? "a caller line"})` : `; ${none}`}`,
+    [...toolIds(firstRun), ...(later ? later.ids : askIds)],
+  );
+}
+
+/** From speech: an assistant question asking for a go-ahead, answered by the caller's next utterance agreeing. */
+function goAheadsInWords(tool: string | null, ctx: StepContext): GoAheads {
   const words = tool ? actionWords(tool) : undefined;
   const timeline = ctx.utterances.filter(substantive).filter((u) => u.start_ms >= ctx.readyMs);
   const asks = timeline.filter((u) => u.role === "assistant" && asksForGoAhead(u.text, words));
@@ -201,33 +353,46 @@ function authorizationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
     if (!reply) continue;
     if (asks.some((q) => q.start_ms > question.start_ms && q.start_ms < reply.start_ms)) continue;
     const phrase = givesGoAhead(reply.text);
-    if (phrase) goAheads.push({ question, reply, phrase });
+    if (phrase) goAheads.push({ said: `${question.id} asked, ${reply.id} at ${ms(reply.start_ms)} agreed (${quote(phrase)})`, ids: [question.id, reply.id], reply });
     else refusedReplies.push(reply);
   }
-  const describe = (g: GoAhead) => `${g.question.id} asked, ${g.reply.id} at ${ms(g.reply.start_ms)} agreed (${quote(g.phrase)})`;
-  const ids = (g: GoAhead) => [g.question.id, g.reply.id];
   const none =
     asks.length === 0
       ? `the assistant never asked for a go-ahead${ctx.readyNote}`
       : `the assistant asked (${asks.map((q) => q.id).join(", ")}) but the caller never agreed${refusedReplies.length ? ` (${refusedReplies.map((r) => `${r.id}: ${quote(r.text, 50)}`).join("; ")})` : ""}`;
-  if (!tool) {
-    const first = goAheads[0];
-    return first ? pass(`${describe(first)}${ctx.readyNote}`, ids(first), first.reply.end_ms) : fail(none, asks.map((q) => q.id));
-  }
-  const runs = ctx.evidence.tool_executions.filter((t) => t.name === tool && matchesSubset(which, t.arguments ?? {}) && t.requested_ms >= ctx.readyMs);
-  const firstRun = runs[0];
-  if (!firstRun) {
-    const first = goAheads[0];
-    return first ? pass(`${describe(first)}; ${tool} did not run`, ids(first), first.reply.end_ms) : fail(`${none}; ${tool} did not run`, asks.map((q) => q.id));
-  }
-  const before = goAheads.filter((g) => g.reply.end_ms <= firstRun.requested_ms);
-  const last = before[before.length - 1];
-  if (last) return pass(`${describe(last)}, before ${tool} ran at ${ms(firstRun.requested_ms)}`, [...ids(last), ...toolIds(firstRun)], last.reply.end_ms);
-  const later = goAheads[0];
-  return fail(
-    `${tool} ran at ${ms(firstRun.requested_ms)} without a go-ahead before it${later ? `; the caller agreed only at ${ms(later.reply.start_ms)} (${later.reply.id})` : `; ${none}`}`,
-    [...toolIds(firstRun), ...(later ? ids(later) : asks.map((q) => q.id))],
-  );
+  return { goAheads, none, askIds: asks.map((q) => q.id) };
+}
+
+/** The action a tool carries out, in the words the caller's `go_ahead` uses (book, cancel, change); null when its name says none of them. */
+const TOOL_ACTIONS: Readonly<Record<string, string>> = { create: "book", book: "book", reserve: "book", make: "book", cancel: "cancel", delete: "cancel", remove: "cancel", update: "change", modify: "change", change: "change", move: "change", reschedule: "change" };
+function toolAction(tool: string): string | null {
+  return TOOL_ACTIONS[tool.toLowerCase().split(/[^a-z]+/)[0]!] ?? null;
+}
+
+/**
+ * From the caller's acts: a line that took the assistant's turn before it to ask for a go-ahead (for this
+ * tool's action, when both are known) and confirms; a line that also declines or corrects gives none.
+ */
+function goAheadsByActs(tool: string | null, caller: readonly CallerMove[], ctx: StepContext): GoAheads {
+  const action = tool ? toolAction(tool) : null;
+  const replies = caller.filter((m) => {
+    if (m.heard?.kind !== "go_ahead" || m.start_ms < ctx.readyMs || (m.replyTo && m.replyTo.start_ms < ctx.readyMs)) return false;
+    const heardAction = m.heard.action ?? null;
+    return !action || !heardAction || heardAction === action;
+  });
+  const gives = (m: CallerMove) => acted(m, "confirm") && !acted(m, "decline") && !acted(m, "correct");
+  const goAheads = replies.filter(gives).map((m) => ({
+    said: `${m.replyTo ? `${m.replyTo.id} asked for a go-ahead, ` : ""}${lineId(m)} at ${ms(m.start_ms)} confirmed`,
+    ids: moveIds(m.replyTo?.id, m.id),
+    reply: m,
+  }));
+  const withheld = replies.filter((m) => !gives(m));
+  const askIds = moveIds(...replies.map((m) => m.replyTo?.id));
+  const none =
+    replies.length === 0
+      ? `the caller never took the assistant to ask for a go-ahead${action ? ` to ${action}` : ""}${ctx.readyNote}`
+      : `the caller took ${askIds.length ? askIds.join(", ") : "the assistant"} to ask for a go-ahead but never confirmed${withheld.length ? ` (${withheld.map((m) => `${lineId(m)}: ${m.acts.map((a) => a.kind).join(" + ") || "no act"}`).join("; ")})` : ""}`;
+  return { goAheads, none, askIds };
 }
 
 /**
@@ -268,8 +433,9 @@ function groundedConfirmationStep(step: ProcedureStepSpec, ctx: StepContext): Fi
   let readyMs = ctx.readyMs;
   let readyNote = ctx.readyNote;
   let grounds = ctx.prerequisites.flatMap((p) => p.executions ?? []);
-  if (step.after.length === 0) {
-    // Without prerequisites, the outcome is that of the last completed execution (of `tool`, when named).
+  if (ctx.prerequisites.length === 0) {
+    // Without prerequisites (or when none of them passed), the outcome is that of the last completed
+    // execution (of `tool`, when named): the assistant may only report what actually happened.
     const completed = ctx.evidence.tool_executions.filter((t) => t.status === "completed" && (!step.tool || t.name === step.tool));
     const last = completed.reduce<ToolExecution | undefined>((l, t) => (!l || t.completed_ms >= l.completed_ms ? t : l), undefined);
     if (last) {
@@ -339,26 +505,30 @@ export function procedureAdherence(steps: readonly Pick<ProcedureStepResult, "re
 export function gradeProcedure(procedure: ProcedureSpec | undefined, evidence: ProcedureEvidence): ProcedureResult | null {
   if (!procedure) return null;
   const utterances = numberUtterances(evidence.turns);
+  const caller = callerMoves(evidence.caller, utterances);
   const findings = new Map<string, Finding>();
   const results: ProcedureStepResult[] = procedure.steps.map((step) => {
-    const prerequisites = step.after.map((id) => ({ id, finding: findings.get(id) }));
-    const timed = prerequisites.filter((p) => p.finding?.at_ms != null).sort((a, b) => b.finding!.at_ms! - a.finding!.at_ms!);
+    const unknown = step.after.filter((id) => !findings.has(id));
+    const prerequisites = step.after.flatMap((id) => (findings.has(id) ? [{ id, finding: findings.get(id)! }] : []));
+    // Only a prerequisite that passed has a moment (a failed one has at_ms null): it alone orders this step.
+    const passed = prerequisites.filter((p) => p.finding.ok);
+    const timed = passed.filter((p) => p.finding.at_ms !== null).sort((a, b) => b.finding.at_ms! - a.finding.at_ms!);
     const latest = timed[0];
     const ctx: StepContext = {
       evidence,
       utterances,
-      readyMs: latest ? latest.finding!.at_ms! : 0,
-      readyNote: latest ? ` after ${latest.id} (${ms(latest.finding!.at_ms!)})` : "",
-      // Stryker disable next-line ArrayDeclaration: equivalent, an unknown prerequisite has no finding and fails the step (cascade) whatever it adds here
-      prerequisites: prerequisites.flatMap((p) => (p.finding ? [p.finding] : [])),
+      caller,
+      readyMs: latest ? latest.finding.at_ms! : 0,
+      readyNote: latest ? ` after ${latest.id} (${ms(latest.finding.at_ms!)})` : "",
+      prerequisites: passed.map((p) => p.finding),
     };
-    const own = EVALUATORS[step.kind](step, ctx);
-    const failedBefore = prerequisites.filter((p) => !p.finding?.ok).map((p) => p.id);
-    // Cascade: a step cannot be credited when a step it must follow failed (or is not a known earlier step).
+    const failedBefore = prerequisites.filter((p) => !p.finding.ok).map((p) => p.id);
+    // No cascade: a failed prerequisite is named, for information, and never fails this step by itself.
+    const note = failedBefore.length > 0 ? ` (${failedBefore.join(", ")} failed before it; judged on its own evidence)` : "";
     const finding: Finding =
-      failedBefore.length > 0
-        ? { ...own, ok: false, rationale: `not credited: it must follow ${failedBefore.join(", ")}, which failed (own evidence: ${own.ok ? "" : "not "}found — ${own.rationale})` }
-        : own;
+      unknown.length > 0
+        ? fail(`cannot be checked: it must follow ${unknown.join(", ")}, which is not an earlier step of this procedure`)
+        : EVALUATORS[step.kind](step, ctx);
     findings.set(step.id, finding);
     return {
       id: step.id,
@@ -366,7 +536,7 @@ export function gradeProcedure(procedure: ProcedureSpec | undefined, evidence: P
       required: step.required,
       critical: step.critical,
       status: finding.ok ? "passed" : "failed",
-      rationale: finding.rationale,
+      rationale: `${finding.rationale}${note}`,
       evidence_ids: [...new Set(finding.evidence_ids)],
       at_ms: finding.ok ? finding.at_ms : null,
     };
