@@ -2,7 +2,7 @@
  * crashlab's own evaluation package for the restaurant assistant, written exactly as a user would write
  * one: it imports only `crashlab/alpha` (and the application under test in examples/restaurant).
  */
-import { converse, crawl, definePlan, loadDataset, walk, yieldsToInterruption } from "crashlab/alpha";
+import { converse, crawl, definePlan, loadDataset, responsiveness, walk, yieldsToInterruption } from "crashlab/alpha";
 import { RESTAURANT_FACTS } from "../examples/restaurant/facts";
 import { restaurantTargets } from "./adapters/restaurant-targets";
 import { noDoubleBooking } from "./verifiers/no-double-booking";
@@ -23,7 +23,10 @@ export const PLAN = definePlan({
     ...walk(walkData, { world: restaurantWorld }),
     ...converse(runData, { world: restaurantWorld }),
   ],
-  verifiers: [noDoubleBooking, yieldsToInterruption],
+  // Latency budgets per trial. The correct assistant answers within 1.3 s on every bundled case (measured
+  // offline: P90 and slowest ≤ 1,300 ms), so these leave ample room and still fail an assistant that
+  // waits 6 s before every answer.
+  verifiers: [noDoubleBooking, yieldsToInterruption, responsiveness({ p90_ms: 2500, max_ms: 4000, max_unanswered: 0 })],
   // Public facts the semantic judge may cite (`fact.<key>`); evaluator-only data never goes here.
   facts: RESTAURANT_FACTS,
   // Two trials at once: each has its own world, session and virtual clock, so results do not depend on it.
@@ -32,5 +35,6 @@ export const PLAN = definePlan({
     outcome: { required: true, min_pass_rate: 1 },
     no_double_booking: { required: true, min_pass_rate: 1 },
     yields_to_interruption: { required: true, min_pass_rate: 1 },
+    responsiveness: { required: true, min_pass_rate: 1 },
   },
 });

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
+import { compareRuns, latencyText, type CompareRun, type CompareTrial } from "../src/core/compare/compare";
 import { fisherExact } from "../src/core/stats/fisher";
 
 /**
@@ -94,5 +95,44 @@ describe("crashlab compare", () => {
     expect(bad.code).toBe(2);
     expect((await cli(["compare", base, tmpdir()])).stderr).toMatch(/holds no results\.json/);
     expect((await cli(["compare", base, faulty, "--alpha", "2"])).code).toBe(2);
+  });
+});
+
+describe("compare: response latency", () => {
+  const trial = (case_id: string, response_latencies_ms: number[] | null): CompareTrial => ({ trial_id: `${case_id}#1`, case_id, status: "passed", verdicts: {}, response_latencies_ms, duration_ms: 1000, audio_ms: null, backend_tokens: null });
+  const runOf = (run_id: string, trials: CompareTrial[]): CompareRun => ({ run_id, target: "restaurant", seed: 1, required: [], trials });
+
+  it("reports the change over every answered request, late answers included, with its own numbers", () => {
+    // Base: a booking answered at 680 ms, a conversation at 1020, 1020 and 1300 ms.
+    // Head: the same, 6 s later: 6680; 7020, 7020, 7300 — each past the 5000 ms deadline, still measured.
+    const base = runOf("base", [trial("book", [680]), trial("talk", [1020, 1020, 1300])]);
+    const head = runOf("head", [trial("book", [6680]), trial("talk", [7020, 7020, 7300])]);
+    const c = compareRuns(base, head);
+    // Overall, pooled: base sorted 680, 1020, 1020, 1300 → P50 1020, P90 rank 2.7 → 1020 + 0.7 × 280 = 1216;
+    // head 6680, 7020, 7020, 7300 → P50 7020, P90 7216; change 7216 / 1216 − 1 = 4.9342.
+    expect(c.overall.latency_ms).toEqual({ base: { p50: 1020, p90: 1216 }, head: { p50: 7020, p90: 7216 }, p90_change: 4.9342, requests: { base: 4, head: 4 }, measured: true });
+    expect(latencyText(c.overall.latency_ms)).toBe("P50 1020 → 7020, P90 1216 → 7216 (+493.4%; 4 → 4 answers)");
+    const talk = c.cases.find((x) => x.case_id === "talk")!;
+    // 1020, 1020, 1300: rank 1.8 → 1020 + 0.8 × 280 = 1244; head 7244.
+    expect(talk.latency_ms).toMatchObject({ base: { p50: 1020, p90: 1244 }, head: { p50: 7020, p90: 7244 }, requests: { base: 3, head: 3 } });
+    // Faster is a negative change.
+    expect(latencyText(compareRuns(head, base).cases.find((x) => x.case_id === "book")!.latency_ms)).toBe("P50 6680 → 680, P90 6680 → 680 (-89.8%; 1 → 1 answers)");
+  });
+
+  it("says \"not measured\" unless both runs measured it, naming the run that did not", () => {
+    const measured = runOf("m", [trial("book", [700])]);
+    const text = runOf("t", [trial("book", null)]);
+    const c = compareRuns(text, measured);
+    expect(c.overall.latency_ms).toEqual({ base: { p50: null, p90: null }, head: { p50: 700, p90: 700 }, p90_change: null, requests: { base: null, head: 1 }, measured: false });
+    expect(latencyText(c.overall.latency_ms)).toBe("not measured in base");
+    expect(latencyText(compareRuns(measured, text).overall.latency_ms)).toBe("not measured in head");
+    expect(latencyText(compareRuns(text, text).overall.latency_ms)).toBe("not measured");
+    // Measured, but nothing was ever answered in the head: both measured, no numbers to compare.
+    const silent = compareRuns(measured, runOf("s", [trial("book", [])])).overall.latency_ms;
+    expect(silent).toMatchObject({ measured: true, requests: { base: 1, head: 0 }, head: { p50: null, p90: null }, p90_change: null });
+    expect(latencyText(silent)).toBe("P50 700 → —, P90 700 → — (—; 1 → 0 answers)");
+    // One trial of a run with audio is enough to call the run measured.
+    const mixed = compareRuns(runOf("x", [trial("book", null), trial("book", [900])]), measured).overall.latency_ms;
+    expect(mixed).toMatchObject({ measured: true, requests: { base: 1, head: 1 }, base: { p90: 900 } });
   });
 });

@@ -1,6 +1,6 @@
 import { createWorld } from "crashlab/alpha";
 import { describe, expect, it } from "vitest";
-import { findDoubleBookings } from "../crashlab/verifiers/no-double-booking";
+import { findDoubleBookings, guestIdentity, noDoubleBooking } from "../crashlab/verifiers/no-double-booking";
 import { restaurantWorld } from "../crashlab/worlds/restaurant";
 
 const cause = { trial: "double#0" };
@@ -79,5 +79,44 @@ describe("findDoubleBookings", () => {
     // A successful create_reservation whose result is not a booking is ignored.
     const odd = { seq: 1, at_ms: 0, operation: "create_reservation", kind: "write" as const, args: {}, outcome: "ok" as const, result: null, patches: [], cause: { trial: "t#1" } };
     expect(findDoubleBookings({ reservations: [] }, [odd, odd])).toEqual([]);
+  });
+
+  it("treats a guest's name as one identity whatever its case, spacing, punctuation or accents", () => {
+    // Each spelling below books the 19:00 slot a second time next to "Maya": every one is the same guest.
+    for (const again of ["Maya.", "maya", "MAYA", "  Maya ", "Máya", "MÁYA!", "Maya,", "Maya…"]) {
+      const world = restaurant();
+      const first = book(world, "Maya");
+      const second = book(world, again, SLOT, 4);
+      expect(findDoubleBookings(world.state(), world.events()), again).toEqual([
+        { date: "2026-08-06", time: "19:00", guest_name: "Maya", party_sizes: [2, 4], reservation_ids: [first, second], event_seqs: [1, 2], found_in: ["final_state", "events"] },
+      ]);
+    }
+    // Two-word names: accents, hyphens and stray punctuation fold; different people stay apart.
+    const world = restaurant();
+    book(world, "Jonah Reyes");
+    book(world, "jónah  reyes.");
+    book(world, "Jonah Reyes-Smith");
+    book(world, "Jonas Reyes");
+    expect(findDoubleBookings(world.state(), world.events()).map((d) => d.reservation_ids.length)).toEqual([2]);
+  });
+
+  it("guestIdentity: the normalization, with worked values", () => {
+    expect(guestIdentity("Maya.")).toBe("maya");
+    expect(guestIdentity("maya")).toBe("maya");
+    expect(guestIdentity("Máya")).toBe("maya");
+    expect(guestIdentity("  Zoë   Ångström ")).toBe("zoe angstrom");
+    expect(guestIdentity("Mary-Jane O'Brien")).toBe("mary jane o brien");
+    expect(guestIdentity("Mary Jane O Brien")).toBe("mary jane o brien");
+    expect(guestIdentity("François Weiß")).toBe("francois weiss");
+    expect(guestIdentity("Noor")).not.toBe(guestIdentity("Nora"));
+  });
+
+  it("the verifier fails the punctuated duplicate it used to miss, citing both creations", () => {
+    const world = restaurant();
+    const first = book(world, "Maya");
+    const second = book(world, "Maya.");
+    const record = { world: { final: world.state(), events: world.events() } };
+    const verdict = noDoubleBooking.assess({ record, scenario: {} } as unknown as Parameters<typeof noDoubleBooking.assess>[0]);
+    expect(verdict).toEqual({ status: "failed", rationale: `Maya holds ${first} and ${second} for 2026-08-06 19:00`, evidence_ids: ["world.event.1", "world.event.2"] });
   });
 });

@@ -186,6 +186,40 @@ describe("report data", () => {
     ]);
   });
 
+  it("shows a late answer's measured latency in the trial list, the timing card and the transcript, never a blank", async () => {
+    const r = await runTo(["--target", "text_restaurant", "--example", "harbor_001"]);
+    const results = readResults(r.dir);
+    const trial = results.trials[0]!;
+    const transcript = JSON.parse(readFileSync(join(r.dir, trial.artifacts.transcript!), "utf8")) as TranscriptFile;
+    const reply = transcript.turns.find((t) => t.role === "assistant")!;
+    const asked = transcript.turns.find((t) => t.role === "user")!;
+    // One request answered 6680 ms after the caller stopped: past the 5000 ms deadline, so §4 says missed.
+    const lateAt = reply.start_ms;
+    const audio: Record<string, alpha.Json> = {
+      response_latency_ms: null,
+      late_response_latencies_ms: [6680],
+      response_latencies_ms: [6680],
+      response_latency_mean_ms: 6680,
+      response_latency_p90_ms: 6680,
+      response_latency_max_ms: 6680,
+      unanswered_count: 0,
+      opportunities: [{ utterance: 0, action: "SPEAK", request_end_ms: lateAt - 6680, outcome: "missed", reason: "deadline_expired", late_latency_ms: 6680 }],
+    };
+    const late = { ...trial, metrics: { ...trial.metrics, audio } };
+    const data = reportData({ ...results, trials: [late] });
+    expect(data.trials[0]!.latency_ms).toBe(6680);
+    expect(data.timing.response_latency_ms).toEqual({ p50: 6680, p90: 6680, n: 1 });
+    const detail = trialDetail({ trial: late, transcript: { ...transcript, evidence_catalog: null }, audio: null, problems: [] });
+    expect(detail.latency_spans).toEqual([{ start_ms: lateAt - 6680, end_ms: lateAt, label: "late 6680 ms", tone: "bad" }]);
+    expect(asked.start_ms).toBeLessThan(lateAt);
+    expect(detail.turns.find((t) => t.role === "assistant")!.latency_ms).toBe(6680);
+    // Nothing answered at all: the list stays blank, the span says so, and no turn claims a latency.
+    const none = { ...trial, metrics: { ...trial.metrics, audio: { ...audio, response_latencies_ms: [], response_latency_mean_ms: null, response_latency_p90_ms: null, response_latency_max_ms: null, unanswered_count: 1, opportunities: [{ utterance: 0, action: "SPEAK", request_end_ms: lateAt - 6680, outcome: "missed", reason: "deadline_expired", late_latency_ms: null }] } } };
+    expect(reportData({ ...results, trials: [none] }).trials[0]!.latency_ms).toBeNull();
+    const silent = trialDetail({ trial: none, transcript: { ...transcript, evidence_catalog: null }, audio: null, problems: [] });
+    expect(silent.turns.every((t) => t.latency_ms === null)).toBe(true);
+  });
+
   it("is rebuilt from the run folder alone, identically; text cannot close its script element and secrets are redacted", async () => {
     const r = await runTo(["--target", "text_restaurant", "--example", "harbor_001", "--example", "harbor_003"]);
     const written = readFileSync(join(r.dir, "report.html"), "utf8");

@@ -96,4 +96,20 @@ describe("run summary (§9)", () => {
     expect(s.judge).toMatchObject({ judged: 2, requests: 2, latency_ms: 200, cost_usd: 0.75, unpriced: 0 });
     expect(s.judge.tokens.total).toBe(1500);
   });
+
+  it("shows measured latency: a trial answered only late counts its late answers, never a blank", () => {
+    const audio = (a: Record<string, unknown>) => ({ case_id: "book", status: "failed", duration_ms: 1, input: {}, assessments: [], metrics: { audio: a } }) as unknown as TrialRecord;
+    const s = summarize([
+      // Answered only after the 5000 ms deadline: §4 has no timely mean, the measured mean is 6680.
+      audio({ response_latency_ms: null, response_latency_mean_ms: 6680 }),
+      audio({ response_latency_ms: 700, response_latency_mean_ms: 700 }),
+      // A record from before the measured fields: its §4 mean still counts.
+      audio({ response_latency_ms: 1000 }),
+      // Measured, nothing answered: no latency to show.
+      audio({ response_latency_ms: null, response_latency_mean_ms: null }),
+    ]);
+    // Sorted 700, 1000, 6680: p50 1000, p90 1000 + 0.8 × 5680 = 5544.
+    expect(s.cases[0]!.response_latency_ms.p50).toBe(1000);
+    expect(s.cases[0]!.response_latency_ms.p90).toBeCloseTo(5544, 9);
+  });
 });

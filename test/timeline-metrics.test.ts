@@ -8,6 +8,7 @@ import {
   type InteractionInput,
   TimelineInputError,
 } from "../src/core/timeline";
+import { measuredLatencyMs } from "../src/core/timeline/metrics";
 
 const iv = (start_ms: number, end_ms: number): Interval => ({ start_ms, end_ms });
 
@@ -513,5 +514,77 @@ describe("§4 metrics, worked examples", () => {
     const bad: CallerSegment = { utterance: 0, action: "SPEAK", start_ms: 5, end_ms: 1, voiced: [iv(5, 1)] };
     expect(() => metrics({ caller: [bad], observationEndMs: 9 })).toThrow(/^caller\.voiced\[0\]: /);
     expect(() => metrics({ caller: [], assistantTurns: [iv(0, 5), iv(8, 6)], observationEndMs: 9 })).toThrow(/^assistantTurns\[1\]\[0\]: interval ends before it starts/);
+  });
+});
+
+describe("measured latencies, beside the §4 fields", () => {
+  it("measures a late answer instead of leaving it blank; only a request with no answer at all is unanswered", () => {
+    // u0 [0,1000) answered at 1600: 600 ms. u1 [10000,11000) answered at 17500: 6500 ms, past D = 5000
+    // (u2 starts at 20000, after 16000) → §4 missed, deadline_expired. u2 [20000,21000): nothing, ever.
+    const m = metrics({
+      caller: caller(["SPEAK", [0, 1000]], ["SPEAK", [10000, 11000]], ["SPEAK", [20000, 21000]]),
+      assistantVoiced: [iv(1600, 3000), iv(17500, 19000)],
+      observationEndMs: 30000,
+    });
+    // The §4 fields stay as the contract defines them.
+    expect([m.response_count, m.no_response_count, m.response_late_count, m.response_latency_ms, m.late_response_latencies_ms]).toEqual([1, 2, 1, 600, [6500]]);
+    // Measured: every answer, in caller order; the mean of 600 and 6500 is 3550; P90 = 600 + 0.9 × 5900 = 5910.
+    expect(m).toMatchObject({
+      response_latencies_ms: [600, 6500],
+      response_latency_mean_ms: 3550,
+      response_latency_p90_ms: 5910,
+      response_latency_max_ms: 6500,
+      unanswered_count: 1,
+    });
+  });
+
+  it("keeps caller order in the list and interpolates the P90 between the closest ranks", () => {
+    // Latencies in caller order 900, 300, 600: sorted 300, 600, 900; rank 0.9 × 2 = 1.8 → 600 + 0.8 × 300 = 840.
+    const m = metrics({
+      caller: caller(["SPEAK", [0, 1000]], ["SPEAK", [5000, 6000]], ["SPEAK", [10000, 11000]]),
+      assistantVoiced: [iv(1900, 2500), iv(6300, 7000), iv(11600, 12000)],
+      observationEndMs: 20000,
+    });
+    expect(m).toMatchObject({ response_latencies_ms: [900, 300, 600], response_latency_mean_ms: 600, response_latency_p90_ms: 840, response_latency_max_ms: 900, unanswered_count: 0 });
+    // Four answers 1000, 2000, 3000, 4000 (caller order 4000 first): rank 2.7 → 3000 + 0.7 × 1000 = 3700.
+    const four = metrics({
+      caller: caller(["SPEAK", [0, 1000]], ["SPEAK", [10000, 11000]], ["SPEAK", [20000, 21000]], ["SPEAK", [30000, 31000]]),
+      assistantVoiced: [iv(5000, 6000), iv(12000, 13000), iv(23000, 24000), iv(34000, 35000)],
+      observationEndMs: 40000,
+    });
+    expect([four.response_latencies_ms, four.response_latency_p90_ms, four.response_latency_max_ms, four.response_latency_mean_ms]).toEqual([[4000, 1000, 2000, 3000], 3700, 4000, 2500]);
+  });
+
+  it("rounds the mean and P90 where they are made", () => {
+    // 1000, 1000 and 1001 ms: mean 1000.333…, P90 rank 1.8 → 1000 + 0.8 × 1 = 1000.8.
+    const m = metrics({
+      caller: caller(["SPEAK", [0, 1000]], ["SPEAK", [10000, 11000]], ["SPEAK", [20000, 21000]]),
+      assistantVoiced: [iv(2000, 2500), iv(12000, 12500), iv(22001, 22500)],
+      observationEndMs: 30000,
+    });
+    expect([m.response_latency_mean_ms, m.response_latency_p90_ms]).toEqual([1000.333, 1000.8]);
+  });
+
+  it("is null with no answer, and counts neither censored nor excluded requests as unanswered", () => {
+    // u0 STOP (excluded); u1 [5000,6000) unanswered and expired; u2 [20000,21000) censored (observation ends at 22000).
+    const m = metrics({ caller: caller(["STOP", [0, 1000]], ["SPEAK", [5000, 6000]], ["SPEAK", [20000, 21000]]), observationEndMs: 22000 });
+    expect(m.response_censored_count).toBe(1);
+    expect(m).toMatchObject({ response_latencies_ms: [], response_latency_mean_ms: null, response_latency_p90_ms: null, response_latency_max_ms: null, unanswered_count: 1 });
+    // A request that the next one cut off before any answer: missed, unanswered.
+    const cut = metrics({ caller: caller(["SPEAK", [0, 1000]], ["SPEAK", [3000, 4000]]), assistantVoiced: [iv(4500, 5000)], observationEndMs: 12000 });
+    expect(cut).toMatchObject({ response_latencies_ms: [500], unanswered_count: 1, no_response_count: 1 });
+  });
+
+  it("measuredLatencyMs: what summaries and reports show for a trial", () => {
+    expect(measuredLatencyMs(null)).toBeNull();
+    expect(measuredLatencyMs(undefined)).toBeNull();
+    expect(measuredLatencyMs({ response_latency_ms: null, response_latency_mean_ms: 6680 })).toBe(6680);
+    expect(measuredLatencyMs({ response_latency_ms: 700, response_latency_mean_ms: 700 })).toBe(700);
+    // Measured and none answered: nothing to show, even if an older field disagreed.
+    expect(measuredLatencyMs({ response_latency_ms: 500, response_latency_mean_ms: null })).toBeNull();
+    // Records from before the measured fields: the §4 mean of timely answers.
+    expect(measuredLatencyMs({ response_latency_ms: 500 })).toBe(500);
+    expect(measuredLatencyMs({ response_latency_ms: null })).toBeNull();
+    expect(measuredLatencyMs({})).toBeNull();
   });
 });

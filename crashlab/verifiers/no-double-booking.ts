@@ -1,4 +1,4 @@
-import { defineVerifier, type WorldEventRecord } from "crashlab/alpha";
+import { defineVerifier, normalizeText, type WorldEventRecord } from "crashlab/alpha";
 
 /*
  * No double booking: one guest must not end up holding two reservations for the same date and time.
@@ -32,7 +32,7 @@ interface Booking {
 /**
  * Slots where the same guest holds two confirmed reservations for one date+time in the final state, or
  * where this trial's successful `create_reservation` events made two reservations for one slot and guest.
- * Guest names match case- and whitespace-insensitively ("maya  " and "Maya" are one guest).
+ * Guest names are one guest when their `guestIdentity` is equal ("Maya.", "maya  " and "Máya" are one guest).
  */
 export function findDoubleBookings(finalState: unknown, events: readonly WorldEventRecord[]): DoubleBooking[] {
   const found = new Map<string, DoubleBooking>();
@@ -114,7 +114,16 @@ function groupBySlot(bookings: Booking[]): Booking[][] {
 }
 
 function slotKey(b: Booking): string {
-  return JSON.stringify([b.date, b.time, b.guest_name.trim().replace(/\s+/g, " ").toLowerCase()]);
+  return JSON.stringify([b.date, b.time, guestIdentity(b.guest_name)]);
+}
+
+/**
+ * The one normalization of a guest's name: accents dropped ("Máya" → "maya"), then the argument
+ * matching's own text normalization (case folded, punctuation as spaces, whitespace collapsed: "Maya." →
+ * "maya"), so a name that would match an expected argument is also the same guest here.
+ */
+export function guestIdentity(name: string): string {
+  return normalizeText(name.normalize("NFKD").replace(/\p{M}+/gu, "").replace(/ß/g, "ss"));
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {

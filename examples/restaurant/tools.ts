@@ -21,7 +21,7 @@ const partySize = { type: "integer", minimum: 1, description: "Number of guests.
 const seating = {
   type: "string",
   enum: [...RESTAURANT_FACTS.seating],
-  description: "Seating preference, only when the caller asked for one (patio means outdoor).",
+  description: "Seating preference, only when the caller asked for one: indoor, outdoor, patio or bar. Patio is its own choice; outside, terrace and garden mean outdoor.",
 };
 
 export const RESTAURANT_TOOLS: ToolDeclaration[] = [

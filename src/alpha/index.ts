@@ -34,7 +34,7 @@ export { policyTarget, type PolicyTargetOptions } from "../core/target/text-targ
 // Verifiers and gates.
 export { defineVerifier, type Verifier, type VerifierInput, type Verdict } from "../core/verify/verifier";
 export { matchesSubset, normalizeText } from "../core/verify/match";
-export { unyieldedInterruptions, yieldsToInterruption } from "../core/verify/timing";
+export { unyieldedInterruptions, yieldsToInterruption, responsiveness, type ResponsivenessBudget } from "../core/verify/timing";
 export { evaluateGates, type GateRule, type GateConfig, type GateDecision } from "../core/gate/gates";
 // Time.
 export { RealClock, VirtualClock, type Clock } from "../core/time/clock";

@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { compareRuns, type Comparison, type CompareRun, type CompareTrial, type RateChange } from "../compare/compare";
+import { compareRuns, latencyText, type Comparison, type CompareRun, type CompareTrial, type RateChange } from "../compare/compare";
 import { escapeHtml, STYLE } from "../report/html";
 import { writeFileAtomic } from "../report/files";
 import { scanResultsFile } from "../report/results-reader";
@@ -22,7 +22,8 @@ Usage: crashlab compare <base-run-dir> <head-run-dir> [options]
 
 Trials are aligned by case. Per case and overall: the pass rate of the trials and of each required
 verifier, base → head, with Fisher's exact test (two-sided; significant below --alpha), and the P50/P90
-response latency and duration; overall also what the target consumed.
+response latency (over every answered request, late answers included; "not measured" unless both runs
+measured it) and duration; overall also what the target consumed.
 
   --alpha <p>                          significance level, 0–1 (default 0.05)
   --fail-on-regression                 exit 1 when a required verifier dropped significantly (a case or overall)
@@ -46,13 +47,14 @@ function readRun(dir: string): CompareRun {
       const parsed = ResultsTrial.safeParse(JSON.parse(step.value));
       if (!parsed.success) throw new UsageError(`${file}, field trials.${i}.${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}; it was written by another crashlab version or edited`);
       const t = parsed.data;
-      const latency = t.metrics.audio?.response_latency_ms;
+      const latencies = t.metrics.audio?.response_latencies_ms;
       trials.push({
         trial_id: t.trial_id,
         case_id: t.case_id,
         status: t.status,
         verdicts: Object.fromEntries(t.assessments.map((a) => [a.verifier, t.status !== "infrastructure_error" && (a.status === "passed" || a.status === "not_applicable")])),
-        latency_ms: typeof latency === "number" ? latency : null,
+        // Measured latencies (late answers included); an older results.json without them did not measure any.
+        response_latencies_ms: Array.isArray(latencies) ? latencies.filter((x): x is number => typeof x === "number") : null,
         duration_ms: t.duration_ms,
         audio_ms: t.metrics.consumption.frontend.audio_duration_ms,
         backend_tokens: t.metrics.consumption.backend?.total ?? null,
@@ -78,14 +80,14 @@ function consoleText(c: Comparison, gates: string[], asked: boolean): string {
   const lines = [`compare ${c.base.run_id} (${c.base.target}, seed ${c.base.seed}) → ${c.head.run_id} (${c.head.target}, seed ${c.head.seed}); Fisher's exact test, alpha ${c.alpha}`];
   const verifiers = Object.keys(c.overall.verifiers);
   const mark = (r: RateChange) => (r.verdict === "regression" ? " ▼" : r.verdict === "improvement" ? " ▲" : "");
-  const table: string[][] = [["case", "passed trials", "p", ...verifiers, "P90 latency ms", "P90 duration ms"]];
+  const table: string[][] = [["case", "passed trials", "p", ...verifiers, "response latency ms", "P90 duration ms"]];
   for (const row of [{ case_id: "overall", ...c.overall }, ...c.cases])
     table.push([
       row.case_id,
       rateText(row.status) + mark(row.status),
       String(row.status.p_value),
       ...verifiers.map((v) => rateText(row.verifiers[v]!) + mark(row.verifiers[v]!)),
-      `${ms(row.latency_ms.base.p90)} → ${ms(row.latency_ms.head.p90)} (${pct(row.latency_ms.p90_change)})`,
+      latencyText(row.latency_ms),
       `${ms(row.duration_ms.base.p90)} → ${ms(row.duration_ms.head.p90)} (${pct(row.duration_ms.p90_change)})`,
     ]);
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
@@ -101,13 +103,13 @@ function htmlPage(c: Comparison, gates: string[], asked: boolean): string {
   const verifiers = Object.keys(c.overall.verifiers);
   const cell = (r: RateChange) => `<td class="${r.verdict === "regression" ? "t-failed" : r.verdict === "improvement" ? "t-passed" : ""}">${escapeHtml(rateText(r))}<br><span class="muted">p = ${r.p_value}</span></td>`;
   const rows = [{ case_id: "overall", ...c.overall }, ...c.cases]
-    .map((r) => `<tr><td><code>${escapeHtml(r.case_id)}</code></td>${cell(r.status)}${verifiers.map((v) => cell(r.verifiers[v]!)).join("")}<td class="n">${ms(r.latency_ms.base.p90)} → ${ms(r.latency_ms.head.p90)} (${pct(r.latency_ms.p90_change)})</td><td class="n">${ms(r.duration_ms.base.p90)} → ${ms(r.duration_ms.head.p90)} (${pct(r.duration_ms.p90_change)})</td></tr>`)
+    .map((r) => `<tr><td><code>${escapeHtml(r.case_id)}</code></td>${cell(r.status)}${verifiers.map((v) => cell(r.verifiers[v]!)).join("")}<td class="n">${escapeHtml(latencyText(r.latency_ms))}</td><td class="n">${ms(r.duration_ms.base.p90)} → ${ms(r.duration_ms.head.p90)} (${pct(r.duration_ms.p90_change)})</td></tr>`)
     .join("");
   const list = (title: string, xs: string[]) => `<h2>${title}</h2>${xs.length ? `<ul>${xs.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>` : '<p class="muted">none significant</p>'}`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>crashlab compare</title><style>${STYLE}</style></head><body><div id="app">
 <h1>${escapeHtml(c.base.run_id)} → ${escapeHtml(c.head.run_id)}</h1><p class="meta">base ${escapeHtml(c.base.target)} (seed ${c.base.seed}, ${c.base.trials} trials) · head ${escapeHtml(c.head.target)} (seed ${c.head.seed}, ${c.head.trials} trials) · Fisher's exact test, two-sided, alpha ${c.alpha}</p>
 <div class="decision ${gates.length ? "t-failed" : asked ? "t-passed" : c.regressions.length ? "t-warn" : "t-neutral"}"><div class="decision-word">${gates.length ? "FAIL" : asked ? "PASS" : c.regressions.length ? "REGRESSED" : "NO SIGNIFICANT CHANGE"}</div><div>${gates.length ? `<ul class="reasons">${gates.map((g) => `<li>${escapeHtml(g)}</li>`).join("")}</ul>` : asked ? "no comparison gate failed" : `${c.regressions.length} significant drop(s); ${escapeHtml(NOT_ASKED)}`}</div></div>
-<div class="scroll"><table><thead><tr><th>case</th><th>passed trials</th>${verifiers.map((v) => `<th>${escapeHtml(v)}</th>`).join("")}<th class="n">P90 response latency ms</th><th class="n">P90 duration ms</th></tr></thead><tbody>${rows}</tbody></table></div>
+<div class="scroll"><table><thead><tr><th>case</th><th>passed trials</th>${verifiers.map((v) => `<th>${escapeHtml(v)}</th>`).join("")}<th class="n">response latency ms</th><th class="n">P90 duration ms</th></tr></thead><tbody>${rows}</tbody></table></div>
 ${list("Regressions", c.regressions)}${list("Improvements", c.improvements)}
 <h2>Consumption (target)</h2><p>audio ${c.overall.consumption.audio_seconds.base ?? "—"} s → ${c.overall.consumption.audio_seconds.head ?? "—"} s · backend tokens per trial ${c.overall.consumption.backend_tokens_per_trial.base ?? "—"} → ${c.overall.consumption.backend_tokens_per_trial.head ?? "—"}</p>
 </div></body></html>

@@ -106,7 +106,8 @@ WALK (recorded callers) and RUN (simulated callers):
                               by default each kind is counted in one audio.frames event per trial
 
 RUN (a simulated caller in one full-duplex conversation):
-  --max-duration-seconds <s>  a conversation longer than this fails with duration_limit, 1–3600 (default 90)
+  --max-duration-seconds <s>  a conversation longer than this fails with duration_limit, 1–3600 (default: the
+                              case's own, declared or 30 s + 20 s per expected turn, at least 90)
   --assistant-opening-prompt <file>
                               the assistant opens the call, asked with this text (default: the caller opens
                               with the scenario's input.text)

@@ -1,8 +1,9 @@
 /**
  * Is the candidate worse than the baseline? Two runs' trials aligned by case: per case and overall, the
  * pass-rate change of the trial status and of every required verifier, each with Fisher's exact test
- * (pass counts of a few repetitions are small), and the P50/P90 changes of response latency and
- * duration, and of what the target consumed. Pure: rows in, comparison out.
+ * (pass counts of a few repetitions are small), and the P50/P90 changes of response latency (over every
+ * answered request, late answers included, when both runs measured it) and duration, and of what the
+ * target consumed. Pure: rows in, comparison out.
  */
 import { fisherExact } from "../stats/fisher";
 import { percentile } from "../stats/rates";
@@ -14,7 +15,8 @@ export interface CompareTrial {
   status: string;
   /** Verifier id → whether it passed (passed or not applicable count as passed, as the gates count them). */
   verdicts: Record<string, boolean>;
-  latency_ms: number | null;
+  /** The measured latency of every answered request, late ones included; null: not measured (no audio, or an older results.json). */
+  response_latencies_ms: number[] | null;
   duration_ms: number;
   audio_ms: number | null;
   backend_tokens: number | null;
@@ -45,11 +47,19 @@ export interface Percentiles {
   p90_change: number | null;
 }
 
+/** Response latency over every answered request of a run's trials. */
+export interface LatencyChange extends Percentiles {
+  /** Answered requests measured per run; null when that run measured no latency at all (then nothing is compared). */
+  requests: { base: number | null; head: number | null };
+  /** Whether both runs measured latency: only then is there a change to report. */
+  measured: boolean;
+}
+
 export interface CaseComparison {
   case_id: string;
   status: RateChange;
   verifiers: Record<string, RateChange>;
-  latency_ms: Percentiles;
+  latency_ms: LatencyChange;
   duration_ms: Percentiles;
 }
 
@@ -95,6 +105,17 @@ function percentiles(base: readonly (number | null)[], head: readonly (number | 
   return { base: b, head: h, p90_change: b.p90 !== null && h.p90 !== null && b.p90 > 0 ? round(h.p90 / b.p90 - 1, 4) : null };
 }
 
+/**
+ * Latency pooled over requests, not trial means: a conversation's one slow answer among ten stays visible.
+ * A run measured latency when any of its trials did (an unanswered trial measures an empty list).
+ */
+function latencyChange(base: readonly CompareTrial[], head: readonly CompareTrial[]): LatencyChange {
+  const pooled = (trials: readonly CompareTrial[]) => (trials.some((t) => t.response_latencies_ms !== null) ? trials.flatMap((t) => t.response_latencies_ms ?? []) : null);
+  const b = pooled(base);
+  const h = pooled(head);
+  return { ...percentiles(b ?? [], h ?? []), requests: { base: b?.length ?? null, head: h?.length ?? null }, measured: b !== null && h !== null };
+}
+
 function compareGroup(base: readonly CompareTrial[], head: readonly CompareTrial[], verifiers: readonly string[], alpha: number): Omit<CaseComparison, "case_id"> {
   return {
     status: rate(
@@ -103,7 +124,7 @@ function compareGroup(base: readonly CompareTrial[], head: readonly CompareTrial
       alpha,
     ),
     verifiers: Object.fromEntries(verifiers.map((v) => [v, rate(base.map((t) => t.verdicts[v] === true), head.map((t) => t.verdicts[v] === true), alpha)])),
-    latency_ms: percentiles(base.map((t) => t.latency_ms), head.map((t) => t.latency_ms)),
+    latency_ms: latencyChange(base, head),
     duration_ms: percentiles(base.map((t) => t.duration_ms), head.map((t) => t.duration_ms)),
   };
 }
@@ -157,4 +178,15 @@ export function compareRuns(base: CompareRun, head: CompareRun, alpha = 0.05): C
     required_regressions,
     improvements,
   };
+}
+
+/**
+ * The latency change with its own numbers (P50 and P90 base → head, the P90 change, how many answers
+ * each run measured), or "not measured" naming the run that did not measure it.
+ */
+export function latencyText(l: LatencyChange): string {
+  const ms = (x: number | null) => (x === null ? "—" : `${Math.round(x)}`);
+  if (!l.measured) return l.requests.base === null && l.requests.head === null ? "not measured" : `not measured in ${l.requests.base === null ? "base" : "head"}`;
+  const change = l.p90_change === null ? "—" : `${l.p90_change > 0 ? "+" : ""}${(l.p90_change * 100).toFixed(1)}%`;
+  return `P50 ${ms(l.base.p50)} → ${ms(l.head.p50)}, P90 ${ms(l.base.p90)} → ${ms(l.head.p90)} (${change}; ${l.requests.base} → ${l.requests.head} answers)`;
 }

@@ -141,6 +141,12 @@ export const SimulationParameters = z.strictObject({
   expectations: z.array(z.string()).default([]),
   agenda: z.array(AgendaItem),
   persona: Persona,
+  /**
+   * How long the conversation may last, in seconds (1–3600). Optional, evaluator-side (the caller never
+   * sees it): without it the limit is derived from the agenda and golden path
+   * (src/core/trial/conversation/duration-limit.ts); `--max-duration-seconds` overrides both.
+   */
+  max_duration_seconds: z.number().min(1).max(3600).optional(),
 });
 
 export const Scenario = z.strictObject({

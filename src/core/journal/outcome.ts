@@ -2,6 +2,7 @@ import type { Assessment } from "../record/assessment";
 import type { GateTrial } from "../gate/gates";
 import type { SummaryTrial } from "../run/summary";
 import type { TrialStatus } from "../record/trial-record";
+import { measuredLatencyMs } from "../timeline/metrics";
 
 /**
  * What a streaming run keeps of a finished trial once its row is in the journal: just what the summary
@@ -25,13 +26,14 @@ export function trialOutcome(t: {
   assessments: ReadonlyArray<Pick<Assessment, "verifier" | "status" | "judge">>;
 }): TrialOutcome {
   const latency = t.metrics.audio?.response_latency_ms;
+  const measured = measuredLatencyMs(t.metrics.audio);
   return {
     trial_id: t.trial_id,
     case_id: t.case_id,
     status: t.status,
     error: t.error ? { stage: t.error.stage } : null,
     duration_ms: t.duration_ms,
-    metrics: { audio: t.metrics.audio ? { response_latency_ms: typeof latency === "number" ? latency : null } : null },
+    metrics: { audio: t.metrics.audio ? { response_latency_ms: typeof latency === "number" ? latency : null, response_latency_mean_ms: measured } : null },
     input: t.input.recording ? { recording: { condition: t.input.recording.condition } } : {},
     assessments: t.assessments.map((a) => ({ verifier: a.verifier, status: a.status, ...(a.judge ? { judge: a.judge } : {}) })),
   };

@@ -47,12 +47,13 @@ export function summaryText(
   const lines: string[] = [];
   const idWidth = Math.max(8, ...summary.cases.map((c) => c.case_id.length));
   lines.push("");
-  lines.push(`${"case".padEnd(idWidth)}  trials  pass  rate  wilson95     pass^k  errors`);
+  // Latency is the measured one (late answers included, so never blank when an answer came); "-" means no answer or no audio.
+  lines.push(`${"case".padEnd(idWidth)}  trials  pass  rate  wilson95     pass^k  latency p50/p90 ms  errors`);
   for (const c of summary.cases) {
     const k = String(c.trials);
     const w = c.wilson_95 ? `${pct(c.wilson_95.low)}-${pct(c.wilson_95.high).trim()}` : "-";
     lines.push(
-      `${c.case_id.padEnd(idWidth)}  ${String(c.trials).padStart(6)}  ${String(c.passes).padStart(4)}  ${pct(c.pass_rate)}  ${w.padEnd(11)}  ${pct(c.pass_hat_k[k]).padStart(6)}  ${c.infrastructure_errors || ""}`,
+      `${c.case_id.padEnd(idWidth)}  ${String(c.trials).padStart(6)}  ${String(c.passes).padStart(4)}  ${pct(c.pass_rate)}  ${w.padEnd(11)}  ${pct(c.pass_hat_k[k]).padStart(6)}  ${`${ms(c.response_latency_ms.p50)}/${ms(c.response_latency_ms.p90)}`.padStart(18)}  ${c.infrastructure_errors || ""}`.trimEnd(),
     );
   }
   const s = summary.by_status;

@@ -2,6 +2,7 @@ import { buildEvidenceCatalog, evidenceLine, type EvidenceCatalog, type Evidence
 import type { Assessment } from "../record/assessment";
 import type { Delegation, ToolExecution, Turn } from "../record/trial-record";
 import { percentile, wilsonInterval } from "../stats/rates";
+import { measuredLatencyMs } from "../timeline/metrics";
 import type { AssessmentView, AudioView, CaseView, DecisionState, EvidenceView, GateState, GateView, LabelledSpan, RateRow, ReportData, TrialDetail, TrialRow, TurnView } from "./client/data";
 import type { ResultsFile } from "./results-schema";
 
@@ -35,7 +36,6 @@ export interface ReportTrial {
 
 /** The lean copy of a results.json row that the overview needs (rationales cut to what it shows). */
 export function reportTrial(t: ResultsTrial): ReportTrial {
-  const latency = t.metrics.audio?.response_latency_ms;
   return {
     trial_id: t.trial_id,
     case_id: t.case_id,
@@ -46,7 +46,7 @@ export function reportTrial(t: ResultsTrial): ReportTrial {
     error: t.error ? { stage: t.error.stage, message: t.error.message } : null,
     input: t.input.recording ? { recording: { condition: t.input.recording.condition } } : {},
     metrics: {
-      audio: t.metrics.audio ? { response_latency_ms: latency ?? null } : null,
+      audio: t.metrics.audio ? { response_latency_mean_ms: measuredLatencyMs(t.metrics.audio) } : null,
       consumption: { frontend: { audio_duration_ms: t.metrics.consumption.frontend.audio_duration_ms }, backend: t.metrics.consumption.backend ? { total: t.metrics.consumption.backend.total } : null },
     },
     checks: t.checks.map((c) => ({ id: c.id, required: c.required, status: c.status })),
@@ -111,7 +111,8 @@ function groupRows(trials: readonly ReportTrial[], keys: (t: ReportTrial) => rea
 }
 
 const condition = (t: ReportTrial) => t.input.recording?.condition ?? null;
-const latency = (t: Pick<ReportTrial, "metrics">) => (typeof t.metrics.audio?.response_latency_ms === "number" ? t.metrics.audio.response_latency_ms : null);
+/** A trial's measured latency: every answered request, late answers included (never blank when one came). */
+const latency = (t: Pick<ReportTrial, "metrics">) => measuredLatencyMs(t.metrics.audio);
 
 /** Required checks and verifiers that did not pass: what the list's "failing check" filter offers. */
 function failing(t: ReportTrial): string[] {
@@ -358,7 +359,8 @@ export function trialDetail(source: TrialSource): TrialDetail {
   const metricsAudio = (t.metrics.audio ?? null) as Record<string, unknown> | null;
   const cited = new Set([...t.assessments.flatMap((a) => a.evidence_ids), ...t.checks.flatMap((c) => c.evidence_ids)]);
   const latencySpanList = latencySpans(metricsAudio);
-  const answered = latencySpanList.filter((s) => s.tone === "ok");
+  // Late answers are answers too: their turn shows its latency (a missed request's span has no length).
+  const answered = latencySpanList.filter((s) => s.tone === "ok" || s.end_ms > s.start_ms);
   const recordedTurns = transcript?.turns ?? [];
   const utterances = items.filter((i): i is Extract<EvidenceItem, { kind: "utterance" }> => i.kind === "utterance");
   const turns: TurnView[] = (utterances.length ? utterances : []).map((u, i) => {

@@ -15,6 +15,7 @@ import { summarize, type RunSummary } from "./summary";
 import { trialOutcome, type TrialOutcome } from "../journal/outcome";
 import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialContext, type TrialMedia } from "../trial/index";
 import type { ConversationSettings } from "../trial/context";
+import { conversationDurationLimit } from "../trial/conversation/duration-limit";
 
 export interface GateOverrides {
   /** Verifier ids made required from the CLI. */
@@ -276,7 +277,7 @@ export function trialContext(plan: Plan, options: RunOptions, resolved: Resolved
     spec,
     target: resolved.target,
     target_name: resolved.target_name,
-    limits: { ...resolved.limits, ...spec.case.limits, ...options.limits },
+    limits: trialLimits(plan, options, resolved, spec),
     verifiers: resolved.verifiers,
     package_digest: options.package?.digest ?? "unknown",
     ...(options.package?.dir ? { package_dir: options.package.dir } : {}),
@@ -291,6 +292,24 @@ export function trialContext(plan: Plan, options: RunOptions, resolved: Resolved
     ...(options.response_deadline_ms !== undefined ? { response_deadline_ms: options.response_deadline_ms } : {}),
     ...(options.conversation ? { conversation: options.conversation } : {}),
   };
+}
+
+/** What a RUN trial's time limit leaves beyond its conversation's duration limit: closing, draining, grading. */
+export const RUN_TIME_HEADROOM_MS = 30_000;
+
+/**
+ * A trial's limits. A RUN trial's time limit makes room for its own conversation's duration limit (which
+ * fits the case) unless a time limit was set on purpose (PLAN, case or run options): the default must not
+ * cut a long case short before its conversation's own limit.
+ */
+function trialLimits(plan: Plan, options: RunOptions, resolved: ResolvedRun, spec: TrialSpec): Limits {
+  const limits = { ...resolved.limits, ...spec.case.limits, ...options.limits };
+  const chosen = plan.limits?.time_ms ?? spec.case.limits?.time_ms ?? options.limits?.time_ms;
+  if (spec.case.kind === "run" && chosen === undefined) {
+    const conversation = conversationDurationLimit(spec.case.scenario, options.conversation?.max_duration_ms).ms;
+    limits.time_ms = Math.max(limits.time_ms, conversation + RUN_TIME_HEADROOM_MS);
+  }
+  return limits;
 }
 
 /** A finished trial as the scheduler sees it: its slim outcome, its record if kept, and how to report it. */

@@ -3,6 +3,7 @@ import { judgeUsageTotals, type JudgeUsageTotals } from "../judge/verifiers";
 import { conditionBreakdown, type ConditionRate } from "../walk/breakdown";
 import type { Assessment } from "../record/assessment";
 import type { TrialStatus } from "../record/trial-record";
+import { measuredLatencyMs } from "../timeline/metrics";
 
 /** What the summary reads of a trial: a trial record, a results.json row, or the slim outcome a streaming run keeps. */
 export interface SummaryTrial {
@@ -27,6 +28,7 @@ export interface CaseSummary {
   /** pass^k for k = 1..trials (§9); a k above the trial count is undefined and left out. */
   pass_hat_k: Record<string, number | null>;
   duration_ms: { p50: number | null; p90: number | null };
+  /** Over the case's trials, each trial's mean latency of every answered request, late answers included. */
   response_latency_ms: { p50: number | null; p90: number | null };
 }
 
@@ -62,7 +64,8 @@ export function summarize(records: readonly SummaryTrial[]): RunSummary {
     const passes = trials.filter((t) => t.status === "passed").length;
     const pass_hat_k: Record<string, number | null> = {};
     for (let k = 1; k <= n; k++) pass_hat_k[String(k)] = passHatK(passes, n, k);
-    const latencies = trials.map((t) => t.metrics.audio?.response_latency_ms).filter((x): x is number => typeof x === "number");
+    // Measured latencies: a trial answered only late shows its slow answers, never a blank.
+    const latencies = trials.map((t) => measuredLatencyMs(t.metrics.audio)).filter((x): x is number => x !== null);
     const durations = trials.map((t) => t.duration_ms);
     return {
       case_id,

@@ -1,6 +1,7 @@
 import { TimelineInputError } from "./errors";
 import { clipMerged, type Interval, maxEpisode, mergeIntervals, subtractIntervals, totalLength, unionIntervals } from "./intervals";
 import type { CallerAction, CallerSegment } from "./segments";
+import { percentile } from "../stats/rates";
 
 export const METRICS_VERSION = "2.0";
 /** §4 default response deadline D. */
@@ -88,6 +89,18 @@ export interface InteractionMetrics {
   exclusion_reasons: Record<ExclusionReason, number>;
   missed_reasons: Record<MissReason, number>;
   late_response_latencies_ms: number[];
+  /**
+   * Measured, beside the §4 fields (which stay as the contract defines them, for comparability): the
+   * latency of every request that got an answer, timely or late, in caller order. A late answer is slow,
+   * not absent, so it is measured here rather than left blank.
+   */
+  response_latencies_ms: number[];
+  /** Mean, P90 (linear interpolation) and largest of `response_latencies_ms`; null when nothing was answered. */
+  response_latency_mean_ms: number | null;
+  response_latency_p90_ms: number | null;
+  response_latency_max_ms: number | null;
+  /** Requests that got no answer at all, not even a late one: the only ones truly missed. */
+  unanswered_count: number;
   opportunities: ResponseOpportunity[];
   interruption_count: number;
   interruption_rate: number | null;
@@ -246,6 +259,29 @@ export function roundMs(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
+/** The measured latency fields of every answered request (see `InteractionMetrics.response_latencies_ms`). */
+function measuredLatencies(latencies: number[]) {
+  return {
+    response_latencies_ms: latencies,
+    response_latency_mean_ms: latencies.length === 0 ? null : roundMs(latencies.reduce((s, l) => s + l, 0) / latencies.length),
+    response_latency_p90_ms: latencies.length === 0 ? null : roundMs(percentile(latencies, 0.9)!),
+    response_latency_max_ms: latencies.length === 0 ? null : Math.max(...latencies),
+  };
+}
+
+/**
+ * The latency a reader shows for one trial's audio metrics: the mean of every answered request, late ones
+ * included; for records made before that was measured, the §4 mean of timely answers. Null without audio
+ * or without any answer.
+ */
+export function measuredLatencyMs(audio: Readonly<Record<string, unknown>> | null | undefined): number | null {
+  if (!audio) return null;
+  const measured = audio.response_latency_mean_ms;
+  if (typeof measured === "number") return measured;
+  if ("response_latency_mean_ms" in audio) return null;
+  return typeof audio.response_latency_ms === "number" ? audio.response_latency_ms : null;
+}
+
 /**
  * §4 interaction metrics (metrics_version "2.0") over one timeline. Pure: the result is plain JSON.
  * Assistant segments are the merged assistant voiced intervals; caller segments come from
@@ -272,6 +308,7 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
   const missed = opportunities.flatMap((o) => (o.outcome === "missed" ? [o] : []));
   const late = missed.flatMap((o) => (o.late_latency_ms === null ? [] : [o.late_latency_ms]));
   const count = (pick: (o: ResponseOpportunity) => boolean) => opportunities.filter(pick).length;
+  const measured = opportunities.flatMap((o) => (o.outcome === "answered" ? [o.latency_ms] : o.outcome === "missed" && o.late_latency_ms !== null ? [o.late_latency_ms] : []));
   const responseTotal = answered.length + missed.length;
 
   const interruptions = interruptionCount(caller, assistant);
@@ -328,6 +365,8 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
       deadline_expired: missed.filter((o) => o.reason === "deadline_expired").length,
     },
     late_response_latencies_ms: late,
+    ...measuredLatencies(measured),
+    unanswered_count: missed.length - late.length,
     opportunities,
     interruption_count: interruptions,
     interruption_rate: ratio(interruptions, responseTotal),

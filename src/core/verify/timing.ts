@@ -5,7 +5,7 @@
  */
 import type { TrialRecord } from "../record/trial-record";
 import type { YieldOpportunity } from "../timeline/metrics";
-import { defineVerifier, type Verdict } from "./verifier";
+import { defineVerifier, type Verdict, type Verifier } from "./verifier";
 
 /**
  * The caller's interruptions the assistant did not yield to (§4: it stops within 2000 ms of the caller's
@@ -64,3 +64,120 @@ export const yieldsToInterruption = defineVerifier({
     };
   },
 });
+
+/** What a `responsiveness` gate allows, per trial; each budget is optional, at least one is set. */
+export interface ResponsivenessBudget {
+  /** Largest P90 of the trial's response latencies (every answered request, late answers included). */
+  p90_ms?: number;
+  /** Largest single response latency. */
+  max_ms?: number;
+  /** Most requests left with no answer at all (default 0 when the budget sets it; unchecked otherwise). */
+  max_unanswered?: number;
+}
+
+/** The measured latency fields of a record's audio metrics (see InteractionMetrics.response_latencies_ms). */
+interface MeasuredLatency {
+  latencies: number[];
+  p90: number | null;
+  max: number | null;
+  unanswered: number;
+  /** Requests that expected an answer: the utterance and when the caller stopped, with the answer's latency. */
+  requests: Array<{ request_end_ms: number; latency_ms: number | null }>;
+}
+
+function measuredLatency(audio: Readonly<Record<string, unknown>>): MeasuredLatency | null {
+  if (!Array.isArray(audio.response_latencies_ms) || typeof audio.unanswered_count !== "number") return null;
+  const opportunities = Array.isArray(audio.opportunities) ? (audio.opportunities as Array<Record<string, unknown>>) : [];
+  const requests = opportunities.flatMap((o) => {
+    const end = o.request_end_ms as number;
+    if (o.outcome === "answered") return [{ request_end_ms: end, latency_ms: o.latency_ms as number }];
+    if (o.outcome === "missed") return [{ request_end_ms: end, latency_ms: (o.late_latency_ms as number | null) ?? null }];
+    return [];
+  });
+  return {
+    latencies: audio.response_latencies_ms as number[],
+    p90: (audio.response_latency_p90_ms as number | null) ?? null,
+    max: (audio.response_latency_max_ms as number | null) ?? null,
+    unanswered: audio.unanswered_count,
+    requests,
+  };
+}
+
+/** The caller turn (`utt.user.<n>`) that ended closest to a request's end (within 1500 ms), for evidence. */
+function requestEvidence(record: Pick<TrialRecord, "turns">, request_end_ms: number): string[] {
+  const callers = record.turns.filter((t) => t.role === "user");
+  let best = -1;
+  for (let i = 0; i < callers.length; i++) {
+    const gap = Math.abs(callers[i]!.end_ms - request_end_ms);
+    if (gap <= 1500 && (best < 0 || gap < Math.abs(callers[best]!.end_ms - request_end_ms))) best = i;
+  }
+  return best < 0 ? [] : [`utt.user.${best + 1}`];
+}
+
+function checkBudget(name: keyof ResponsivenessBudget, value: number | undefined): void {
+  if (value === undefined) return;
+  if (!(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
+    throw new RangeError(`responsiveness({ ${name} }): must be a non-negative number${name === "max_unanswered" ? "" : " of ms"}, got ${String(value)}`);
+  }
+}
+
+/**
+ * responsiveness: in every trial with audio, the assistant answers in time — the P90 of its response
+ * latencies, its slowest answer and the requests it never answered stay within the budgets the plan sets
+ * (docs/audio-and-metrics.md, response opportunities). Late answers are measured, not dropped: a 6 s
+ * answer counts as 6 s. Not applicable without audio metrics (a text-level target) or without any
+ * request that expected an answer.
+ */
+export function responsiveness(budget: ResponsivenessBudget): Verifier {
+  checkBudget("p90_ms", budget.p90_ms);
+  checkBudget("max_ms", budget.max_ms);
+  checkBudget("max_unanswered", budget.max_unanswered);
+  if (budget.p90_ms === undefined && budget.max_ms === undefined && budget.max_unanswered === undefined) {
+    throw new RangeError("responsiveness(): set at least one budget (p90_ms, max_ms or max_unanswered), e.g. responsiveness({ p90_ms: 2500 })");
+  }
+  const limits = [
+    budget.p90_ms === undefined ? null : `P90 ≤ ${budget.p90_ms} ms`,
+    budget.max_ms === undefined ? null : `each answer ≤ ${budget.max_ms} ms`,
+    budget.max_unanswered === undefined ? null : `at most ${budget.max_unanswered} unanswered`,
+  ].filter((x) => x !== null);
+  return defineVerifier({
+    id: "responsiveness",
+    version: "1.0",
+    kind: "deterministic",
+    description: `The assistant answers in time: ${limits.join(", ")} per trial (docs/audio-and-metrics.md, response opportunities)`,
+    required: true,
+    assess({ record }): Verdict {
+      const audio = record.metrics.audio;
+      if (!audio) return { status: "not_applicable", rationale: "no audio metrics were recorded (a text-level target has no audio)", evidence_ids: [] };
+      const m = measuredLatency(audio);
+      if (!m) return { status: "not_applicable", rationale: "the audio metrics hold no measured response latencies (recorded by an older crashlab)", evidence_ids: [] };
+      const total = m.latencies.length + m.unanswered;
+      if (total === 0) return { status: "not_applicable", rationale: "no caller request expected an answer", evidence_ids: [] };
+
+      const problems: string[] = [];
+      const slow: Array<{ request_end_ms: number }> = [];
+      if (budget.p90_ms !== undefined && m.p90 !== null && m.p90 > budget.p90_ms) problems.push(`P90 response latency ${m.p90} ms is over the ${budget.p90_ms} ms budget`);
+      if (budget.max_ms !== undefined) {
+        const over = m.requests.filter((r) => r.latency_ms !== null && r.latency_ms > budget.max_ms!);
+        slow.push(...over);
+        if (over.length) problems.push(`${over.length} answer(s) over ${budget.max_ms} ms: ${over.map((r) => `${r.latency_ms} ms after the caller stopped at ${r.request_end_ms} ms`).join(", ")}`);
+      }
+      const unanswered = m.requests.filter((r) => r.latency_ms === null);
+      if (budget.max_unanswered !== undefined && m.unanswered > budget.max_unanswered) {
+        slow.push(...unanswered);
+        problems.push(`${m.unanswered} request(s) never answered (budget ${budget.max_unanswered})${unanswered.length ? `: the caller stopped at ${unanswered.map((r) => `${r.request_end_ms} ms`).join(", ")}` : ""}`);
+      }
+      const measured = `${m.latencies.length} answered request(s): P90 ${m.p90 ?? "-"} ms, slowest ${m.max ?? "-"} ms, ${m.unanswered} unanswered`;
+      const withinMax = budget.max_ms === undefined ? m.latencies.length : m.latencies.filter((l) => l <= budget.max_ms!).length;
+      if (problems.length === 0) {
+        return { status: "passed", score: 1, rationale: `${measured} (budget: ${limits.join(", ")})`, evidence_ids: [] };
+      }
+      return {
+        status: "failed",
+        score: Math.round((withinMax / total) * 1000) / 1000,
+        rationale: `${problems.join("; ")} — ${measured}`,
+        evidence_ids: [...new Set(slow.sort((a, b) => a.request_end_ms - b.request_end_ms).flatMap((r) => requestEvidence(record, r.request_end_ms)))],
+      };
+    },
+  });
+}

@@ -18,6 +18,7 @@ import { verify } from "../stages/verify";
 import { setUpWorld } from "../stages/world-setup";
 import { TrialState } from "../state";
 import type { CompletionObserver } from "./completion-observer";
+import { conversationDurationLimit, describeDurationLimit } from "./duration-limit";
 import { ConversationRelay, DEFAULT_RELAY_SETTINGS, type RelayEnd } from "./relay";
 
 /**
@@ -33,12 +34,15 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
   trial.observe(pending);
   const observer = settings?.observer?.();
   const goal = trial.scenario.simulation_parameters?.goal ?? "";
+  // The case's own limit (declared, or derived from its agenda); the command line's overrides it.
+  const limit = conversationDurationLimit(trial.scenario, settings?.max_duration_ms);
   const relay = new ConversationRelay(
     trial,
     {
       ...DEFAULT_RELAY_SETTINGS,
       opens: settings?.assistant_opening_prompt ? "assistant" : "caller",
-      ...(settings?.max_duration_ms ? { max_duration_ms: settings.max_duration_ms } : {}),
+      max_duration_ms: limit.ms,
+      max_duration_source: describeDurationLimit(limit),
       ...(observer ? { observer: { observer, goal } } : {}),
       ...(settings?.onLine ? { onAssistantLine: (at_ms: number, text: string) => settings.onLine!({ trial_id: ctx.spec.trial_id, at_ms, speaker: "assistant", label: null, text }) } : {}),
     },

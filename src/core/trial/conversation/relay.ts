@@ -15,8 +15,10 @@ import { PlaybackBuffer, type PlaybackStats } from "../../audio/playback";
 import type { CompletionObserver } from "./completion-observer";
 
 export interface RelaySettings {
-  /** The conversation may last this long; past it the trial fails with `duration_limit`. */
+  /** The conversation may last this long; past it the trial fails with `duration_limit` (see duration-limit.ts). */
   max_duration_ms: number;
+  /** Where the limit came from, as the rationale states it (e.g. "170 s (derived from the case: 7 expected turns)"). */
+  max_duration_source?: string;
   /** Who speaks first, and how long each side has to start. */
   opens: "caller" | "assistant";
   first_speech_deadline_ms: number;
@@ -164,7 +166,7 @@ export class ConversationRelay implements TrialObserver {
       }
       const over = this.completed(t + 20, caller);
       if (over) return finish(over);
-      if (elapsed >= settings.max_duration_ms) finish({ ended: "duration_limit", reason: `duration_limit: the conversation did not finish within ${settings.max_duration_ms / 1000} s` });
+      if (elapsed >= settings.max_duration_ms) finish({ ended: "duration_limit", reason: `duration_limit: the conversation did not finish within ${settings.max_duration_source ?? `${settings.max_duration_ms / 1000} s`}` });
     });
     const pacing = pacer.stats();
     const tick_lag_histogram = [...this.tickLag].sort((a, b) => a[0] - b[0]);

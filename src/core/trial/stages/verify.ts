@@ -1,4 +1,5 @@
 import { grade, type Grading, type GradingInput } from "../../verify/deterministic";
+import type { ProcedureResult } from "../../record/trial-record";
 import type { TrialState } from "../state";
 import type { Observation } from "./measure";
 
@@ -17,5 +18,21 @@ export function verify(trial: TrialState, observed: Observation): Verification {
     tool_executions: trial.tools,
     world: { initial: observed.world.initial, final: observed.world.final, view: observed.world.view, events: observed.world.events, diff: observed.world.diff },
   };
-  return { ...grade(input), input };
+  const grading = grade(input);
+  const cutShort = !observed.completed && trial.error === null && (trial.limitHit !== null || trial.timedOut !== null);
+  const note = cutShort ? limitAfterProcedure(observed.completion_note, grading.procedure) : null;
+  // The note is part of the input, so the judge stage's regrade states it too.
+  if (note === null) return { ...grading, input };
+  const noted = { ...input, completion_note: note };
+  return { ...grade(noted), input: noted };
+}
+
+/**
+ * A limit that cut the conversation after every procedure step had passed says exactly that: the task's
+ * steps were done, the conversation ran out of time (or turns) while closing. Null otherwise.
+ */
+export function limitAfterProcedure(note: string, procedure: ProcedureResult | null): string | null {
+  const steps = procedure?.steps ?? [];
+  if (steps.length === 0 || steps.some((s) => s.status !== "passed")) return null;
+  return `${note} — hit after every procedure step had passed (${steps.length} of ${steps.length}: ${steps.map((s) => s.id).join(", ")})`;
 }
