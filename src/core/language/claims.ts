@@ -9,6 +9,7 @@
  * Gerund); the rule here reads them per clause.
  */
 import { english } from "./nlp";
+import { startsSentence } from "./values";
 
 /** What a claim says happened; "any" when it names no action ("You're all set: a table for two…"). */
 export type OutcomeKind = "booked" | "cancelled" | "changed" | "any";
@@ -56,11 +57,26 @@ function clausesOf(text: string): ClaimTerm[][] {
   const doc = english(text);
   doc.compute("root");
   const out: ClaimTerm[][] = [];
-  for (const sentence of doc.json({ offset: true }) as Array<{ text: string; terms: Array<{ text: string; normal: string; root?: string; tags: string[]; post: string; offset: { start: number; length: number } }> }>) {
-    // A question asks; it claims nothing ("Would you like me to book it?").
-    if (sentence.text.trim().endsWith("?")) continue;
-    let clause: ClaimTerm[] = [];
+  type Raw = { text: string; normal: string; root?: string; tags: string[]; post: string; offset: { start: number; length: number } };
+  // Sentences as compromise splits them, split again after "p.m." + a capital (see startsSentence).
+  const sentences: Raw[][] = [];
+  for (const sentence of doc.json({ offset: true }) as Array<{ terms: Raw[] }>) {
+    let current: Raw[] = [];
     for (const t of sentence.terms) {
+      if (t.text !== "" && startsSentence(current.filter((c) => c.text !== "").at(-1)?.text, t.text)) {
+        sentences.push(current);
+        current = [];
+      }
+      current.push(t);
+    }
+    if (current.length > 0) sentences.push(current);
+  }
+  for (const terms of sentences) {
+    const last = terms.filter((t) => t.text !== "").at(-1);
+    // A question asks; it claims nothing ("Would you like me to book it?").
+    if (!last || `${last.text}${last.post}`.includes("?")) continue;
+    let clause: ClaimTerm[] = [];
+    for (const t of terms) {
       const norm = t.normal.replace(/[^a-z']/g, "");
       if (clause.length > 0 && (norm === "but" || norm === "and" || norm === "so")) {
         out.push(clause);

@@ -69,6 +69,8 @@ const NOT_ID_LETTERS = new Set(["a", "an", "i", "at", "on", "in", "by", "to", "o
 const ID_CUES = new Set(["reservation", "booking", "confirmation", "number", "id", "reference", "code"]);
 /** Prepositions after which a bare hour is a time ("at 8", "until eleven"). */
 const TIME_PREPOSITIONS = new Set(["at", "by", "until", "till", "til", "from", "around", "before", "after", "to", "past"]);
+/** Words that may follow a bare hour ("at 8 on Friday", "at 8 for two", "at 8 instead"). */
+const BARE_HOUR_FOLLOWERS = new Set(["on", "for", "tonight", "today", "tomorrow", "then", "instead", "sharp", "or", "and", "please", "that", "this", "next"]);
 const PART_OF_DAY: Record<string, "am" | "pm"> = { morning: "am", afternoon: "pm", evening: "pm", night: "pm", tonight: "pm" };
 /** Words that introduce a name ("under Maya", "the name is Priya", "for Jordan Lee"). */
 const NAME_CUES = new Set(["under", "for", "named", "called", "is", "name", "mr", "mrs", "ms", "miss", "dr"]);
@@ -239,7 +241,9 @@ function finishHour(text: string, terms: Term[], i: number, j: number, hour: num
   const after = terms[k];
   // "at 8 people", "for 8 guests": a count, not a time.
   if (after && COUNTED.has(after.norm)) return null;
-  if (!clockForm && !oclock && !(prepositioned && (minute > 0 || !after || after.sentence !== terms[i]!.sentence || !after.tags.has("Noun") || after.tags.has("Date")))) return null;
+  // A bare hour needs "at 8" ending its clause or followed by a day ("at 8 on Friday"): "at one of our tables" is none.
+  const clauseEnds = !after || after.sentence !== terms[i]!.sentence || /[,;:.!?)—–]/.test(terms[k - 1]!.post) || BARE_HOUR_FOLLOWERS.has(after.norm) || after.tags.has("Date") || after.tags.has("WeekDay");
+  if (!clockForm && !oclock && !(prepositioned && (minute > 0 || clauseEnds))) return null;
   if (!clockForm && !oclock && (hour < 1 || hour > 12) && !(hour > 12 && prepositioned)) return null;
   if (hour === 0 || hour > 12 || exact) return { value: make("time", [clock(hour, minute)], span(text, terms, i, k)), next: k };
   const morning = clock(hour % 12, minute);
@@ -321,14 +325,24 @@ function readReference(text: string, terms: Term[], i: number): Match {
   return null;
 }
 
+const PHONE_PART = /^\(?\+?\d[\d.-]*\)?$/;
+
+/** "555-0142", "555 0142", "(555) 014-2000": seven to fifteen digits, in one term or several in a row. */
 function readPhone(text: string, terms: Term[], i: number): Match {
   const t = terms[i]!;
-  const raw = t.text.replace(/[.,;:!?]+$/, "");
-  const digits = raw.replace(/\D/g, "");
-  if ((t.tags.has("PhoneNumber") || /^\+?[\d().\s-]+$/.test(raw)) && /[-.()\s]/.test(raw) && digits.length >= 7 && digits.length <= 15 && !/^\d{4}-\d{2}-\d{2}$/.test(raw) && !/^\d+\.\d+$/.test(raw)) {
-    return { value: make("phone", [digits], span(text, terms, i, i + 1)), next: i + 1 };
+  const raw = (k: number) => text.slice(terms[k]!.start, terms[k]!.end).replace(/[.,;:!?]+$/, "");
+  if (!PHONE_PART.test(raw(i)) && !t.tags.has("PhoneNumber")) return null;
+  let j = i + 1;
+  let digits = raw(i).replace(/\D/g, "");
+  while (j < terms.length && terms[j]!.sentence === t.sentence && /^[\s)(-]*$/.test(terms[j - 1]!.post) && PHONE_PART.test(raw(j)) && !/^\d{4}-\d{2}-\d{2}$/.test(raw(j))) {
+    const more = raw(j).replace(/\D/g, "");
+    if (digits.length + more.length > 15) break;
+    digits += more;
+    j++;
   }
-  return null;
+  const whole = text.slice(t.start, terms[j - 1]!.end);
+  if (digits.length < 7 || digits.length > 15 || /^\d{4}-\d{2}-\d{2}$/.test(whole) || /^\d+\.\d+$/.test(whole) || (j === i + 1 && !/[-.()\s]/.test(whole) && !t.tags.has("PhoneNumber"))) return null;
+  return { value: make("phone", [digits], span(text, terms, i, j)), next: j };
 }
 
 function readMoney(text: string, terms: Term[], i: number): Match {
@@ -406,6 +420,14 @@ export function nameWord(word: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
+/**
+ * compromise keeps "…at 7 p.m. Your reservation…" in one sentence (the abbreviation's period): a capital
+ * after "a.m."/"p.m." starts a new one.
+ */
+export function startsSentence(previous: string | undefined, current: string): boolean {
+  return previous !== undefined && /^[ap]\.?m\.$/i.test(previous) && /^\p{Lu}/u.test(current);
+}
+
 const termCache = new Map<string, Term[]>();
 
 /** The terms of a text: one compromise parse per distinct text. */
@@ -414,12 +436,15 @@ function termsOf(text: string): Term[] {
   if (hit) return hit;
   const doc = english(text);
   const out: Term[] = [];
-  doc.json({ offset: true }).forEach((sentence: { terms: Array<{ text: string; tags: string[]; post: string; offset: { start: number; length: number } }> }, s: number) => {
+  let s = -1;
+  for (const sentence of doc.json({ offset: true }) as Array<{ terms: Array<{ text: string; tags: string[]; post: string; offset: { start: number; length: number } }> }>) {
+    s++;
     for (const t of sentence.terms) {
       if (t.text === "") continue;
+      if (startsSentence(out[out.length - 1]?.text, t.text) && out[out.length - 1]!.sentence === s) s++;
       out.push({ text: t.text, norm: strip(t.text), tags: new Set(t.tags), start: t.offset.start, end: t.offset.start + t.offset.length, sentence: s, post: t.post });
     }
-  });
+  }
   if (termCache.size >= CACHE_LIMIT) termCache.clear();
   termCache.set(text, out);
   return out;

@@ -10,7 +10,7 @@ import type { ToolExecution, Turn } from "../record/trial-record";
 import type { WorldEvent } from "../world/types";
 import { english } from "../language/nlp";
 import { readClaims, toolOutcome, type OutcomeClaim } from "../language/claims";
-import { emptyEvidence, evidenceValues, inEvidence, readValues, sameValue, structuredValue, type EvidenceValues, type SpokenValue, type ValueKind } from "../language/values";
+import { emptyEvidence, evidenceValues, inEvidence, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue, type ValueKind } from "../language/values";
 
 /** An assistant turn with its evidence id (`utt.assistant.<n>`). */
 export type Utterance = Turn & { evidence_id: string };
@@ -163,20 +163,40 @@ function containsWords(haystack: string[], needle: string[]): boolean {
   return false;
 }
 
-/** The sentences of an utterance, with their spans, and whether each mentions one of the topic words (by lemma). */
+const INFLECTIONS = ["", "s", "es", "d", "ed", "ing", "r", "er"];
+
+/** Whether a term is a form of a topic word: its lemma, or the word with an inflection ("closing" for "close"). */
+function aboutTopic(term: { normal: string; root?: string }, topics: ReadonlySet<string>): boolean {
+  if (topics.has(term.normal) || (term.root !== undefined && topics.has(term.root))) return true;
+  for (const t of topics) if (term.normal.startsWith(t.replace(/e$/, "")) && INFLECTIONS.includes(term.normal.slice(t.replace(/e$/, "").length).replace(/^e/, ""))) return true;
+  return false;
+}
+
+/**
+ * The spans of the sentences of an utterance that mention a topic word. compromise keeps "10 p.m. Street
+ * parking…" as one sentence (the abbreviation's period), so a capital after "a.m."/"p.m." starts a new one.
+ */
 function topicSentences(text: string, about: readonly string[]): Array<{ start: number; end: number }> {
   const doc = english(text);
   doc.compute("root");
   const topics = new Set(about.map((a) => a.toLowerCase()));
-  const out: Array<{ start: number; end: number }> = [];
-  for (const s of doc.json({ offset: true }) as Array<{ terms: Array<{ normal: string; root?: string; offset: { start: number; length: number } }> }>) {
-    if (s.terms.length === 0) continue;
-    if (s.terms.some((t) => topics.has(t.normal) || (t.root !== undefined && topics.has(t.root)))) {
-      const last = s.terms[s.terms.length - 1]!;
-      out.push({ start: s.terms[0]!.offset.start, end: last.offset.start + last.offset.length });
-    }
+  type T = { text: string; normal: string; root?: string; offset: { start: number; length: number } };
+  const sentences: T[][] = [];
+  for (const s of doc.json({ offset: true }) as Array<{ terms: T[] }>) {
+    let current: T[] = [];
+    s.terms.forEach((t, i) => {
+      current.push(t);
+      const next = s.terms[i + 1];
+      if (next && startsSentence(t.text, next.text)) {
+        sentences.push(current);
+        current = [];
+      }
+    });
+    if (current.length > 0) sentences.push(current);
   }
-  return out;
+  return sentences
+    .filter((terms) => terms.length > 0 && terms.some((t) => aboutTopic(t, topics)))
+    .map((terms) => ({ start: terms[0]!.offset.start, end: terms[terms.length - 1]!.offset.start + terms[terms.length - 1]!.offset.length }));
 }
 
 /** Each expected fact against everything the assistant said: contained, or never contradicted near its topic. */
