@@ -271,7 +271,13 @@ describe("§5 outcome checks, worked examples", () => {
       critical_procedure: { required: false, status: "not_applicable", rationale: "no critical procedure step", evidence_ids: [] },
       tool_contract: { required: true, status: "passed", rationale: "all 1 expected call(s) matched, none unexpected, none failed", evidence_ids: ["tool.c1"] },
       verified_state_change: { required: true, status: "passed", rationale: "state changed by create_reservation", evidence_ids: ["world.event.1"] },
-      grounded_response: { required: true, status: "passed", rationale: "assistant spoke after the last completed tool (create_reservation at 1010 ms)", evidence_ids: ["tool.c1", "utt.assistant.1"] },
+      grounded_response: {
+        required: true,
+        status: "passed",
+        rationale: "assistant spoke after the last completed tool (create_reservation at 1010 ms); 1 outcome claim(s) backed by earlier tool results",
+        evidence_ids: ["tool.c1", "utt.assistant.1"],
+      },
+      expected_facts: { required: false, status: "not_applicable", rationale: "no expected facts", evidence_ids: [] },
       semantic_outcome: { required: false, status: "not_applicable", rationale: "no semantic judge ran", evidence_ids: [] },
     });
     expect(dimensionsOf(g)).toEqual({
@@ -321,6 +327,7 @@ describe("§5 outcome checks, worked examples", () => {
       verified_state_change: { required: true, status: "failed", rationale: "state changed without a completed tool causing it", evidence_ids: [] },
       // A blank turn after the tool is no grounded response.
       grounded_response: { required: true, status: "failed", rationale: "no assistant speech after the last completed tool (check_availability at 1010 ms)", evidence_ids: ["tool.c1"] },
+      expected_facts: { required: false, status: "not_applicable", rationale: "no expected facts", evidence_ids: [] },
       semantic_outcome: { required: false, status: "not_applicable", rationale: "no semantic judge ran", evidence_ids: [] },
     });
     expect(dimensionsOf(g)).toEqual({
@@ -393,8 +400,22 @@ describe("§5 outcome checks, one rule at a time", () => {
     expect(early.dimensions.grounded_relay_order).toEqual({ status: "failed", rationale: "the assistant did not speak after the tool completed", evidence_ids: ["tool.c1", "tool.c2"] });
     const late = grade(input({ scenario: twoCalls, tool_executions: tools, turns: spokeAt(3010) }));
     expect(late.dimensions.grounded_relay_order).toEqual({ status: "passed", rationale: "assistant spoke at 3010 ms, after the tool completed at 3010 ms", evidence_ids: ["tool.c1", "utt.assistant.1"] });
-    // Without a completed tool there is nothing to ground.
-    expect(checkOf(grade(input({ tool_executions: [call("c1", "create_reservation", {}, "failed")] })), "grounded_response")).toEqual({ required: false, status: "not_applicable", rationale: "no tool completed", evidence_ids: [] });
+    // Without a completed tool, a value or a claim there is nothing to ground…
+    const failedCall = [call("c1", "create_reservation", {}, "failed")];
+    const sorry = [{ role: "assistant" as const, text: "Sorry, that didn't work.", start_ms: 1500, end_ms: 2000 }];
+    expect(checkOf(grade(input({ tool_executions: failedCall, turns: sorry })), "grounded_response")).toEqual({
+      required: false,
+      status: "not_applicable",
+      rationale: "no tool completed and no concrete value or outcome was spoken",
+      evidence_ids: [],
+    });
+    // …but "Booked." after a failed call claims what no successful write backs.
+    expect(checkOf(grade(input({ tool_executions: failedCall, world: { ...input({}).world, events: [] } })), "grounded_response")).toEqual({
+      required: true,
+      status: "failed",
+      rationale: 'outcome claimed before the result that backs it: utt.assistant.1 "Booked" (chars 0–6, at 1500 ms) claims "booked" that no completed, successful write backs',
+      evidence_ids: ["utt.assistant.1"],
+    });
   });
 
   it("tool execution: the completed calls must be the expected ones, in order", () => {
@@ -424,12 +445,19 @@ describe("§5 outcome checks, one rule at a time", () => {
 
   it("no expected tools: tool dimensions do not apply, and a failed call's error code defaults to 'error'", () => {
     const noTools = withExpected({ tools: { required: [], prohibited: [] } });
-    const g = grade(input({ scenario: noTools, tool_executions: [] }));
+    const answered = [{ role: "assistant" as const, text: "We're open until ten.", start_ms: 1500, end_ms: 2000 }];
+    const g = grade(input({ scenario: noTools, tool_executions: [], turns: answered }));
     expect([g.dimensions.parameter_accuracy, g.dimensions.tool_execution, g.dimensions.grounded_relay_order]).toEqual([
       { status: "not_applicable", rationale: "no tools expected", evidence_ids: [] },
       { status: "not_applicable", rationale: "no tools expected", evidence_ids: [] },
-      { status: "not_applicable", rationale: "no tools expected", evidence_ids: [] },
+      { status: "not_applicable", rationale: "no tools expected and no outcome claimed", evidence_ids: [] },
     ]);
+    // With no tools expected, an outcome claimed without any write still breaks the relay order.
+    expect(grade(input({ scenario: noTools, tool_executions: [], world: { ...input({}).world, events: [] } })).dimensions.grounded_relay_order).toEqual({
+      status: "failed",
+      rationale: 'outcome claimed before the result that backs it: utt.assistant.1 "Booked" (chars 0–6, at 1500 ms) claims "booked" that no completed, successful write backs',
+      evidence_ids: ["utt.assistant.1"],
+    });
     expect(checkOf(g, "tool_contract")).toMatchObject({ required: true, status: "passed", rationale: "all 0 expected call(s) matched, none unexpected, none failed" });
     const failedWithoutCode = { ...call("c1", "create_reservation", { guest_name: "Maya", date: "2026-08-06" }, "failed"), error: undefined };
     const f = grade(input({ tool_executions: [failedWithoutCode] }));
@@ -501,7 +529,7 @@ describe("§5 outcome checks, more edges", () => {
     expect(checkOf(g, "grounded_response")).toEqual({
       required: true,
       status: "passed",
-      rationale: "assistant spoke after the last completed tool (create_reservation at 1010 ms)",
+      rationale: "assistant spoke after the last completed tool (create_reservation at 1010 ms); 1 outcome claim(s) backed by earlier tool results",
       evidence_ids: ["tool.c2", "utt.assistant.1"],
     });
   });

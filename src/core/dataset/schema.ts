@@ -82,6 +82,26 @@ export const ProcedureStep = z
     path: ["minimum_count"],
   });
 
+/**
+ * A fact the answer must contain, or must not contradict (evaluator-only, like all of `expected`). Values
+ * are compared after the language layer normalizes them ("22:00" = "10 p.m." = "ten in the evening");
+ * a value that is no time, date, count, amount, phone number or record id is found as words.
+ */
+export const ExpectedFact = z
+  .strictObject({
+    /** Names the fact in verdicts ("closing_time"). */
+    key: z.string().min(1),
+    value: z.union([text, z.number()]),
+    must: z.enum(["contain", "not_contradict"]).default("contain"),
+    /** not_contradict: words of the fact's topic (lemmas: "close" also finds "closes", "closing"); a differing value of the same kind in a sentence that mentions one contradicts it. */
+    about: z.array(text).min(1).optional(),
+  })
+  .refine((f) => f.must !== "not_contradict" || f.about !== undefined, {
+    message: 'a "not_contradict" fact needs "about": the words of its topic (for example ["close"] for a closing time)',
+    path: ["about"],
+  });
+export type ExpectedFact = z.infer<typeof ExpectedFact>;
+
 export const Expected = z.strictObject({
   answer: z.string(),
   criteria: z.array(z.string()).default([]),
@@ -107,6 +127,7 @@ export const Expected = z.strictObject({
       steps: z.array(ProcedureStep),
     })
     .optional(),
+  facts: z.array(ExpectedFact).optional(),
 });
 
 export const AgendaItem = z.strictObject({

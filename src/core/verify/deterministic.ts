@@ -2,6 +2,7 @@ import type { ExpectedCall, Scenario } from "../dataset/schema";
 import type { Delegation, Dimension, ProcedureResult, ToolExecution, Turn } from "../record/trial-record";
 import type { OutcomeCheck } from "../record/assessment";
 import type { JsonPatch, WorldEvent } from "../world/types";
+import { checkFacts, describeClaim, describeValue, readGrounding } from "./grounding";
 import { callMatches, jsonEqual, matchesSubset, maximumAssignment, maximumMatching } from "./match";
 import { gradeProcedure } from "./procedure";
 import { matchState } from "./state";
@@ -19,6 +20,8 @@ export interface GradingInput {
   delegations: Delegation[];
   tool_executions: ToolExecution[];
   world: { initial: unknown; final: unknown; view: Record<string, unknown>; events: readonly WorldEvent[]; diff: JsonPatch[] };
+  /** The package's public facts (PLAN.facts): evidence the assistant may state without a tool. */
+  facts?: unknown;
   /** Set when a semantic judge assessed task_understanding (§5 semantic_outcome). */
   semantic_task_understanding?: "passed" | "failed" | "inconclusive";
   /** Only a required task_understanding gates task completion (seed 002: semantic criteria are advisory by default). */
@@ -155,8 +158,20 @@ export function grade(input: GradingInput): Grading {
 
   const lastCompleted = completedTools.reduce<ToolExecution | undefined>((last, t) => (!last || t.completed_ms >= last.completed_ms ? t : last), undefined);
   const spokenAfter = (t: ToolExecution) => spoken.filter((a) => a.start_ms >= t.completed_ms);
-  if (required.length === 0) dimensions.grounded_relay_order = dim("not_applicable", "no tools expected");
+  // What the assistant said, read by the language layer against the evidence that preceded each utterance.
+  const grounding = readGrounding({ scenario, case_kind: input.case_kind, turns: input.turns, utterances: spoken, tool_executions: tools, events: input.world.events, ...(input.facts !== undefined ? { facts: input.facts } : {}) });
+  const claimFaults = grounding.unbacked.map(describeClaim);
+  const claimIds = [...new Set(grounding.unbacked.flatMap((u) => [u.utterance.evidence_id, ...(u.late ? [toolEvidence(u.late)] : [])]))];
+  if (required.length === 0)
+    // Without expected tools the order still matters for what the assistant claims it did.
+    dimensions.grounded_relay_order =
+      grounding.claims.length === 0
+        ? dim("not_applicable", "no tools expected and no outcome claimed")
+        : claimFaults.length > 0
+          ? dim("failed", `outcome claimed before the result that backs it: ${claimFaults.join("; ")}`, claimIds)
+          : dim("passed", `every outcome claim follows the tool result that backs it`, grounding.claims.map((c) => c.utterance.evidence_id));
   else if (dimensions.tool_execution.status !== "passed") dimensions.grounded_relay_order = dim("failed", "tool execution was not correct", toolIds);
+  else if (claimFaults.length > 0) dimensions.grounded_relay_order = dim("failed", `outcome claimed before the result that backs it: ${claimFaults.join("; ")}`, claimIds);
   else {
     // tool_execution passed, so every expected tool completed: there is a last one.
     const after = spokenAfter(lastCompleted!);
@@ -215,18 +230,8 @@ export function grade(input: GradingInput): Grading {
       ),
     );
   } else checks.push(check("verified_state_change", false, "not_applicable", "state unchanged"));
-  if (completedTools.length > 0) {
-    const after = spokenAfter(lastCompleted!);
-    checks.push(
-      check(
-        "grounded_response",
-        true,
-        after.length > 0 ? "passed" : "failed",
-        after.length > 0 ? `assistant spoke after the last completed tool (${lastCompleted!.name} at ${lastCompleted!.completed_ms} ms)` : `no assistant speech after the last completed tool (${lastCompleted!.name} at ${lastCompleted!.completed_ms} ms)`,
-        [toolEvidence(lastCompleted!), ...after.map((a) => a.evidence_id)],
-      ),
-    );
-  } else checks.push(check("grounded_response", false, "not_applicable", "no tool completed"));
+  checks.push(groundedResponse(grounding, lastCompleted, lastCompleted ? spokenAfter(lastCompleted) : []));
+  checks.push(expectedFacts(expected.facts, spoken));
   const understanding = input.semantic_task_understanding;
   checks.push(
     understanding === undefined
@@ -249,6 +254,51 @@ export function grade(input: GradingInput): Grading {
     delegation_accuracy: delegationAccuracy(expected.delegation, delegated),
     procedure,
   };
+}
+
+/**
+ * §5 grounded_response, extended: required when a tool completed or the assistant stated a concrete value
+ * or an outcome. Fails when nothing was said after the last completed tool, when a spoken value is held by
+ * no evidence from before it was said, or when an outcome was claimed before the result that backs it.
+ */
+function groundedResponse(grounding: ReturnType<typeof readGrounding>, lastCompleted: ToolExecution | undefined, after: Array<{ evidence_id: string }>): OutcomeCheck {
+  const applies = lastCompleted !== undefined || grounding.spoken.length > 0 || grounding.claims.length > 0;
+  if (!applies) return check("grounded_response", false, "not_applicable", "no tool completed and no concrete value or outcome was spoken");
+  const faults: string[] = [];
+  const ids: string[] = [];
+  if (lastCompleted && after.length === 0) {
+    faults.push(`no assistant speech after the last completed tool (${lastCompleted.name} at ${lastCompleted.completed_ms} ms)`);
+    ids.push(toolEvidence(lastCompleted));
+  }
+  if (grounding.ungrounded.length > 0) {
+    faults.push(`value(s) held by no earlier evidence (caller, context, facts, tool results, world events): ${grounding.ungrounded.map(describeValue).join("; ")}`);
+    ids.push(...grounding.ungrounded.map((u) => u.utterance.evidence_id));
+  }
+  if (grounding.unbacked.length > 0) {
+    faults.push(`outcome claimed before the result that backs it: ${grounding.unbacked.map(describeClaim).join("; ")}`);
+    ids.push(...grounding.unbacked.flatMap((u) => [u.utterance.evidence_id, ...(u.late ? [toolEvidence(u.late)] : [])]));
+  }
+  if (faults.length > 0) return check("grounded_response", true, "failed", faults.join(" | "), [...new Set(ids)]);
+  const parts = [
+    lastCompleted ? `assistant spoke after the last completed tool (${lastCompleted.name} at ${lastCompleted.completed_ms} ms)` : "",
+    grounding.spoken.length > 0 ? `${grounding.spoken.length} spoken value(s) grounded in earlier evidence` : "",
+    grounding.claims.length > 0 ? `${grounding.claims.length} outcome claim(s) backed by earlier tool results` : "",
+  ].filter(Boolean);
+  return check("grounded_response", true, "passed", parts.join("; "), [...new Set([...(lastCompleted ? [toolEvidence(lastCompleted)] : []), ...after.map((a) => a.evidence_id), ...grounding.spoken.map((s) => s.utterance.evidence_id)])]);
+}
+
+/** expected_facts: required when the scenario states facts; each is contained in, or not contradicted by, what the assistant said. */
+function expectedFacts(facts: Scenario["expected"]["facts"], spoken: Array<Turn & { evidence_id: string }>): OutcomeCheck {
+  if (!facts || facts.length === 0) return check("expected_facts", false, "not_applicable", "no expected facts");
+  const verdicts = checkFacts(facts, spoken);
+  const failed = verdicts.filter((v) => !v.ok);
+  return check(
+    "expected_facts",
+    true,
+    failed.length === 0 ? "passed" : "failed",
+    (failed.length === 0 ? verdicts : failed).map((v) => v.detail).join("; "),
+    [...new Set((failed.length === 0 ? verdicts : failed).flatMap((v) => v.evidence_ids))],
+  );
 }
 
 /** §5 critical_procedure: required when a step is critical; every critical step, of every kind, must pass. */

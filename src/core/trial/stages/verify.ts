@@ -16,6 +16,7 @@ export function verify(trial: TrialState, observed: Observation): Verification {
     turns: observed.turns,
     delegations: observed.delegations,
     tool_executions: trial.tools,
+    ...(trial.ctx.facts ? { facts: trial.ctx.facts } : {}),
     world: { initial: observed.world.initial, final: observed.world.final, view: observed.world.view, events: observed.world.events, diff: observed.world.diff },
   };
   const grading = grade(input);
