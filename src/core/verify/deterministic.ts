@@ -4,7 +4,7 @@ import type { OutcomeCheck } from "../record/assessment";
 import type { JsonPatch, WorldEvent } from "../world/types";
 import { checkFacts, describeClaim, describeValue, readGrounding } from "./grounding";
 import { callMatches, jsonEqual, matchesSubset, maximumAssignment, maximumMatching } from "./match";
-import { gradeProcedure } from "./procedure";
+import { gradeProcedure, type ProcedureCallerLine } from "./procedure";
 import { matchState } from "./state";
 
 export { callMatches };
@@ -19,6 +19,8 @@ export interface GradingInput {
   turns: Turn[];
   delegations: Delegation[];
   tool_executions: ToolExecution[];
+  /** RUN: the simulated caller's lines with their acts (the offline caller records them); procedure steps read them. */
+  caller?: readonly ProcedureCallerLine[];
   world: { initial: unknown; final: unknown; view: Record<string, unknown>; events: readonly WorldEvent[]; diff: JsonPatch[] };
   /** The package's public facts (PLAN.facts): evidence the assistant may state without a tool. */
   facts?: unknown;
@@ -213,7 +215,7 @@ export function grade(input: GradingInput): Grading {
       prohibitedCalls.map(toolEvidence),
     ),
   );
-  const procedure = gradeProcedure(expected.procedure, { turns: input.turns, tool_executions: tools, world: input.world, prohibited });
+  const procedure = gradeProcedure(expected.procedure, { turns: input.turns, caller: input.caller, tool_executions: tools, world: input.world, prohibited });
   checks.push(criticalProcedure(procedure));
   checks.push(toolContract(input));
   const changed = !jsonEqual(input.world.initial, input.world.final);

@@ -124,7 +124,8 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
     },
   });
   await trial.breathe();
-  const verification = verify(trial, observed);
+  // The caller's own record of each line (its acts, what it heard) is structure the procedure reads.
+  const verification = verify(trial, observed, said);
   await trial.breathe();
   const input: DeliveredInput = { record: { kind: "simulated", sha256: sha256(callerPcm), duration_ms: pcm16DurationMs(callerPcm.length), caller: JSON.parse(JSON.stringify(callerDescription)) }, digest_input: callerPcm };
   const draft = draftRecord(trial, input, observed, verification);

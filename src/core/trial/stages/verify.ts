@@ -1,5 +1,6 @@
 import { grade, type Grading, type GradingInput } from "../../verify/deterministic";
 import type { ProcedureResult } from "../../record/trial-record";
+import type { ProcedureCallerLine } from "../../verify/procedure";
 import type { TrialState } from "../state";
 import type { Observation } from "./measure";
 
@@ -7,7 +8,7 @@ import type { Observation } from "./measure";
 export type Verification = Grading & { input: GradingInput };
 
 /** Verify: the §5 deterministic grading (dimensions, outcome checks, tool and delegation accuracy) of what was observed. */
-export function verify(trial: TrialState, observed: Observation): Verification {
+export function verify(trial: TrialState, observed: Observation, caller?: readonly ProcedureCallerLine[]): Verification {
   const input: GradingInput = {
     scenario: trial.scenario,
     case_kind: trial.case.kind,
@@ -16,6 +17,7 @@ export function verify(trial: TrialState, observed: Observation): Verification {
     turns: observed.turns,
     delegations: observed.delegations,
     tool_executions: trial.tools,
+    ...(caller ? { caller } : {}),
     ...(trial.ctx.facts ? { facts: trial.ctx.facts } : {}),
     world: { initial: observed.world.initial, final: observed.world.final, view: observed.world.view, events: observed.world.events, diff: observed.world.diff },
   };
