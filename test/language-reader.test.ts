@@ -119,7 +119,7 @@ describe("reader: lemmas and terms", () => {
 
 describe("reader: refusals", () => {
   it("a negated 'can' or 'will' of the speaker declines", () => {
-    each(["I can't cancel that.", "I cannot change a reservation under another name.", "Sorry, can't do that.", "I'm afraid we can't move R-2040.", "I won't be cancelling it.", "We will not change that booking."], declines, expect.any(String));
+    each(["I can't cancel that.", "I cannot change a reservation under another name.", "Sorry, can't do that.", "I'm afraid we can't move R-2040.", "I can't tell you who booked it.", "I won't be cancelling it.", "We will not change that booking."], declines, expect.any(String));
   });
 
   it("a negated permission, or a present ability, declines", () => {
@@ -170,6 +170,7 @@ describe("reader: refusals", () => {
       "I would not decline that.",
       "It only takes a minute.",
       "I'm not going anywhere.",
+      "That can't be right.",
       "Sure, one moment.",
     ], declines, null);
   });
@@ -230,7 +231,7 @@ describe("reader: the caller's go-ahead", () => {
   });
 
   it("anything that withholds, or nothing that agrees, gives none", () => {
-    each(["No", "No, sure.", "Nope.", "Not yet.", "Hmm, not sure.", "Wait, no.", "Don't.", "Yes — wait, not that one, it's R-2041.", "Hold on.", "Yes, but make it eight.", "Actually, yes, the 8th instead.", "That's not right.", "Not correct.", "I'm unsure, let me think.", "Maya.", "For four people."], givesGoAhead, null);
+    each(["No", "No, sure.", "Nope.", "Not yet.", "Hmm, not sure.", "Wait, no.", "Don't.", "Yes — wait, not that one, it's R-2041.", "Hold on.", "Yes, but make it eight.", "Four people, please.", "Actually, yes, the 8th instead.", "That's not right.", "Not correct.", "I'm unsure, let me think.", "Maya.", "For four people."], givesGoAhead, null);
   });
 });
 
@@ -283,6 +284,8 @@ describe("reader: outcome reports", () => {
       ["Done!", "done"],
       ["Your booking is complete.", "complete"],
       ["Great news, the change is made and R-2040 is updated.", "updated"],
+      ["I can confirm your table is booked.", "booked"],
+      ["I was able to get you booked for Friday.", "booked"],
     ];
     for (const [line, phrase] of lines) expect(readOutcome(line), line).toMatchObject({ sentence: line, phrase, negated: false });
   });
@@ -299,7 +302,7 @@ describe("reader: outcome reports", () => {
   });
 
   it("a question, a plan, an acknowledgement or a condition is no report", () => {
-    each(["Would you like me to book it?", "Shall I cancel it?", "Is it confirmed?", "I'll book that.", "I'm going to cancel it now.", "One moment while I book that.", "One moment while I get that booked.", "Once it's confirmed I'll text you.", "Let me check whether 7 is available.", "Let me check that for you.", "The set menu is lovely."], readOutcome, null);
+    each(["Would you like me to book it?", "Shall I cancel it?", "Is it confirmed?", "I'll book that.", "I'm going to cancel it now.", "One moment while I book that.", "One moment while I get that booked.", "Once it's confirmed I'll text you.", "Let me check whether 7 is available.", "I'll see what's available.", "I need to get it booked first.", "I can get that booked for you.", "Let me check that for you.", "The set menu is lovely."], readOutcome, null);
   });
 
   it("a failed attempt is reported as negated; a success elsewhere wins", () => {

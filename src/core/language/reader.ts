@@ -33,14 +33,15 @@ export interface Reading {
   words: Word[];
 }
 
-interface TermJson {
+/** A term as compromise holds it (https://observablehq.com/@spencermountain/compromise-internals): `implicit` is the expanded contraction, `root` the lemma. */
+interface Term {
   text: string;
   pre: string;
   post: string;
   normal: string;
   implicit?: string;
   root?: string;
-  tags: string[];
+  tags?: Set<string>;
 }
 
 /** Readings are reused: the same utterance is read by several checks of one trial. */
@@ -68,10 +69,10 @@ function stemOf(lemma: string): string {
   return bare.replace(/([bcdfgklmnprstvz])\1$/, "$1");
 }
 
-function wordsOf(term: TermJson): Word[] {
+function wordsOf(term: Term): Word[] {
   const written = (term.implicit ?? term.normal).toLowerCase();
   const parts = written.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  const tags = new Set(term.tags);
+  const tags: ReadonlySet<string> = term.tags ?? new Set();
   if (parts.length !== 1) return parts.map((part) => ({ word: part, lemma: part, stem: part, tags }));
   const word = parts[0]!;
   const lemma = BE.has(word) ? "be" : (term.root ?? word).toLowerCase();
@@ -82,9 +83,10 @@ function parse(text: string): Reading {
   const doc = english(text);
   doc.compute("root");
   const sentences: Sentence[] = [];
-  for (const s of doc.json() as Array<{ text: string; terms: TermJson[] }>) {
+  // The terms themselves, not `.json()`: copying them out costs as much as a third of the parse.
+  for (const terms of doc.docs as Term[][]) {
     const clauses: Word[][] = [[]];
-    for (const term of s.terms) {
+    for (const term of terms) {
       if (CLAUSE_END.test(term.pre) && clauses[clauses.length - 1]!.length > 0) clauses.push([]);
       clauses[clauses.length - 1]!.push(...wordsOf(term));
       if (CLAUSE_END.test(term.post)) clauses.push([]);
@@ -92,7 +94,7 @@ function parse(text: string): Reading {
     const kept = clauses.filter((c) => c.length > 0);
     const words = kept.flat();
     if (words.length === 0) continue;
-    const sentenceText = s.text.trim();
+    const sentenceText = terms.map((t) => `${t.pre}${t.text}${t.post}`).join("").trim();
     sentences.push({ text: sentenceText, words, clauses: kept, question: sentenceText.endsWith("?") || kept.some((c, i) => opensQuestion(c, leading(kept, i))) });
   }
   return { text, sentences, words: sentences.flatMap((s) => s.words) };
@@ -245,6 +247,11 @@ function firstTerm(words: Word[], terms: readonly string[], how: Matching, start
   return terms.find((t) => findTerm(words, t, how, starts) >= 0) ?? null;
 }
 
+/** The first of `terms` that a read sentence's words mention (as `mentions`), or null. */
+export function mentionedIn(words: readonly Word[], terms: readonly string[], how: Matching = "lemma"): string | null {
+  return firstTerm(words as Word[], terms, how);
+}
+
 /** The first of `terms` (words or phrases, e.g. "party size") that `text` mentions, or null. */
 export function mentions(text: string, terms: readonly string[], how: Matching = "lemma"): string | null {
   return firstTerm(read(text).words, terms, how);
@@ -252,7 +259,7 @@ export function mentions(text: string, terms: readonly string[], how: Matching =
 
 // ── Refusals ─────────────────────────────────────────────────────────────────────────────────────
 /** After "can't"/"won't", these verbs make an idiom or a failure report, not a refusal ("I can't wait", "can't find"). */
-const NOT_REFUSING_VERBS = new Set(["wait", "thank", "believe", "find", "locate", "see", "hear", "recall", "remember", "miss", "understand", "seem", "stress", "emphasize", "imagine", "resist", "right", "tell"]);
+const NOT_REFUSING_VERBS = new Set(["wait", "thank", "believe", "find", "locate", "see", "hear", "recall", "remember", "miss", "understand", "seem", "stress", "emphasize", "imagine", "resist", "right"]);
 /** Words skipped between "not" and the verb it negates ("I can't really be changing…"). */
 const SOFTENERS = new Set(["be", "really", "just", "possibly", "actually", "even", "quite", "currently", "personally", "go", "ahead", "and"]);
 /** What the speaker is not allowed or not able to do. Ability words count only in the present ("I wasn't able to find"). */
@@ -362,7 +369,7 @@ export function asksForGoAhead(text: string, actionTerms?: readonly string[]): s
 export const CONSENT_TERMS = [
   "yes", "yeah", "yep", "yup", "sure", "please do", "go ahead", "do it", "do that", "go for it", "that be right", "correct",
   "confirm", "confirmed", "ok", "okay", "alright", "all right", "sound good", "perfect", "absolutely", "definitely",
-  "certainly", "exactly", "that work", "that be fine", "of course", "please",
+  "certainly", "exactly", "that work", "that be fine", "of course",
 ] as const;
 /** Anything of these takes a go-ahead back or never gives it: "Wait, no", "Hmm, not sure", "Hold on". */
 export const WITHHOLDING_TERMS = [
@@ -448,7 +455,14 @@ const OUTCOME_STEMS = new Set(OUTCOME_VERBS.map(stemOf));
 /** Availability reports count too, either way: "fully booked", "not available", "no tables at 7". */
 export const AVAILABILITY_TERMS = ["fully booked", "unavailable", "available", "no availability", "no table", "no tables", "confirmation number", "reservation number", "booking reference"] as const;
 /** Before an outcome word in its clause, these make it a plan, a condition or a wish, not a report. */
-const NOT_YET = new Set(["will", "shall", "going", "would", "could", "can", "should", "may", "might", "let", "while", "once", "after", "before", "until", "when", "whenever", "if", "whether", "soon", "want", "like", "try", "to"]);
+const NOT_YET = new Set(["will", "shall", "going", "would", "could", "can", "should", "may", "might", "let", "while", "once", "after", "before", "until", "when", "whenever", "if", "whether", "soon", "want", "like", "try", "need"]);
+
+/** The words of a clause before index `k` that bear on it: after "I can confirm (that)…", only those after "confirm". */
+function leadingWords(c: Word[], k: number): Word[] {
+  const before = c.slice(0, k);
+  const confirm = before.map((w) => w.word).lastIndexOf("confirm");
+  return confirm < 0 ? before : before.slice(confirm + 1);
+}
 
 export interface OutcomeReport {
   sentence: string;
@@ -460,14 +474,12 @@ export interface OutcomeReport {
 
 function outcomeInClause(c: Word[]): { phrase: string; negated: boolean } | null {
   const availability = firstTerm(c, AVAILABILITY_TERMS, "exact");
-  if (availability) {
-    const at = findTerm(c, availability, "exact");
-    if (!c.slice(0, at).some((w) => w.word === "if" || w.word === "whether")) return { phrase: availability, negated: false };
-  }
+  // "I'll check what's available", "Let me see whether 7 is available": not a report yet.
+  if (availability && !leadingWords(c, findTerm(c, availability, "exact")).some((w) => NOT_YET.has(w.word))) return { phrase: availability, negated: false };
   for (let k = 0; k < c.length; k++) {
     const w = c[k]!;
     if (!OUTCOME_STEMS.has(w.stem)) continue;
-    const before = c.slice(0, k);
+    const before = leadingWords(c, k);
     // "I couldn't book it", "we weren't able to cancel it": a failed outcome.
     if (before.some((x) => x.word === "not") && before.some((x) => PAST.has(x.word))) return { phrase: w.word, negated: true };
     const done = w.tags.has("PastTense") || w.tags.has("Participle") || w.tags.has("Adjective") || w.word === "set" || w.word === "done";

@@ -17,6 +17,7 @@ import {
   GO_AHEAD_REQUESTS,
   goAheadPhrase,
   isQuestion,
+  mentionedIn,
   mentions,
   questionSentences as readerQuestionSentences,
   read,
@@ -161,7 +162,7 @@ const ASIDE_FROM_SORRY = CORRECTION_CUES.filter((w) => w !== "sorry");
 /** The correction cue a caller line holds (as written, contractions expanded), or null. */
 export function correctionCue(text: string): string | null {
   for (const s of read(text).sentences) {
-    const cue = mentions(s.text, s.question ? ASIDE_FROM_SORRY : CORRECTION_CUES, "exact");
+    const cue = mentionedIn(s.words, s.question ? ASIDE_FROM_SORRY : CORRECTION_CUES, "exact");
     if (cue) return cue;
   }
   return null;
