@@ -830,3 +830,124 @@ describe("no cascade: a failed non-critical step never fails a critical one by i
     ]);
   });
 });
+
+describe("the caller's acts: boundaries", () => {
+  const ask = { id: "ask", kind: "clarification" as const, arguments: { field: "reservation_id" } };
+  const heardId = { kind: "fields", fields: ["reservation_id"] };
+
+  it("a line still being spoken maps to the overlapping user turn that starts nearest to it, whichever comes first in the record", () => {
+    const line: Line = { text: "R-2040.", start_ms: 3000, end_ms: null, acts: [{ kind: "give", field: "reservation_id", value: "R-2040" }], heard: heardId };
+    const question = A("Which booking did you mean?", 1000, 2500);
+    // Turns touching the line's start (one ends exactly there) and one starting later: the nearest start wins.
+    const turns = [question, U("Hm.", 2600, 3000), U("R-2040.", 3020, 3600), U("Thanks.", 3100, 3300), A("Got it.", 3000, 3500)];
+    expect(grade([ask], { turns, caller: [line] })[0]!.evidence_ids).toEqual(["utt.assistant.1", "utt.user.2"]);
+    expect(grade([ask], { turns: [question, U("Thanks.", 3100, 3300), U("R-2040.", 3020, 3600)], caller: [line] })[0]!.evidence_ids).toEqual(["utt.assistant.1", "utt.user.2"]);
+    // With an end, a turn starting exactly at it still holds the line; one starting after it does not.
+    expect(grade([ask], { turns: [question, U("R-2040.", 3500, 3600)], caller: [{ ...line, end_ms: 3500 }] })[0]!.evidence_ids).toEqual(["utt.assistant.1", "utt.user.1"]);
+    expect(grade([ask], { turns: [question, U("R-2040.", 3501, 3600)], caller: [{ ...line, end_ms: 3500 }] })[0]!.evidence_ids).toEqual(["utt.assistant.1"]);
+    expect(grade([ask], { turns: [question, U("Hm.", 2000, 3000)], caller: [{ ...line, end_ms: 3500 }] })[0]!.evidence_ids).toEqual(["utt.assistant.1", "utt.user.1"]);
+    expect(grade([ask], { turns: [question, U("Hm.", 2000, 2999)], caller: [{ ...line, end_ms: 3500 }] })[0]!.evidence_ids).toEqual(["utt.assistant.1"]);
+    // An assistant utterance starting with the line is not what it replied to.
+    expect(grade([ask], { turns: [A("Which booking did you mean?", 3000, 3400), U("R-2040.", 3000, 3600)], caller: [line] })[0]!.status).toBe("failed");
+  });
+
+  it("a heard question for fields that names none counts for nothing; several heard fields are listed", () => {
+    const turns = conversation(A("Which booking, and for when?", 1000, 2000), said("R-2040, the twelfth.", 2500, 3000, [{ kind: "give", field: "reservation_id", value: "R-2040" }], { kind: "fields" }));
+    expect(grade([ask], turns)[0]!.rationale).toBe("the caller never took the assistant to ask for reservation_id (no line heard a question for a detail)");
+    const two = conversation(
+      A("Which booking, and for when?", 1000, 2000),
+      said("The twelfth.", 2500, 3000, [{ kind: "give", field: "date", value: "2026-08-12" }], { kind: "fields", fields: ["date", "time"] }),
+      A("What name?", 3500, 4000),
+      said("Lena Park.", 4500, 5000, [{ kind: "give", field: "guest_name", value: "Lena Park" }], { kind: "fields", fields: ["guest_name"] }),
+    );
+    expect(grade([ask], two)[0]!.rationale).toBe("the caller never took the assistant to ask for reservation_id (asked for: utt.user.1: date, time; utt.user.2: guest_name)");
+    expect(grade([{ id: "when", kind: "clarification", arguments: { field: "time" } }], two)[0]!.rationale).toBe('utt.assistant.1 asked for time at 1000 ms (utt.user.1 took it to ask for date, time): "Which booking, and for when?"');
+  });
+
+  it("slot names: an empty one on either side matches nothing; stray separators are no words", () => {
+    expect([sameField("date", ""), sameField("", "date"), sameField(" date", "first_date"), sameField("persons", "party_size")]).toEqual([false, false, true, true]);
+  });
+
+  it("a line that confirms and gives a detail is a go-ahead; a heard go-ahead with no acts, or no question before it, is named so", () => {
+    const step = { id: "go", kind: "authorization" as const, tool: "cancel_reservation" };
+    const both = conversation(A("Cancel it?", 1000, 2000), said("Yes, R-2040.", 2500, 3000, [{ kind: "confirm" }, { kind: "give", field: "reservation_id", value: "R-2040" }], { kind: "go_ahead", action: "cancel" }));
+    expect(grade([step], { ...both, tool_executions: [cancelRun("c1", "R-2040", 3500)] })[0]!.status).toBe("passed");
+    const silent = conversation(said("…", 2500, 3000, [], { kind: "go_ahead", action: "cancel" }));
+    expect(grade([step], { ...silent, tool_executions: [cancelRun("c1", "R-2040", 3500)] })[0]!.rationale).toBe(
+      "cancel_reservation ran at 3500 ms without a go-ahead before it; the caller took the assistant to ask for a go-ahead but never confirmed (utt.user.1: no act)",
+    );
+    const unasked = conversation(said("Yes, do it.", 2500, 3000, [{ kind: "confirm" }], { kind: "go_ahead", action: "cancel" }));
+    expect(grade([step], { ...unasked, tool_executions: [cancelRun("c1", "R-2040", 3500)] })[0]).toMatchObject({ status: "passed", rationale: "utt.user.1 at 2500 ms confirmed, before cancel_reservation ran at 3500 ms", evidence_ids: ["utt.user.1", "tool.c1"] });
+  });
+
+  it("a line no user turn holds is named by its time: in a late go-ahead and in a correction; its end, when it has one, is its moment", () => {
+    const step = { id: "go", kind: "authorization" as const, tool: "cancel_reservation" };
+    const lines: Line[] = [{ text: "Yes.", start_ms: 2500, end_ms: 3000, acts: [{ kind: "confirm" }], heard: { kind: "go_ahead", action: "cancel" } }];
+    expect(grade([step], { turns: [A("Cancel it?", 1000, 2000)], caller: lines, tool_executions: [cancelRun("c1", "R-2040", 2000)] })[0]!.rationale).toBe(
+      "cancel_reservation ran at 2000 ms without a go-ahead before it; the caller agreed only at 2500 ms (a caller line)",
+    );
+    // The line ends at 3000 ms though its turn (voice trimmed) ends at 3200: the line's end is the moment.
+    expect(grade([{ id: "ok", kind: "authorization" }], { turns: [A("Cancel it?", 1000, 2000), U("Yes.", 2500, 3200)], caller: lines })[0]!.at_ms).toBe(3000);
+    expect(grade([{ id: "ok", kind: "authorization" }], { turns: [A("Cancel it?", 1000, 2000), U("Yes.", 2500, 3200)], caller: [{ ...lines[0]!, end_ms: null }] })[0]!.at_ms).toBe(3200);
+    const fix = { id: "fix", kind: "correction" as const, arguments: { field: "reservation_id", value: "R-2040" } };
+    const corrected: Line[] = [{ text: "It's R-2040, sorry.", start_ms: 2500, end_ms: 3000, acts: [{ kind: "correct", field: "reservation_id", value: "R-2040" }] }];
+    expect(grade([fix], { turns: [], caller: corrected, tool_executions: [cancelRun("c1", "R-2040", 3500)] })[0]!.rationale).toBe(
+      'after the caller\'s correction (a caller line at 2500 ms: "It\'s R-2040, sorry."), cancel_reservation at 3500 ms used reservation_id "R-2040"',
+    );
+  });
+
+  it("a yes/no value the caller said as a word matches the boolean; an unsaid value matches nothing", () => {
+    const fix = { id: "fix", kind: "correction" as const, arguments: { field: "high_chair", value: true } };
+    const lines = (value: unknown): Line[] => [{ text: "We do need a high chair after all.", start_ms: 0, end_ms: 1000, acts: [{ kind: "correct", field: "high_chair", value }] }];
+    const booked = [call("c1", "create_reservation", { high_chair: true }, 2000, 2100)];
+    expect(grade([fix], { turns: [], caller: lines("true"), tool_executions: booked })[0]).toMatchObject({ status: "passed", at_ms: 1000 });
+    expect(grade([fix], { turns: [], caller: lines(undefined), tool_executions: booked })[0]!.rationale).toMatch(/^\(no correction of high_chair to true among the caller's acts/);
+  });
+
+  it("a field found under a null sibling is searched safely", () => {
+    const fix = { id: "fix", kind: "correction" as const, arguments: { field: "party_size", value: 6 } };
+    expect(grade([fix], { tool_executions: [call("c1", "create_reservation", { note: null, booking: { party_size: 6 } }, 1000, 1100)] })[0]).toMatchObject({ status: "passed", evidence_ids: ["tool.c1"] });
+  });
+});
+
+describe("the caller's acts: which go-ahead is for which tool", () => {
+  const heardFor = (action: string) => conversation(A("Go ahead?", 1000, 2000), said("Yes.", 2500, 3000, [{ kind: "confirm" }], { kind: "go_ahead", action }));
+  it.each([
+    ["create_reservation", "book", "cancel"],
+    ["book_table", "book", "change"],
+    ["reserve_table", "book", "cancel"],
+    ["make_booking", "book", "cancel"],
+    ["cancel_reservation", "cancel", "book"],
+    ["delete_booking", "cancel", "book"],
+    ["remove_booking", "cancel", "change"],
+    ["update_reservation", "change", "book"],
+    ["modify_booking", "change", "cancel"],
+    ["change_reservation", "change", "book"],
+    ["move_reservation", "change", "cancel"],
+    ["reschedule_booking", "change", "book"],
+  ])("%s: a go-ahead to %s authorizes it, one to %s does not", (tool, yes, no) => {
+    const step = { id: "go", kind: "authorization" as const, tool };
+    const ran = [call("c1", tool, {}, 3500, 3600)];
+    expect(grade([step], { ...heardFor(yes), tool_executions: ran })[0]!.status).toBe("passed");
+    expect(grade([step], { ...heardFor(no), tool_executions: ran })[0]!.rationale).toBe(`${tool} ran at 3500 ms without a go-ahead before it; the caller never took the assistant to ask for a go-ahead to ${yes}`);
+  });
+
+  it("a line that confirms and declines gives none; two withheld requests are both named; a request at the prerequisite's moment counts, one before it does not", () => {
+    const step = { id: "go", kind: "authorization" as const, tool: "cancel_reservation" };
+    const turns = conversation(
+      A("Cancel it?", 1000, 2000),
+      said("Yes — no, wait.", 2500, 3000, [{ kind: "confirm" }, { kind: "decline" }], { kind: "go_ahead", action: "cancel" }),
+      A("So, cancel it?", 3500, 4000),
+      said("Hmm.", 4500, 5000, [{ kind: "backchannel" }], { kind: "go_ahead", action: "cancel" }),
+    );
+    expect(grade([step], { ...turns, tool_executions: [cancelRun("c1", "R-2040", 5500)] })[0]!.rationale).toBe(
+      "cancel_reservation ran at 5500 ms without a go-ahead before it; the caller took utt.assistant.1, utt.assistant.2 to ask for a go-ahead but never confirmed (utt.user.1: confirm + decline; utt.user.2: backchannel)",
+    );
+    const ordered = (lookupEnd: number) =>
+      grade([{ id: "looked", kind: "tool", tool: "get_reservation" }, { ...step, after: ["looked"] }], {
+        ...conversation(A("Cancel it?", 3000, 4000), said("Yes.", 4500, 5000, [{ kind: "confirm" }], { kind: "go_ahead", action: "cancel" })),
+        tool_executions: [call("c0", "get_reservation", {}, 0, lookupEnd), cancelRun("c1", "R-2040", 5500)],
+      })[1]!.status;
+    expect([ordered(3000), ordered(3001), ordered(4500), ordered(4501)]).toEqual(["passed", "failed", "failed", "failed"]);
+  });
+});

@@ -116,12 +116,14 @@ function callerMoves(lines: readonly ProcedureCallerLine[] | undefined, utteranc
       .filter((u) => u.start_ms <= lineEnd && u.end_ms >= line.start_ms)
       .reduce<NumberedUtterance | undefined>((best, u) => (!best || Math.abs(u.start_ms - line.start_ms) < Math.abs(best.start_ms - line.start_ms) ? u : best), undefined);
     const replyTo = utterances.filter((u) => u.role === "assistant" && u.start_ms < line.start_ms).pop();
+    // Stryker disable next-line ArrayDeclaration: equivalent, an act without a kind matches no kind and is listed as none
     return { id: turn?.id ?? null, text: line.text, start_ms: line.start_ms, end_ms: line.end_ms ?? turn?.end_ms ?? line.start_ms, acts: line.acts ?? [], heard: line.heard ?? null, replyTo };
   });
 }
 
 /** A field's name as words, with a few everyday names folded in ("booking" → reservation, "guests" → party). */
 const FIELD_ALIASES: Readonly<Record<string, string>> = { booking: "reservation", guests: "party", people: "party", persons: "party" };
+// Stryker disable next-line Regex: equivalent, empty words are dropped right after the split
 const fieldTokens = (name: string) => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).map((w) => FIELD_ALIASES[w] ?? w);
 
 /**
@@ -366,6 +368,7 @@ function goAheadsInWords(tool: string | null, ctx: StepContext): GoAheads {
 /** The action a tool carries out, in the words the caller's `go_ahead` uses (book, cancel, change); null when its name says none of them. */
 const TOOL_ACTIONS: Readonly<Record<string, string>> = { create: "book", book: "book", reserve: "book", make: "book", cancel: "cancel", delete: "cancel", remove: "cancel", update: "change", modify: "change", change: "change", move: "change", reschedule: "change" };
 function toolAction(tool: string): string | null {
+  // Stryker disable next-line Regex: equivalent, only the first word is read
   return TOOL_ACTIONS[tool.toLowerCase().split(/[^a-z]+/)[0]!] ?? null;
 }
 
@@ -386,12 +389,12 @@ function goAheadsByActs(tool: string | null, caller: readonly CallerMove[], ctx:
     ids: moveIds(m.replyTo?.id, m.id),
     reply: m,
   }));
-  const withheld = replies.filter((m) => !gives(m));
+  // Only read when nothing was confirmed: then every reply withheld it.
   const askIds = moveIds(...replies.map((m) => m.replyTo?.id));
   const none =
     replies.length === 0
       ? `the caller never took the assistant to ask for a go-ahead${action ? ` to ${action}` : ""}${ctx.readyNote}`
-      : `the caller took ${askIds.length ? askIds.join(", ") : "the assistant"} to ask for a go-ahead but never confirmed${withheld.length ? ` (${withheld.map((m) => `${lineId(m)}: ${m.acts.map((a) => a.kind).join(" + ") || "no act"}`).join("; ")})` : ""}`;
+      : `the caller took ${askIds.length ? askIds.join(", ") : "the assistant"} to ask for a go-ahead but never confirmed (${replies.map((m) => `${lineId(m)}: ${m.acts.map((a) => a.kind).join(" + ") || "no act"}`).join("; ")})`;
   return { goAheads, none, askIds };
 }
 
