@@ -221,6 +221,35 @@ describe("responsiveness", () => {
     expect(judge({ max_unanswered: 0 }, tie).evidence_ids).toEqual(["utt.user.1"]); // equally close: the earlier
   });
 
+  it("cites each offending request's caller turn once, in call order, and says what it cannot measure", () => {
+    // The unanswered request (9000 ms) precedes the slow one (21000 ms); a second unanswered one at
+    // 9400 ms points at the same caller turn, cited once.
+    const mixed = timed([answered(2000, 700), late(9000, null), late(9400, null), answered(21000, 4500)], { latencies: [700, 4500], p90: 4120, max: 4500, unanswered: 2 });
+    expect(judge(BUNDLED, mixed)).toEqual({
+      status: "failed",
+      score: 0.25,
+      rationale:
+        "P90 response latency 4120 ms is over the 2500 ms budget; 1 answer(s) over 4000 ms: 4500 ms after the caller stopped at 21000 ms; 2 request(s) never answered (budget 0): the caller stopped at 9000 ms, 9400 ms — 2 answered request(s): P90 4120 ms, slowest 4500 ms, 2 unanswered",
+      evidence_ids: ["utt.user.2", "utt.user.3"],
+    });
+    const slowFirst = timed([answered(2000, 4500), late(21000, null)], { latencies: [4500], p90: 4500, max: 4500, unanswered: 1 });
+    expect(judge({ max_ms: 4000, max_unanswered: 0 }, slowFirst).evidence_ids).toEqual(["utt.user.1", "utt.user.3"]);
+    const unansweredFirst = timed([late(2000, null), answered(21000, 4500)], { latencies: [4500], p90: 4500, max: 4500, unanswered: 1 });
+    expect(judge({ max_ms: 4000, max_unanswered: 0 }, unansweredFirst).evidence_ids).toEqual(["utt.user.1", "utt.user.3"]);
+    // Nothing answered: no P90 or slowest answer to state.
+    const silent = timed([late(2000, null)], { latencies: [], p90: null, max: null, unanswered: 1 });
+    expect(judge(BUNDLED, silent)).toEqual({
+      status: "failed",
+      score: 0,
+      rationale: "1 request(s) never answered (budget 0): the caller stopped at 2000 ms — 0 answered request(s): P90 - ms, slowest - ms, 1 unanswered",
+      evidence_ids: ["utt.user.1"],
+    });
+    expect(judge({ p90_ms: 0, max_ms: 0 }, silent).status).toBe("passed");
+    // The count without the opportunities (a trimmed record): the count still decides, with no moments to name.
+    const bare = { metrics: { audio: { response_latencies_ms: [], response_latency_p90_ms: null, response_latency_max_ms: null, unanswered_count: 2 } }, turns: [] } as unknown as VerifierInput["record"];
+    expect(judge({ max_unanswered: 1 }, bare)).toEqual({ status: "failed", score: 0, rationale: "2 request(s) never answered (budget 1) — 0 answered request(s): P90 - ms, slowest - ms, 2 unanswered", evidence_ids: [] });
+  });
+
   it("is not applicable without audio (a text-level target), without measured latencies, or without any request", () => {
     const noAudio = { metrics: { audio: null }, turns: [] } as unknown as VerifierInput["record"];
     expect(judge(BUNDLED, noAudio)).toEqual({ status: "not_applicable", rationale: "no audio metrics were recorded (a text-level target has no audio)", evidence_ids: [] });

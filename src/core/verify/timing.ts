@@ -154,21 +154,20 @@ export function responsiveness(budget: ResponsivenessBudget): Verifier {
       const total = m.latencies.length + m.unanswered;
       if (total === 0) return { status: "not_applicable", rationale: "no caller request expected an answer", evidence_ids: [] };
 
+      // An unset budget is no limit at all (Infinity), so each check below is one comparison.
+      const p90Ms = budget.p90_ms ?? Infinity;
+      const maxMs = budget.max_ms ?? Infinity;
       const problems: string[] = [];
-      const slow: Array<{ request_end_ms: number }> = [];
-      if (budget.p90_ms !== undefined && m.p90 !== null && m.p90 > budget.p90_ms) problems.push(`P90 response latency ${m.p90} ms is over the ${budget.p90_ms} ms budget`);
-      if (budget.max_ms !== undefined) {
-        const over = m.requests.filter((r) => r.latency_ms !== null && r.latency_ms > budget.max_ms!);
-        slow.push(...over);
-        if (over.length) problems.push(`${over.length} answer(s) over ${budget.max_ms} ms: ${over.map((r) => `${r.latency_ms} ms after the caller stopped at ${r.request_end_ms} ms`).join(", ")}`);
-      }
-      const unanswered = m.requests.filter((r) => r.latency_ms === null);
-      if (budget.max_unanswered !== undefined && m.unanswered > budget.max_unanswered) {
-        slow.push(...unanswered);
+      if ((m.p90 ?? -Infinity) > p90Ms) problems.push(`P90 response latency ${m.p90} ms is over the ${p90Ms} ms budget`);
+      const over = m.requests.filter((r) => (r.latency_ms ?? -Infinity) > maxMs);
+      if (over.length) problems.push(`${over.length} answer(s) over ${maxMs} ms: ${over.map((r) => `${r.latency_ms} ms after the caller stopped at ${r.request_end_ms} ms`).join(", ")}`);
+      const unanswered = m.unanswered > (budget.max_unanswered ?? Infinity) ? m.requests.filter((r) => r.latency_ms === null) : null;
+      if (unanswered) {
         problems.push(`${m.unanswered} request(s) never answered (budget ${budget.max_unanswered})${unanswered.length ? `: the caller stopped at ${unanswered.map((r) => `${r.request_end_ms} ms`).join(", ")}` : ""}`);
       }
+      const slow = [...over, ...(unanswered ?? [])];
       const measured = `${m.latencies.length} answered request(s): P90 ${m.p90 ?? "-"} ms, slowest ${m.max ?? "-"} ms, ${m.unanswered} unanswered`;
-      const withinMax = budget.max_ms === undefined ? m.latencies.length : m.latencies.filter((l) => l <= budget.max_ms!).length;
+      const withinMax = m.latencies.filter((l) => l <= maxMs).length;
       if (problems.length === 0) {
         return { status: "passed", score: 1, rationale: `${measured} (budget: ${limits.join(", ")})`, evidence_ids: [] };
       }
