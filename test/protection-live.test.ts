@@ -19,7 +19,7 @@ function secretsOf(scenario: (typeof PLAN.cases)[number]["scenario"]): string[] 
   const callerOnly = sim
     ? [sim.goal, sim.persona.description, ...sim.expectations, ...sim.agenda.flatMap((i) => [i.commitment, i.trigger_condition, i.completion_condition])]
     : [];
-  return [e.answer, ...e.criteria, ...(e.golden_path?.steps ?? []), JSON.stringify(e.state), JSON.stringify(e.tools), JSON.stringify(e.procedure ?? null), ...callerOnly].filter(
+  return [e.answer, ...e.criteria, ...(e.golden_path?.steps ?? []), JSON.stringify(e.state), JSON.stringify(e.tools), JSON.stringify(e.facts ?? null), JSON.stringify(e.procedure ?? null), ...callerOnly].filter(
     (s) => s.length > 12,
   );
 }

@@ -51,7 +51,7 @@ function spyTarget(received: unknown[]): TargetAdapter {
 /** Evaluator-only strings of a scenario that are long or specific enough not to appear by chance. */
 function secretsOf(scenario: (typeof PLAN.cases)[number]["scenario"]): string[] {
   const e = scenario.expected;
-  return [e.answer, ...e.criteria, ...(e.golden_path?.steps ?? []), JSON.stringify(e.state), JSON.stringify(e.tools)].filter((s) => s.length > 12);
+  return [e.answer, ...e.criteria, ...(e.golden_path?.steps ?? []), JSON.stringify(e.state), JSON.stringify(e.tools), JSON.stringify(e.facts ?? null)].filter((s) => s.length > 12);
 }
 
 describe("protection", () => {
