@@ -23,7 +23,9 @@ import { renderMatrix, runVariant, summarize, writeMatrix, type Cell } from "./v
 import { hash, paraphrase, paraphraseSentence, sentences, TEMPLATES } from "./variation/paraphraser";
 import { SpokenLines } from "./variation/rewriting-policy";
 import { dateForms, timeForms } from "./variation/spoken-values";
-import { newProbe, VARIANTS } from "./variation/variants";
+import { restaurantPolicy } from "../examples/restaurant/policy";
+import { drive, SCRIPTS } from "./variation/drive";
+import { CONFIRMATIONS, newProbe, VARIANTS } from "./variation/variants";
 
 describe("the seeded paraphraser", () => {
   it("has at least three rewordings per sentence template, none of them the original wording", () => {
@@ -71,18 +73,52 @@ describe("the seeded paraphraser", () => {
   });
 });
 
+describe("the correct variants decide what the bundled assistant decides (text level, scripted caller)", () => {
+  const variant = (id: string) => VARIANTS.find((v) => v.id === id)!;
+  it.each(SCRIPTS.map((s) => [s.id, s] as const))("%s", async (_id, script) => {
+    const base = await drive(restaurantPolicy(), script.lines, script.summary);
+    expect(base.calls.length + base.said.length).toBeGreaterThan(0);
+    for (let seed = 1; seed <= 6; seed++) {
+      const probe = newProbe();
+      const paraphrased = await drive(variant("paraphrase").build(seed, probe).policy, script.lines, script.summary);
+      expect(paraphrased.calls, `paraphrase seed ${seed}`).toEqual(base.calls);
+      expect(paraphrased.said).toHaveLength(base.said.length);
+      paraphrased.said.forEach((line, i) => expect(line, `seed ${seed}`).not.toBe(base.said[i]));
+      expect([...probe.uncovered]).toEqual([]);
+      expect(probe.lines[0]!.conflicts).toEqual([]);
+
+      const longer = await drive(variant("long_answers").build(seed, newProbe()).policy, script.lines, script.summary);
+      expect(longer.calls).toEqual(base.calls);
+      longer.said.forEach((line, i) => expect(line.length).toBeGreaterThanOrEqual(2 * base.said[i]!.length));
+
+      const layout = await drive(variant("tool_argument_layout").build(seed, newProbe()).policy, script.lines, script.summary);
+      expect(layout.calls).toEqual(base.calls);
+      layout.calls.forEach((c, i) => Object.keys(c.args).length > 1 && expect(Object.keys(c.args)).not.toEqual(Object.keys(base.calls[i]!.args)));
+
+      // The extra question comes before every booking, and the booking follows the caller's yes.
+      let asked = 0;
+      const confirming = await drive(variant("confirm_before_booking").build(seed, newProbe()).policy, script.lines, script.summary, (said) =>
+        CONFIRMATIONS.includes(said) ? (asked++, "Yes, please.") : undefined,
+      );
+      expect(confirming.calls).toEqual(base.calls);
+      expect(asked).toBe(base.calls.filter((c) => c.name === "create_reservation").length);
+    }
+  });
+});
+
 describe("variants of the restaurant assistant", () => {
   const speech = new CachedSynthesizer(new EspeakSynthesizer({ voice: "coral" }), { root: mkdtempSync(join(tmpdir(), "variation-speech-")) });
   const only = process.env.CRASHLAB_VARIATION?.split(",").filter(Boolean);
   const variants = only ? VARIANTS.filter((v) => only.includes(v.id)) : VARIANTS;
   const cells: Cell[] = [];
+  const notes: string[] = [];
   const started = Date.now();
 
   afterAll(() => {
     if (cells.length === 0) return;
     const summary = summarize(cells, Date.now() - started);
-    const path = writeMatrix(cells, summary);
-    console.log(`${renderMatrix(cells, summary)}\n(written to ${path})`);
+    const path = writeMatrix(cells, summary, notes);
+    console.log(`${renderMatrix(cells, summary, notes)}\n(written to ${path})`);
   });
 
   it.each(variants.map((v) => [v.id, v] as const))(
@@ -91,10 +127,17 @@ describe("variants of the restaurant assistant", () => {
       const probe = newProbe();
       const mine = await runVariant(variant, probe, { speech, conversation: offlineConversation() });
       cells.push(...mine);
+      if (variant.id === "paraphrase") {
+        const frames = TEMPLATES.reduce((n, t) => n + t.frames.length, 0);
+        const heard = [...probe.acted.keys()].filter((k) => k.includes("#"));
+        const templates = new Set(heard.map((k) => k.split("#")[0]));
+        notes.push("", `paraphrase: ${templates.size}/${TEMPLATES.length} sentence templates spoken, ${heard.length}/${frames} rewordings heard across seeds`);
+      }
       const planned = variant.cells.reduce((n, c) => n + c.cases.length * c.modes.length, 0);
       expect(mine).toHaveLength(planned);
       // The variant did what it says (a no-op variant proves nothing) and said nothing it could not map back.
-      if (variant.id !== "slow_answers" && variant.id !== "first_value_after_correction") expect(probe.acted.size, "the variant never acted").toBeGreaterThan(0);
+      if (variant.id === "slow_answers") for (const c of mine) expect(Math.min(...c.answer_gaps_ms), `${c.case_id} ${c.mode}`).toBeGreaterThanOrEqual(6000);
+      else if (variant.id !== "first_value_after_correction") expect(probe.acted.size, "the variant never acted").toBeGreaterThan(0);
       expect([...probe.uncovered], "sentences the paraphraser has no template for").toEqual([]);
       expect(probe.lines.flatMap((l) => l.conflicts)).toEqual([]);
       const wrong = mine.filter((c) => !c.ok).map((c) => `${c.case_id} ${c.mode}: ${c.status}${c.intended ? `, needs ${c.intended}` : ""}; failed [${c.failed.join(", ")}]`);

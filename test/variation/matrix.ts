@@ -23,6 +23,17 @@ export interface Cell {
   /** correct: passed; fault: failed with `intended` among `failed`. */
   ok: boolean;
   duration_ms: number;
+  /** From the end of each caller turn to the start of the assistant turn right after it. */
+  answer_gaps_ms: number[];
+}
+
+function answerGaps(record: TrialRecord): number[] {
+  const gaps: number[] = [];
+  record.turns.forEach((t, i) => {
+    const next = record.turns[i + 1];
+    if (t.role === "user" && next?.role === "assistant") gaps.push(Math.round(next.start_ms - t.end_ms));
+  });
+  return gaps;
 }
 
 export function failedChecks(record: TrialRecord): string[] {
@@ -44,7 +55,7 @@ export async function runVariant(variant: Variant, probe: Probe, options: RunOpt
         const failed = failedChecks(record);
         const intended = variant.kind === "fault" ? variant.intended?.[case_kind] : undefined;
         const ok = variant.kind === "correct" ? record.status === "passed" : record.status === "failed" && intended !== undefined && failed.includes(intended);
-        cells.push({ variant: variant.id, kind: variant.kind, case_id: record.case_id, case_kind, mode, seed, status: record.status, failed, ...(intended ? { intended } : {}), ok, duration_ms: record.duration_ms });
+        cells.push({ variant: variant.id, kind: variant.kind, case_id: record.case_id, case_kind, mode, seed, status: record.status, failed, ...(intended ? { intended } : {}), ok, duration_ms: record.duration_ms, answer_gaps_ms: answerGaps(record) });
       }
     }
   }
@@ -71,11 +82,12 @@ export function summarize(cells: Cell[], wall_ms: number): MatrixSummary {
 }
 
 /** The matrix as markdown: one row per variant × case × mode. */
-export function renderMatrix(cells: Cell[], summary: MatrixSummary): string {
+export function renderMatrix(cells: Cell[], summary: MatrixSummary, notes: string[] = []): string {
   const lines = [
     "# Variation suite",
     "",
     `false fails ${summary.false_fails}/${summary.correct} (rate ${summary.false_fail_rate}); misses ${summary.misses}/${summary.faults} (rate ${summary.miss_rate}); wall ${(summary.wall_ms / 1000).toFixed(1)} s`,
+    ...notes,
     "",
     "| variant | case | mode | seed | verdict | expected | failed checks |",
     "|---|---|---|---|---|---|---|",
@@ -89,11 +101,11 @@ export function renderMatrix(cells: Cell[], summary: MatrixSummary): string {
 }
 
 /** Write the matrix (markdown and JSON) under the OS temp dir; returns the markdown's path. */
-export function writeMatrix(cells: Cell[], summary: MatrixSummary): string {
+export function writeMatrix(cells: Cell[], summary: MatrixSummary, notes: string[] = []): string {
   const dir = join(tmpdir(), "crashlab-variation");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "matrix.json"), `${JSON.stringify({ summary, cells }, null, 2)}\n`);
+  writeFileSync(join(dir, "matrix.json"), `${JSON.stringify({ summary, notes, cells }, null, 2)}\n`);
   const path = join(dir, "matrix.md");
-  writeFileSync(path, renderMatrix(cells, summary));
+  writeFileSync(path, renderMatrix(cells, summary, notes));
   return path;
 }

@@ -162,7 +162,7 @@ export const TEMPLATES: Template[] = [
   },
   {
     id: "available",
-    pattern: /^Good news: we have (?<table>.+) on (?<date>.+) at (?<time>[^.]+(?:\.m\.)?)\.$/,
+    pattern: /^Good news: we have (?<table>.+) on (?<date>.+) at (?<time>.+?)\.$/,
     frames: [(g) => `Good news, ${g.table} is free on ${g.date} at ${g.time}.`, (g) => `Yes, we do have ${g.table} available on ${g.date} at ${g.time}.`, (g) => `I can offer you ${g.table} on ${g.date} at ${g.time}.`],
   },
   { id: "offer", pattern: /^Would you like me to book it\?$/, frames: [() => "Shall I reserve it for you?", () => "Do you want me to book that?", () => "Should I go ahead and reserve it?"] },
@@ -227,9 +227,11 @@ export interface Paraphrased {
 }
 
 /** A sentence reworded by its template, values said in another form; null when no template matches. */
-export function paraphraseSentence(sentence: string, seed: number): { text: string; template: string } | null {
+export function paraphraseSentence(sentence: string, seed: number): { text: string; template: string; frame: number } | null {
+  // A sentence ending in "p.m." has lost its own full stop to the abbreviation's: give it back for matching.
+  const subject = /\b[ap]\.m\.$/.test(sentence) ? `${sentence}.` : sentence;
   for (const template of TEMPLATES) {
-    const m = template.pattern.exec(sentence);
+    const m = template.pattern.exec(subject);
     if (!m) continue;
     const pick = (what: string, n: number) => hash(`${seed}|${what}|${sentence}`) % n;
     const groups: Record<string, string> = {};
@@ -237,8 +239,8 @@ export function paraphraseSentence(sentence: string, seed: number): { text: stri
       if (value === undefined) continue;
       groups[key] = key === "list" && template.id === "still_need" ? resayList(value, (n) => pick(`list`, n)) : resayValues(value, (what, n) => pick(`${key}.${what}`, n));
     }
-    const frame = template.frames[pick("frame", template.frames.length)]!;
-    return { text: tidy(frame(groups)), template: template.id };
+    const frame = pick("frame", template.frames.length);
+    return { text: tidy(template.frames[frame]!(groups)), template: template.id, frame };
   }
   return null;
 }

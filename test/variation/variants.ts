@@ -76,7 +76,7 @@ function paraphrased(seed: number, probe: Probe): AssistantPolicy {
       const out = sentences(original).map((sentence) => {
         const p = paraphraseSentence(sentence, seed);
         if (!p) probe.uncovered.add(sentence);
-        else acted(probe, p.template);
+        else acted(probe, `${p.template}#${p.frame}`);
         return p?.text ?? sentence;
       });
       return out.join(" ");
@@ -84,7 +84,7 @@ function paraphrased(seed: number, probe: Probe): AssistantPolicy {
   });
 }
 
-const CONFIRMATIONS = [
+export const CONFIRMATIONS = [
   "Would you like me to go ahead and book it?",
   "Shall I make that reservation for you now?",
   "Should I go ahead and reserve the table?",
@@ -224,15 +224,18 @@ export const CRAWL_CASES = Array.from({ length: 28 }, (_, i) => `harbor_${String
 /** RUN conversations that end in a booking (the only ones where a confirmation before the write applies). */
 const RUN_BOOKINGS = ["run_booking_step_by_step", "run_missing_name", "run_missing_time", "run_date_correction", "run_party_size_correction", "run_unavailable_then_alternative", "run_multiple_corrections"];
 
-/** Cases dealt round-robin over three seeds: every seed meets bookings, checks, cancellations and facts. */
-const bySeed = (cases: string[], modes: Mode[]) => [1, 2, 3].map((seed) => ({ seed, modes, cases: cases.filter((_, i) => i % 3 === seed - 1) }));
+/**
+ * Cases dealt round-robin over three seeds (every seed meets bookings, checks, cancellations and facts);
+ * `first` offsets the seeds, so each delegation mode hears other wordings.
+ */
+const bySeed = (cases: string[], modes: Mode[], first = 1) => [0, 1, 2].map((i) => ({ seed: first + i, modes, cases: cases.filter((_, j) => j % 3 === i) }));
 
 export const VARIANTS: Variant[] = [
   {
     id: "paraphrase",
     kind: "correct",
     description: "every sentence reworded by a seeded paraphraser (≥3 rewordings per sentence, values in other spoken forms)",
-    cells: [...bySeed(CRAWL_CASES, RESPONSES), ...bySeed(RUN_CASES, BOTH)],
+    cells: [...bySeed(CRAWL_CASES, RESPONSES, 1), ...bySeed(RUN_CASES, RESPONSES, 4), ...bySeed(RUN_CASES, ["client"], 7)],
     build: (seed, probe) => ({ policy: paraphrased(seed, probe) }),
   },
   {
