@@ -17,6 +17,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { PLAN } from "../crashlab/evaluations";
+import { run } from "../src/core/run/run";
 import { CachedSynthesizer, EspeakSynthesizer } from "../src/core/speech/index";
 import { offlineConversation } from "./conversation-settings";
 import { renderMatrix, runVariant, summarize, writeMatrix, type Cell } from "./variation/matrix";
@@ -25,7 +27,7 @@ import { SpokenLines } from "./variation/rewriting-policy";
 import { dateForms, timeForms } from "./variation/spoken-values";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { drive, SCRIPTS } from "./variation/drive";
-import { CONFIRMATIONS, newProbe, VARIANTS } from "./variation/variants";
+import { CONFIRMATIONS, newProbe, VARIANTS, variantTarget } from "./variation/variants";
 
 describe("the seeded paraphraser", () => {
   it("has at least three rewordings per sentence template, none of them the original wording", () => {
@@ -104,6 +106,21 @@ describe("the correct variants decide what the bundled assistant decides (text l
       expect(asked).toBe(base.calls.filter((c) => c.name === "create_reservation").length);
     }
   });
+});
+
+describe("a variant run is reproducible", () => {
+  it("gives identical trial records for one seed, whatever the concurrency (wall-clock stamps aside)", async () => {
+    const speech = new CachedSynthesizer(new EspeakSynthesizer({ voice: "coral" }), { root: mkdtempSync(join(tmpdir(), "variation-speech-")) });
+    const variant = VARIANTS.find((v) => v.id === "paraphrase")!;
+    const once = async (concurrency: number) => {
+      const plan = { ...PLAN, targets: { paraphrase: variantTarget(variant, 5, newProbe()) }, default_target: "paraphrase" };
+      const result = await run(plan, { speech, conversation: offlineConversation(), seed: 5, concurrency, selection: { ids: ["harbor_013", "run_cancel_corrected_id"] } });
+      return result.records.map((r) => ({ ...r, wall: null }));
+    };
+    const [a, b] = [await once(2), await once(1)];
+    expect(a).toEqual(b);
+    expect(a.map((r) => r.turns.length)).toEqual([expect.any(Number), expect.any(Number)]);
+  }, 300_000);
 });
 
 describe("variants of the restaurant assistant", () => {

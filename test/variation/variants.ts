@@ -235,7 +235,7 @@ export const VARIANTS: Variant[] = [
     id: "paraphrase",
     kind: "correct",
     description: "every sentence reworded by a seeded paraphraser (≥3 rewordings per sentence, values in other spoken forms)",
-    cells: [...bySeed(CRAWL_CASES, RESPONSES, 1), ...bySeed(RUN_CASES, RESPONSES, 4), ...bySeed(RUN_CASES, ["client"], 7)],
+    cells: [...bySeed(CRAWL_CASES, RESPONSES, 1), ...bySeed(CRAWL_CASES, ["client"], 10), ...bySeed(RUN_CASES, RESPONSES, 4), ...bySeed(RUN_CASES, ["client"], 7)],
     build: (seed, probe) => ({ policy: paraphrased(seed, probe) }),
   },
   {
