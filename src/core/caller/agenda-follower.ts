@@ -145,7 +145,11 @@ export class AgendaFollower {
         const giving = speakable.find((i) => i.required && (i.action === "answer" || i.action === "correct") && i.facts.some((f) => heard.fields.includes(f)));
         if (giving ?? owed) return this.take((giving ?? owed)!, turn, refused);
       }
-      if (satisfied) return this.closing(refused, heard);
+      if (satisfied) {
+        // Done: its own goodbye item if the agenda has one left, else a plain goodbye.
+        const finish = speakable.find((i) => i.action === "finish");
+        return finish ? this.take(finish, turn, refused) : this.closing(refused, heard);
+      }
       // An alternative it has nothing for ("Would you like to try a different time?"): no, thank you. A request
       // to repeat would only draw the same offer again (or, from some assistants, the same failed write).
       if (!owed && turn.moves.some((m) => m.kind === "offer_alternative")) return this.line("No, thank you.", "answer", [{ kind: "decline" }], heard);
