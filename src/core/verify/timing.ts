@@ -87,6 +87,7 @@ interface MeasuredLatency {
 
 function measuredLatency(audio: Readonly<Record<string, unknown>>): MeasuredLatency | null {
   if (!Array.isArray(audio.response_latencies_ms) || typeof audio.unanswered_count !== "number") return null;
+  // Stryker disable next-line ArrayDeclaration: equivalent, the filter below drops anything that is not an opportunity
   const opportunities = Array.isArray(audio.opportunities) ? (audio.opportunities as Array<Record<string, unknown>>) : [];
   const requests = opportunities
     .filter((o) => o.outcome === "answered" || o.outcome === "missed")
