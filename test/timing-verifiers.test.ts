@@ -159,6 +159,8 @@ describe("responsiveness", () => {
       required: true,
       description: "The assistant answers in time: P90 ≤ 2500 ms, each answer ≤ 4000 ms, at most 0 unanswered per trial (docs/audio-and-metrics.md, response opportunities)",
     });
+    expect(responsiveness({ p90_ms: 2500 }).description).toBe("The assistant answers in time: P90 ≤ 2500 ms per trial (docs/audio-and-metrics.md, response opportunities)");
+    expect(responsiveness({ max_unanswered: 1 }).description).toBe("The assistant answers in time: at most 1 unanswered per trial (docs/audio-and-metrics.md, response opportunities)");
     expect(responsiveness({ max_ms: 3000 }).description).toBe("The assistant answers in time: each answer ≤ 3000 ms per trial (docs/audio-and-metrics.md, response opportunities)");
   });
 
@@ -236,8 +238,14 @@ describe("responsiveness", () => {
     expect(judge({ max_ms: 4000, max_unanswered: 0 }, slowFirst).evidence_ids).toEqual(["utt.user.1", "utt.user.3"]);
     const unansweredFirst = timed([late(2000, null), answered(21000, 4500)], { latencies: [4500], p90: 4500, max: 4500, unanswered: 1 });
     expect(judge({ max_ms: 4000, max_unanswered: 0 }, unansweredFirst).evidence_ids).toEqual(["utt.user.1", "utt.user.3"]);
+    // Within its unanswered budget, the unanswered request is not cited for the slow answer's failure.
+    expect(judge({ max_ms: 4000, max_unanswered: 1 }, unansweredFirst)).toMatchObject({ status: "failed", rationale: "1 answer(s) over 4000 ms: 4500 ms after the caller stopped at 21000 ms — 1 answered request(s): P90 4500 ms, slowest 4500 ms, 1 unanswered", evidence_ids: ["utt.user.3"] });
+    // The score is the share of requests answered within the largest-answer budget: an answer exactly at it counts.
+    const atMax = timed([answered(9000, 4000)], { latencies: [4000], p90: 4000, max: 4000, unanswered: 0 });
+    expect(judge({ p90_ms: 3999, max_ms: 4000 }, atMax)).toMatchObject({ status: "failed", score: 1 });
     // Nothing answered: no P90 or slowest answer to state.
-    const silent = timed([late(2000, null)], { latencies: [], p90: null, max: null, unanswered: 1 });
+    // (The caller's closing, excluded from response opportunities, is neither answered nor unanswered.)
+    const silent = timed([late(2000, null), excluded], { latencies: [], p90: null, max: null, unanswered: 1 });
     expect(judge(BUNDLED, silent)).toEqual({
       status: "failed",
       score: 0,
@@ -254,7 +262,7 @@ describe("responsiveness", () => {
     const noAudio = { metrics: { audio: null }, turns: [] } as unknown as VerifierInput["record"];
     expect(judge(BUNDLED, noAudio)).toEqual({ status: "not_applicable", rationale: "no audio metrics were recorded (a text-level target has no audio)", evidence_ids: [] });
     const older = { metrics: { audio: { response_latency_ms: 700, opportunities: [] } }, turns: [] } as unknown as VerifierInput["record"];
-    expect(judge(BUNDLED, older)).toMatchObject({ status: "not_applicable", rationale: "the audio metrics hold no measured response latencies (recorded by an older crashlab)" });
+    expect(judge(BUNDLED, older)).toEqual({ status: "not_applicable", rationale: "the audio metrics hold no measured response latencies (recorded by an older crashlab)", evidence_ids: [] });
     const noCount = { metrics: { audio: { response_latencies_ms: [700] } }, turns: [] } as unknown as VerifierInput["record"];
     expect(judge(BUNDLED, noCount).status).toBe("not_applicable");
     expect(judge(BUNDLED, timed([excluded], { latencies: [], p90: null, max: null, unanswered: 0 }))).toEqual({ status: "not_applicable", rationale: "no caller request expected an answer", evidence_ids: [] });

@@ -87,13 +87,11 @@ interface MeasuredLatency {
 
 function measuredLatency(audio: Readonly<Record<string, unknown>>): MeasuredLatency | null {
   if (!Array.isArray(audio.response_latencies_ms) || typeof audio.unanswered_count !== "number") return null;
+  // Stryker disable next-line ArrayDeclaration: equivalent, the filter below drops anything that is not an opportunity
   const opportunities = Array.isArray(audio.opportunities) ? (audio.opportunities as Array<Record<string, unknown>>) : [];
-  const requests = opportunities.flatMap((o) => {
-    const end = o.request_end_ms as number;
-    if (o.outcome === "answered") return [{ request_end_ms: end, latency_ms: o.latency_ms as number }];
-    if (o.outcome === "missed") return [{ request_end_ms: end, latency_ms: (o.late_latency_ms as number | null) ?? null }];
-    return [];
-  });
+  const requests = opportunities
+    .filter((o) => o.outcome === "answered" || o.outcome === "missed")
+    .map((o) => ({ request_end_ms: o.request_end_ms as number, latency_ms: o.outcome === "answered" ? (o.latency_ms as number) : ((o.late_latency_ms as number | null) ?? null) }));
   return {
     latencies: audio.response_latencies_ms as number[],
     p90: (audio.response_latency_p90_ms as number | null) ?? null,
@@ -116,7 +114,8 @@ function requestEvidence(record: Pick<TrialRecord, "turns">, request_end_ms: num
 
 function checkBudget(name: keyof ResponsivenessBudget, value: number | undefined): void {
   if (value === undefined) return;
-  if (!(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
+  // Number.isFinite does not coerce: a string is refused too.
+  if (!(Number.isFinite(value) && value >= 0)) {
     throw new RangeError(`responsiveness({ ${name} }): must be a non-negative number${name === "max_unanswered" ? "" : " of ms"}, got ${String(value)}`);
   }
 }
@@ -161,11 +160,12 @@ export function responsiveness(budget: ResponsivenessBudget): Verifier {
       if ((m.p90 ?? -Infinity) > p90Ms) problems.push(`P90 response latency ${m.p90} ms is over the ${p90Ms} ms budget`);
       const over = m.requests.filter((r) => (r.latency_ms ?? -Infinity) > maxMs);
       if (over.length) problems.push(`${over.length} answer(s) over ${maxMs} ms: ${over.map((r) => `${r.latency_ms} ms after the caller stopped at ${r.request_end_ms} ms`).join(", ")}`);
-      const unanswered = m.unanswered > (budget.max_unanswered ?? Infinity) ? m.requests.filter((r) => r.latency_ms === null) : null;
-      if (unanswered) {
+      const tooManyUnanswered = m.unanswered > (budget.max_unanswered ?? Infinity);
+      const unanswered = m.requests.filter((r) => tooManyUnanswered && r.latency_ms === null);
+      if (tooManyUnanswered) {
         problems.push(`${m.unanswered} request(s) never answered (budget ${budget.max_unanswered})${unanswered.length ? `: the caller stopped at ${unanswered.map((r) => `${r.request_end_ms} ms`).join(", ")}` : ""}`);
       }
-      const slow = [...over, ...(unanswered ?? [])];
+      const slow = [...over, ...unanswered];
       const measured = `${m.latencies.length} answered request(s): P90 ${m.p90 ?? "-"} ms, slowest ${m.max ?? "-"} ms, ${m.unanswered} unanswered`;
       const withinMax = m.latencies.filter((l) => l <= maxMs).length;
       if (problems.length === 0) {
