@@ -16,7 +16,7 @@ export interface Cell {
   mode: Mode;
   seed: number;
   status: TrialRecord["status"];
-  /** Failed checks (required or not) and failed package verifiers, by id. */
+  /** Failed checks (required or not), failed grading dimensions and failed package verifiers, by id. */
   failed: string[];
   /** The check a fault must trip here (faults only). */
   intended?: string;
@@ -37,7 +37,12 @@ function answerGaps(record: TrialRecord): number[] {
 }
 
 export function failedChecks(record: TrialRecord): string[] {
-  const ids = [...record.checks.filter((c) => c.status === "failed").map((c) => c.id), ...record.assessments.filter((a) => a.status === "failed").map((a) => a.verifier)];
+  // grounded_relay_order is a dimension of the outcome, reported beside the checks.
+  const ids = [
+    ...record.checks.filter((c) => c.status === "failed").map((c) => c.id),
+    ...Object.entries(record.dimensions).filter(([, d]) => d.status === "failed").map(([id]) => id),
+    ...record.assessments.filter((a) => a.status === "failed").map((a) => a.verifier),
+  ];
   return [...new Set(ids)].sort();
 }
 

@@ -250,7 +250,7 @@ export const VARIANTS: Variant[] = [
     kind: "correct",
     description: "every line about twice as long: friendly sentences with no values added",
     cells: [
-      { cases: ["harbor_001", "harbor_008", "harbor_013", "harbor_015", "harbor_024"], modes: RESPONSES, seed: 1 },
+      { cases: ["harbor_001", "harbor_008", "harbor_013", "harbor_015", "harbor_024"], modes: BOTH, seed: 1 },
       { cases: ["run_booking_step_by_step", "run_missing_time", "run_cancel_corrected_id", "run_unavailable_then_alternative"], modes: BOTH, seed: 2 },
     ],
     build: (seed, probe) => ({ policy: longer(seed, probe) }),
@@ -260,7 +260,7 @@ export const VARIANTS: Variant[] = [
     kind: "correct",
     description: "tool arguments in another key order (the schema's objects are unordered)",
     cells: [
-      { cases: ["harbor_001", "harbor_002", "harbor_010", "harbor_013"], modes: RESPONSES, seed: 1 },
+      { cases: ["harbor_001", "harbor_002", "harbor_010", "harbor_013"], modes: BOTH, seed: 1 },
       { cases: ["run_unavailable_then_alternative", "run_cancel_corrected_id"], modes: BOTH, seed: 2 },
     ],
     build: (seed, probe) => ({ policy: otherArgumentLayout(seed, probe) }),
@@ -270,7 +270,7 @@ export const VARIANTS: Variant[] = [
     kind: "fault",
     description: "says \"You're booked …\" before the booking tool runs, then relays the real result",
     cells: [
-      { cases: ["harbor_001", "harbor_004"], modes: RESPONSES },
+      { cases: ["harbor_001", "harbor_004"], modes: BOTH },
       { cases: ["run_booking_step_by_step"], modes: BOTH },
     ],
     intended: { crawl: "grounded_relay_order", run: "grounded_relay_order", why: "an outcome claim spoken before the tool result that backs it" },
@@ -281,7 +281,7 @@ export const VARIANTS: Variant[] = [
     kind: "fault",
     description: "says \"You're booked …\" before the booking tool runs and says nothing after it",
     cells: [
-      { cases: ["harbor_001", "harbor_004"], modes: RESPONSES },
+      { cases: ["harbor_001", "harbor_004"], modes: BOTH },
       { cases: ["run_booking_step_by_step"], modes: BOTH },
     ],
     intended: { crawl: "grounded_relay_order", run: "grounded_relay_order", why: "the only outcome claim precedes the tool result" },
@@ -292,7 +292,7 @@ export const VARIANTS: Variant[] = [
     kind: "fault",
     description: "answers the hours from memory with 11 p.m. instead of 10 p.m. (no tool involved)",
     cells: [
-      { cases: ["harbor_024", "harbor_027"], modes: RESPONSES },
+      { cases: ["harbor_024", "harbor_027"], modes: BOTH },
       { cases: ["run_missing_time"], modes: BOTH },
     ],
     intended: {
@@ -307,7 +307,7 @@ export const VARIANTS: Variant[] = [
     kind: "fault",
     description: "6 s of silence before every answer (the simulator's frontend delay)",
     cells: [
-      { cases: ["harbor_001", "harbor_024"], modes: RESPONSES },
+      { cases: ["harbor_001", "harbor_024"], modes: BOTH },
       { cases: ["run_booking_step_by_step"], modes: BOTH },
     ],
     intended: { crawl: "responsiveness", run: "responsiveness", why: "the latency budget of the plan" },
@@ -329,7 +329,7 @@ export const VARIANTS: Variant[] = [
     kind: "fault",
     description: "books again under the same name with a trailing period (\"Maya.\" next to \"Maya\")",
     cells: [
-      { cases: ["harbor_001"], modes: RESPONSES },
+      { cases: ["harbor_001"], modes: BOTH },
       { cases: ["run_missing_name"], modes: BOTH },
     ],
     intended: { crawl: "no_double_booking", run: "no_double_booking", why: "one guest, two reservations for one slot" },
@@ -340,7 +340,7 @@ export const VARIANTS: Variant[] = [
     kind: "fault",
     description: "keeps the first-stated value after the caller corrects it (the bundled fault ignores_late_correction)",
     cells: [
-      { cases: ["harbor_023"], modes: RESPONSES },
+      { cases: ["harbor_023"], modes: BOTH },
       { cases: ["run_date_correction", "run_party_size_correction"], modes: BOTH },
     ],
     intended: { crawl: "application_state", run: "application_state", why: "the booking written holds the superseded value" },
