@@ -175,6 +175,12 @@ function refusal(words: readonly Word[]): boolean {
   return hasPhrase(words, "only the") || has(words, "unable");
 }
 
+/** The first three words of a sentence's last clause (after its last comma, semicolon, colon or dash). */
+function lastClauseOpeners(text: string): string[] {
+  const clause = text.split(/[,;:\u2013\u2014]/).filter((part) => part.trim()).at(-1) ?? "";
+  return clause.toLowerCase().split(/[^\p{L}']+/u).filter(Boolean).slice(0, 3);
+}
+
 function readSentence(text: string, knownFields: readonly string[]): ReadSentence {
   const words = wordsOf(text);
   const lemmas = words.map((w) => w.lemma);
@@ -184,10 +190,14 @@ function readSentence(text: string, knownFields: readonly string[]): ReadSentenc
   const moves: AssistantMove[] = [];
   const leading = words.slice(0, 3).map((w) => w.text);
   if (question) {
-    const wh = leading.some((w) => WH.has(w));
+    // A question word opening the sentence or its last clause asks for a value, whatever else the sentence
+    // names: "You have R-2040 and R-2041; which one should I cancel?" asks which, not for a yes.
+    const wh = leading.some((w) => WH.has(w)) || lastClauseOpeners(text).some((w) => WH.has(w));
     const aboutMe = has(words, "i", "me") || hasPhrase(words, "go ahead");
     const consent = CONSENT_ASKS.some((p) => hasPhrase(words, p));
     if (hasPhrase(words, "anything else") || hasPhrase(words, "something else") || hasPhrase(words, "anything more")) moves.push({ kind: "anything_else" });
+    // A stated need ("To go ahead, I'll need a name…") asks for the details it names, not for a go-ahead.
+    else if (statedNeed && !isQuestionSentence(text)) moves.push({ kind: "ask_fields", fields: fieldsIn(words, knownFields) });
     else if (!wh && (consent || (aboutMe && actionIn(words) !== null)) && !(ALTERNATIVE.some((a) => has(words, a)) && !aboutMe)) moves.push({ kind: "ask_go_ahead", action: actionIn(words) });
     else if (!wh && ALTERNATIVE.some((a) => has(words, a))) moves.push({ kind: "offer_alternative" });
     else {
