@@ -406,7 +406,6 @@ function readName(text: string, terms: Term[], i: number): Match {
   if (words.length === 0) return null;
   const j = words[words.length - 1]! + 1;
   const value = words.map((k) => nameWord(terms[k]!.text)).join(" ");
-  // "for Sunday"-like words were excluded above; a sentence-initial capital after a cue cannot occur (the cue precedes it).
   return { value: make("name", [value], span(text, terms, i, j)), next: j };
 }
 

@@ -2,7 +2,7 @@ import type { ExpectedCall, Scenario } from "../dataset/schema";
 import type { Delegation, Dimension, ProcedureResult, ToolExecution, Turn } from "../record/trial-record";
 import type { OutcomeCheck } from "../record/assessment";
 import type { JsonPatch, WorldEvent } from "../world/types";
-import { checkFacts, describeClaim, describeValue, readGrounding } from "./grounding";
+import { checkFacts, describeClaim, describeValue, readGrounding, type Grounding } from "./grounding";
 import { callMatches, jsonEqual, matchesSubset, maximumAssignment, maximumMatching } from "./match";
 import { gradeProcedure, type ProcedureCallerLine } from "./procedure";
 import { matchState } from "./state";
@@ -263,7 +263,7 @@ export function grade(input: GradingInput): Grading {
  * or an outcome. Fails when nothing was said after the last completed tool, when a spoken value is held by
  * no evidence from before it was said, or when an outcome was claimed before the result that backs it.
  */
-function groundedResponse(grounding: ReturnType<typeof readGrounding>, lastCompleted: ToolExecution | undefined, after: Array<{ evidence_id: string }>): OutcomeCheck {
+function groundedResponse(grounding: Grounding, lastCompleted: ToolExecution | undefined, after: Array<{ evidence_id: string }>): OutcomeCheck {
   const applies = lastCompleted !== undefined || grounding.spoken.length > 0 || grounding.claims.length > 0;
   if (!applies) return check("grounded_response", false, "not_applicable", "no tool completed and no concrete value or outcome was spoken");
   const faults: string[] = [];
