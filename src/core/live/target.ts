@@ -8,7 +8,7 @@ import type { SessionIO, SessionReport, SessionRequest, TargetAdapter, TargetDes
 import type { Json } from "../world/types";
 import { LiveClient, type LiveMessage } from "./client";
 import { CONTEXT_SUMMARY_HEADING, type InputMessage, type ServerEvent, type SessionConfig } from "./protocol";
-import type { LiveFault, SimulatorTiming } from "./simulated-session";
+import { DEFAULT_SIMULATOR_TIMING, type LiveFault, type SimulatorTiming } from "./simulated-session";
 import type { SimulatorSynthesizer } from "./simulated-voice";
 import { startLiveSimulator, type LiveSimulator } from "./simulator";
 
@@ -400,12 +400,22 @@ class LiveTargetSession implements TargetSession {
    */
   private async runClientBackend(delegationId: string): Promise<void> {
     const { io } = this;
-    const release = io.clock.hold("client backend");
+    let release = io.clock.hold("client backend");
+    // The offline policy answers at once; a backend takes time. It thinks as long as the simulator's
+    // managed backend does before each call, so both delegation modes put time between a decision and
+    // its tool's result, and what the assistant said meanwhile is told apart from what it said after.
+    const thinkMs = this.backend ? 0 : (this.options.offline?.timing?.backendDelayMs ?? DEFAULT_SIMULATOR_TIMING.backendDelayMs);
     try {
       const lastUser = [...this.transcript].reverse().find((m) => m.role === "user");
       const task = { request: lastUser?.text.trim() ?? "", ...(this.request.context ? { context: this.request.context } : {}), transcript: this.transcript.map((m) => ({ role: m.role, text: m.text.trim() })) };
       const tools = {
         call: async (name: string, args: Record<string, unknown>): Promise<PolicyToolResult> => {
+          if (thinkMs > 0) {
+            // A hold keeps virtual time still, so it is let go while the backend thinks.
+            release();
+            await io.clock.sleep(thinkMs, io.signal);
+            release = io.clock.hold("client backend");
+          }
           const reply = await io.callTool({ name, arguments: JSON.stringify(args), delegation_id: delegationId });
           return { status: reply.status, output: parseJson(reply.output) };
         },
