@@ -173,7 +173,7 @@ describe("procedure grading: faulty assistants", () => {
     expect(steps.check!.rationale).toBe('check_availability {"date":"2026-08-08"} completed at 15600 ms (fix_date failed before it; judged on its own evidence)');
     // The assistant did report the booking that was made (August 7): said_booked stands on that.
     expect(steps.said_booked!.rationale).toBe(
-      'utt.assistant.5 at 21800 ms after create_reservation completed (21200 ms) reported the outcome ("confirmed") (book failed before it; judged on its own evidence)',
+      'utt.assistant.5 at 21800 ms after create_reservation completed (21200 ms) reported the outcome ("all set") (book failed before it; judged on its own evidence)',
     );
     expect(steps.booked_state!.rationale).toContain('date: expected "2026-08-08", observed "2026-08-07"');
     expect(statuses(result)).toEqual({
@@ -224,7 +224,7 @@ describe("procedure grading: faulty assistants", () => {
     const steps = byId(gradeProcedure(BOOKING_PROCEDURE, bookingEvidence({ turns })));
     expect(steps.ask_name!.status).toBe("failed");
     // "Shall I book it under Maya?" (utt.assistant.4) asks for a go-ahead, not for the name.
-    expect(steps.ask_name!.rationale).toBe("the assistant never asked for guest_name (no question naming guest / name / called / who)");
+    expect(steps.ask_name!.rationale).toBe("the assistant never asked for guest_name (no question naming name / who / called)");
     // book (critical) does not fail for the missing non-critical question: it follows confirm (20500 ms).
     expect(steps.book).toMatchObject({ status: "passed", at_ms: 21200 });
     expect(steps.book!.rationale).toBe(`create_reservation ${JSON.stringify(BOOKING_ARGS)} completed at 21200 ms after confirm (20500 ms) (ask_name failed before it; judged on its own evidence)`);

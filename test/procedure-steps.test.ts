@@ -95,7 +95,7 @@ describe("clarification steps", () => {
       { id: "ask_date", status: "passed", rationale: 'utt.assistant.1 asked for date at 1500 ms: "Which date would you like?"', evidence_ids: ["utt.assistant.1"], at_ms: 2500 },
       { id: "listed", status: "passed", rationale: "list_tables completed at 3500 ms", evidence_ids: ["tool.c1"], at_ms: 3500 },
       { id: "ask_again", status: "passed", rationale: 'utt.assistant.2 asked for date at 4000 ms after listed (3500 ms): "Sorry, what date works for you?"', evidence_ids: ["utt.assistant.2"], at_ms: 5000 },
-      { id: "ask_name", status: "failed", rationale: "the assistant never asked for guest_name (no question naming guest / name / called / who)", evidence_ids: [], at_ms: null },
+      { id: "ask_name", status: "failed", rationale: "the assistant never asked for guest_name (no question naming name / who / called)", evidence_ids: [], at_ms: null },
     ]);
   });
 

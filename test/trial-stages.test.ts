@@ -31,6 +31,8 @@ function contexts(ids: string[]): TrialContext[] {
     limits: resolved.limits,
     verifiers: resolved.verifiers,
     package_digest: "test",
+    // The package's public facts: what the assistant may state without a tool (grounded_response reads them).
+    ...(PLAN.facts ? { facts: PLAN.facts } : {}),
     crashlab_version: CRASHLAB_VERSION,
     git: { commit: null, dirty: null },
     real_time: false,

@@ -47,7 +47,7 @@ const ACTIONS: Record<string, Exclude<OutcomeKind, "any">> = {
 const PAST_FORMS: Record<string, string> = { cancelled: "cancel", canceled: "cancel", booked: "book", reserved: "reserve", rescheduled: "reschedule", confirmed: "confirm" };
 /** Words that put a clause before the fact: an intention, an offer, a condition. */
 const NOT_YET = new Set(["will", "shall", "would", "could", "should", "might", "may", "can", "going", "gonna", "let", "about", "want", "wants", "like", "need", "needs", "try", "trying", "once", "if", "when", "whenever", "unless", "until", "before", "while", "soon", "to", "whether"]);
-const NEGATIONS = new Set(["not", "never", "cannot", "unable", "n't", "no"]);
+const NEGATIONS = new Set(["not", "never", "cannot", "unable", "n't", "no", "nothing", "none", "nobody", "neither", "nor"]);
 /** "fully booked", "booked up": a slot without room, not the caller's booking. */
 const FULLNESS = new Set(["fully", "completely", "totally", "entirely", "all", "solidly", "heavily"]);
 const RECORD_NOUNS = new Set(["table", "reservation", "booking", "tables", "reservations", "bookings", "seat", "seats"]);
