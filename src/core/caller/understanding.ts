@@ -5,7 +5,7 @@
  * turns an agenda item's trigger condition (English written by dataset authors) into the move it waits
  * for, so a trigger matches what the assistant does, not the words it happens to share with it.
  */
-import { english } from "../language/nlp";
+import { english, parsed, parsedJson } from "../language/nlp";
 import { isQuestionSentence } from "../timeline/cues";
 
 /** The actions a go-ahead or an outcome can be about. */
@@ -46,6 +46,23 @@ export function understand(text: string, knownFields: readonly string[] = []): U
 
 // ---- words --------------------------------------------------------------------------------------------
 
+/**
+ * Readings are pure functions of the text, and an assistant's lines repeat from trial to trial (and a turn
+ * is re-read as its words arrive), so each is kept once per process; the map starts over past a bound.
+ */
+function memo<T>(read: (key: string) => T, bound = 4000): (key: string) => T {
+  const kept = new Map<string, T>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      if (kept.size >= bound) kept.clear();
+      value = read(key);
+      kept.set(key, value);
+    }
+    return value;
+  };
+}
+
 interface Word {
   /** Lower-case surface form, punctuation trimmed. */
   text: string;
@@ -55,16 +72,17 @@ interface Word {
 }
 
 /** "7 p.m. Your reservation…" is two sentences; compromise keeps "p.m." as an abbreviation and would not split. */
-function splitSentences(text: string): string[] {
+const splitSentences = memo(splitSentencesOnce);
+function splitSentencesOnce(text: string): string[] {
   const plain = text.replace(/\b([ap])\.\s?m\.(?=\s+[A-Z])/g, "$1m.").replace(/\b([ap])\.\s?m\./gi, "$1m");
-  return (english(plain).sentences().out("array") as string[]).map((s) => s.trim()).filter(Boolean);
+  // Sentence ends once the abbreviations are settled: a stop, "?" or "!" before a space ("$12.50" stays whole).
+  return plain.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
 }
 
-function wordsOf(text: string): Word[] {
-  const doc = english(text);
-  doc.compute("root");
+const wordsOf = memo(wordsOfOnce);
+function wordsOfOnce(text: string): Word[] {
   const out: Word[] = [];
-  for (const sentence of doc.json() as Array<{ terms: Array<{ text: string; normal?: string; root?: string; tags?: string[]; implicit?: string }> }>)
+  for (const sentence of parsedJson(text) as Array<{ terms: Array<{ text: string; normal?: string; root?: string; tags?: string[]; implicit?: string }> }>)
     for (const term of sentence.terms) {
       const surface = (term.normal ?? term.text).toLowerCase().replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, "");
       const implicit = term.implicit?.toLowerCase();
@@ -105,6 +123,8 @@ export function fieldsNamed(text: string, knownFields: readonly string[] = []): 
   return fieldsIn(wordsOf(text), knownFields);
 }
 
+const singular = memo((word: string) => english(word).nouns().toSingular().text() || word);
+
 function fieldsIn(words: readonly Word[], knownFields: readonly string[]): string[] {
   const found: string[] = [];
   for (const [field, cue] of Object.entries(FIELD_CUES)) {
@@ -114,7 +134,7 @@ function fieldsIn(words: readonly Word[], knownFields: readonly string[]): strin
   for (const key of knownFields) {
     if (FIELD_CUES[key] || found.includes(key) || /^(first|sisters?|brothers?|old|previous)_/.test(key)) continue;
     const parts = key.split(/[_\s-]+/).filter((p) => p.length > 2);
-    if (parts.length > 0 && parts.every((p) => has(words, p, english(p).nouns().toSingular().text() || p))) found.push(key);
+    if (parts.length > 0 && parts.every((p) => has(words, p, singular(p)))) found.push(key);
   }
   const others = found.filter((f) => f !== "reservation_id");
   const namesNumber = hasPhrase(words, "reservation number") || hasPhrase(words, "booking number") || hasPhrase(words, "confirmation number") || has(words, "id", "reference");
@@ -181,12 +201,20 @@ function lastClauseOpeners(text: string): string[] {
   return clause.toLowerCase().split(/[^\p{L}']+/u).filter(Boolean).slice(0, 3);
 }
 
+const readSentenceOnce = memo((key: string) => {
+  const at = key.indexOf("\u0000");
+  return readSentenceUncached(key.slice(0, at), key.slice(at + 1).split("\u0000").filter(Boolean));
+});
 function readSentence(text: string, knownFields: readonly string[]): ReadSentence {
+  return readSentenceOnce(`${text}\u0000${knownFields.join("\u0000")}`);
+}
+
+function readSentenceUncached(text: string, knownFields: readonly string[]): ReadSentence {
   const words = wordsOf(text);
   const lemmas = words.map((w) => w.lemma);
   // A stated need asks as well: "I'll also need the name for the reservation."
   const statedNeed = has(words, "i") && has(words, "need", "require") && !negated(words) && fieldsIn(words, knownFields).length > 0;
-  const question = isQuestionSentence(text) || english(text).questions().found || statedNeed;
+  const question = isQuestionSentence(text) || parsed(text).questions().found || statedNeed;
   const moves: AssistantMove[] = [];
   const leading = words.slice(0, 3).map((w) => w.text);
   if (question) {

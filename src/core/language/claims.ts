@@ -8,7 +8,7 @@
  * compromise supplies sentences, lemmas (`root`) and tags (PastTense, Participle, Negative, Modal,
  * Gerund); the rule here reads them per clause.
  */
-import { english } from "./nlp";
+import { parsedJson } from "./nlp";
 import { startsSentence } from "./values";
 
 /** What a claim says happened; "any" when it names no action ("You're all set: a table for two…"). */
@@ -54,13 +54,11 @@ const RECORD_NOUNS = new Set(["table", "reservation", "booking", "tables", "rese
 const COPULAS = new Set(["is", "are", "was", "were", "been", "be", "'s", "s", "'re", "re"]);
 
 function clausesOf(text: string): ClaimTerm[][] {
-  const doc = english(text);
-  doc.compute("root");
   const out: ClaimTerm[][] = [];
   type Raw = { text: string; normal: string; root?: string; tags: string[]; post: string; offset: { start: number; length: number } };
   // Sentences as compromise splits them, split again after "p.m." + a capital (see startsSentence).
   const sentences: Raw[][] = [];
-  for (const sentence of doc.json({ offset: true }) as Array<{ terms: Raw[] }>) {
+  for (const sentence of parsedJson(text) as Array<{ terms: Raw[] }>) {
     let current: Raw[] = [];
     for (const t of sentence.terms) {
       if (t.text !== "" && startsSentence(current.filter((c) => c.text !== "").at(-1)?.text, t.text)) {

@@ -1,5 +1,5 @@
 /** The shared English reading of speech — sentences, questions, lemmas, refusals, go-aheads, asked-for details — for the grader and the offline caller. */
-import { english } from "./nlp";
+import { parsed } from "./nlp";
 
 /**
  * Every function here reads words as compromise tags them (see https://compromise.cool): contractions
@@ -80,8 +80,7 @@ function wordsOf(term: Term): Word[] {
 }
 
 function parse(text: string): Reading {
-  const doc = english(text);
-  doc.compute("root");
+  const doc = parsed(text);
   const sentences: Sentence[] = [];
   // The terms themselves, not `.json()`: copying them out costs as much as a third of the parse.
   for (const terms of doc.docs as Term[][]) {

@@ -7,7 +7,7 @@
  * as "for two" or "six people", so "one moment" or "that one" is no value); evidence is read liberally
  * (`evidenceValues`: any number it holds may ground a count or an hour), so grounding errs toward passing.
  */
-import { english } from "./nlp";
+import { parsedJson } from "./nlp";
 
 export type ValueKind = "time" | "date" | "count" | "reference" | "money" | "phone" | "name";
 
@@ -433,10 +433,9 @@ const termCache = new Map<string, Term[]>();
 function termsOf(text: string): Term[] {
   const hit = termCache.get(text);
   if (hit) return hit;
-  const doc = english(text);
   const out: Term[] = [];
   let s = -1;
-  for (const sentence of doc.json({ offset: true }) as Array<{ terms: Array<{ text: string; tags: string[]; post: string; offset: { start: number; length: number } }> }>) {
+  for (const sentence of parsedJson(text) as Array<{ terms: Array<{ text: string; tags: string[]; post: string; offset: { start: number; length: number } }> }>) {
     s++;
     for (const t of sentence.terms) {
       if (t.text === "") continue;
@@ -466,6 +465,8 @@ export function readValues(text: string, options: ReadOptions = {}): SpokenValue
   const key = `${options.year ?? ""}\u0000${text}`;
   const hit = cache.get(key);
   if (hit) return hit;
+  // Without a digit, a value word or a word that introduces a name there is nothing to read: no parse.
+  if (!mayHoldValue(text) && !NAME_CUE_BEFORE_CAPITAL.test(text)) return [];
   const terms = termsOf(text);
   const values: SpokenValue[] = [];
   for (let i = 0; i < terms.length; ) {
@@ -530,6 +531,15 @@ export function structuredValue(s: string): { kind: ValueKind; readings: string[
   return null;
 }
 
+const VALUE_WORDS = new Set([...Object.keys(UNITS), ...Object.keys(TENS), ...Object.keys(ORDINALS), ...MONTHS, ...MONTH_ABBREVIATIONS, "noon", "midday", "midnight", ...CURRENCY_WORDS]);
+/** A name cue (NAME_CUES) followed by a capitalized word: where a name may be said. */
+const NAME_CUE_BEFORE_CAPITAL = new RegExp(`\\b(?:${[...NAME_CUES].map((c) => `[${c[0]}${c[0]!.toUpperCase()}]${c.slice(1)}`).join("|")})\\.?\\s+\\p{Lu}`, "u");
+/** Whether free text may say a value: a digit, or a number, ordinal, month, noon/midnight or currency word. */
+function mayHoldValue(text: string): boolean {
+  if (/\d/.test(text)) return true;
+  return text.toLowerCase().split(/[^a-z]+/).some((w) => VALUE_WORDS.has(w));
+}
+
 /** Values in a string: structured forms exactly ("19:00", "2026-08-07", "R-1002"), free text liberally. */
 function addString(evidence: EvidenceValues, s: string, options: ReadOptions): void {
   const trimmed = s.trim();
@@ -539,7 +549,9 @@ function addString(evidence: EvidenceValues, s: string, options: ReadOptions): v
     for (const r of structured.readings) add(evidence, structured.kind, r);
     return;
   }
-  for (const v of readValues(trimmed, options)) for (const r of v.readings) add(evidence, v.kind, r);
+  // Free text without a digit or a word a value is said with holds no value beyond its words (kept
+  // above, for names): reading it would cost a parse and find nothing.
+  if (mayHoldValue(trimmed)) for (const v of readValues(trimmed, options)) for (const r of v.readings) add(evidence, v.kind, r);
   // Liberal: any number in the evidence may be a count, an amount or an hour the assistant repeats.
   for (const n of bareNumbers(trimmed)) addNumber(evidence, n);
   if (/^\d{3,}$/.test(trimmed)) add(evidence, "reference", trimmed);

@@ -8,7 +8,7 @@
 import type { ExpectedFact, Scenario } from "../dataset/schema";
 import type { ToolExecution, Turn } from "../record/trial-record";
 import type { WorldEvent } from "../world/types";
-import { english } from "../language/nlp";
+import { parsedJson } from "../language/nlp";
 import { readClaims, toolOutcome, type OutcomeClaim } from "../language/claims";
 import { emptyEvidence, evidenceValues, inEvidence, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue, type ValueKind } from "../language/values";
 
@@ -177,12 +177,10 @@ function aboutTopic(term: { normal: string; root?: string }, topics: ReadonlySet
  * parking…" as one sentence (the abbreviation's period), so a capital after "a.m."/"p.m." starts a new one.
  */
 function topicSentences(text: string, about: readonly string[]): Array<{ start: number; end: number }> {
-  const doc = english(text);
-  doc.compute("root");
   const topics = new Set(about.map((a) => a.toLowerCase()));
   type T = { text: string; normal: string; root?: string; offset: { start: number; length: number } };
   const sentences: T[][] = [];
-  for (const s of doc.json({ offset: true }) as Array<{ terms: T[] }>) {
+  for (const s of parsedJson(text) as Array<{ terms: T[] }>) {
     let current: T[] = [];
     s.terms.forEach((t, i) => {
       current.push(t);

@@ -86,6 +86,7 @@ export class ConversationRelay implements TrialObserver {
   private lastAssistantVoiced = Number.NEGATIVE_INFINITY;
   private lastCallerVoiced = Number.NEGATIVE_INFINITY;
   private assistantEverSpoke = false;
+  private callerEverSpoke = false;
   /** What both sides said, line by line, for the completion observer. */
   private readonly lines: string[] = [];
   private assistantWords = "";
@@ -157,7 +158,9 @@ export class ConversationRelay implements TrialObserver {
         return;
       }
       const elapsed = t + 20 - this.start_ms;
-      const opened = settings.opens === "caller" ? caller.utterances().length > 0 : this.assistantEverSpoke;
+      // The caller's lines are copied when asked for, so this asks only until the caller has spoken.
+      if (settings.opens === "caller" && !this.callerEverSpoke) this.callerEverSpoke = caller.utterances().length > 0;
+      const opened = settings.opens === "caller" ? this.callerEverSpoke : this.assistantEverSpoke;
       if (!opened && elapsed >= settings.first_speech_deadline_ms) {
         if (settings.opens === "caller") failure = new StageError("caller_simulation", new Error(`the simulated caller did not start speaking within ${settings.first_speech_deadline_ms / 1000} s`));
         else finish({ ended: "no_opening", reason: `the assistant did not open the call within ${settings.first_speech_deadline_ms / 1000} s (assistant-first opening)` });
