@@ -201,6 +201,7 @@ export const oneBookingPerCall = defineVerifier({
 `,
   "evaluations.ts": `import { datasetCases, definePlan, loadDataset } from "crashlab/alpha";
 import { shopTargets } from "./adapters/targets";
+import { SHOP_FACTS } from "./facts";
 import { oneBookingPerCall } from "./verifiers/one-booking-per-call";
 import { libraryWorld } from "./worlds/library";
 
@@ -209,6 +210,8 @@ export const PLAN = definePlan({
   targets: shopTargets(),
   cases: datasetCases(loadDataset(new URL("./data/crawl.json", import.meta.url)), { world: libraryWorld }),
   verifiers: [oneBookingPerCall],
+  // What the assistant may state without its backend (the hours): grounded_response reads them.
+  facts: SHOP_FACTS,
   gates: { outcome: { required: true, min_pass_rate: 1 }, one_booking_per_call: { required: true, min_pass_rate: 1 } },
 });
 `,

@@ -273,7 +273,7 @@ function groundedResponse(grounding: Grounding, lastCompleted: ToolExecution | u
     ids.push(toolEvidence(lastCompleted));
   }
   if (grounding.ungrounded.length > 0) {
-    faults.push(`value(s) held by no earlier evidence (caller, context, facts, tool results, world events): ${grounding.ungrounded.map(describeValue).join("; ")}`);
+    faults.push(`value(s) held by no earlier evidence (the caller's words, context, public facts — PLAN.facts —, tool results, world events): ${grounding.ungrounded.map(describeValue).join("; ")}`);
     ids.push(...grounding.ungrounded.map((u) => u.utterance.evidence_id));
   }
   if (grounding.unbacked.length > 0) {
