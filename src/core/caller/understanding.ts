@@ -5,7 +5,7 @@
  * turns an agenda item's trigger condition (English written by dataset authors) into the move it waits
  * for, so a trigger matches what the assistant does, not the words it happens to share with it.
  */
-import { english, parsed, parsedJson } from "../language/nlp";
+import { english, memoize, parsed, parsedJson } from "../language/nlp";
 import { isQuestionSentence } from "../timeline/cues";
 
 /** The actions a go-ahead or an outcome can be about. */
@@ -46,23 +46,6 @@ export function understand(text: string, knownFields: readonly string[] = []): U
 
 // ---- words --------------------------------------------------------------------------------------------
 
-/**
- * Readings are pure functions of the text, and an assistant's lines repeat from trial to trial (and a turn
- * is re-read as its words arrive), so each is kept once per process; the map starts over past a bound.
- */
-function memo<T>(read: (key: string) => T, bound = 4000): (key: string) => T {
-  const kept = new Map<string, T>();
-  return (key) => {
-    let value = kept.get(key);
-    if (value === undefined) {
-      if (kept.size >= bound) kept.clear();
-      value = read(key);
-      kept.set(key, value);
-    }
-    return value;
-  };
-}
-
 interface Word {
   /** Lower-case surface form, punctuation trimmed. */
   text: string;
@@ -72,14 +55,14 @@ interface Word {
 }
 
 /** "7 p.m. Your reservation…" is two sentences; compromise keeps "p.m." as an abbreviation and would not split. */
-const splitSentences = memo(splitSentencesOnce);
+const splitSentences = memoize(splitSentencesOnce);
 function splitSentencesOnce(text: string): string[] {
   const plain = text.replace(/\b([ap])\.\s?m\.(?=\s+[A-Z])/g, "$1m.").replace(/\b([ap])\.\s?m\./gi, "$1m");
   // Sentence ends once the abbreviations are settled: a stop, "?" or "!" before a space ("$12.50" stays whole).
   return plain.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
 }
 
-const wordsOf = memo(wordsOfOnce);
+const wordsOf = memoize(wordsOfOnce);
 function wordsOfOnce(text: string): Word[] {
   const out: Word[] = [];
   for (const sentence of parsedJson(text) as Array<{ terms: Array<{ text: string; normal?: string; root?: string; tags?: string[]; implicit?: string }> }>)
@@ -123,7 +106,7 @@ export function fieldsNamed(text: string, knownFields: readonly string[] = []): 
   return fieldsIn(wordsOf(text), knownFields);
 }
 
-const singular = memo((word: string) => english(word).nouns().toSingular().text() || word);
+const singular = memoize((word: string) => english(word).nouns().toSingular().text() || word);
 
 function fieldsIn(words: readonly Word[], knownFields: readonly string[]): string[] {
   const found: string[] = [];
@@ -201,7 +184,7 @@ function lastClauseOpeners(text: string): string[] {
   return clause.toLowerCase().split(/[^\p{L}']+/u).filter(Boolean).slice(0, 3);
 }
 
-const readSentenceOnce = memo((key: string) => {
+const readSentenceOnce = memoize((key: string) => {
   const at = key.indexOf("\u0000");
   return readSentenceUncached(key.slice(0, at), key.slice(at + 1).split("\u0000").filter(Boolean));
 });

@@ -14,34 +14,33 @@ export const english = nlp;
 export type EnglishDoc = ReturnType<typeof nlp>;
 
 /**
- * Every reader of the layer reads the same utterance (the caller's understanding, cues, values, claims),
- * and an assistant's lines repeat from trial to trial: each text is parsed once per process, its roots
- * (lemmas) computed, and the parse shared. Readers must not change a shared document (no `toSingular()`
- * and the like on it; parse a fresh one with `english` for that). The map starts over past a bound.
+ * `read` kept once per text for the life of the process: readings are pure functions of the text, and an
+ * assistant's lines repeat from trial to trial (a turn is re-read as its words arrive). The map starts over
+ * past a bound, so a long run's memory stays flat.
  */
-const PARSE_BOUND = 4000;
-const parses = new Map<string, EnglishDoc>();
-const jsons = new Map<string, unknown[]>();
-
-/** The parse of `text`, with roots computed; shared, so read-only. */
-export function parsed(text: string): EnglishDoc {
-  let doc = parses.get(text);
-  if (doc === undefined) {
-    if (parses.size >= PARSE_BOUND) parses.clear();
-    doc = english(text);
-    doc.compute("root");
-    parses.set(text, doc);
-  }
-  return doc;
+export function memoize<T>(read: (text: string) => T, bound = 4000): (text: string) => T {
+  const kept = new Map<string, T>();
+  return (text) => {
+    let value = kept.get(text);
+    if (value === undefined) {
+      if (kept.size >= bound) kept.clear();
+      value = read(text);
+      kept.set(text, value);
+    }
+    return value;
+  };
 }
+
+/**
+ * The parse of `text`, with roots (lemmas) computed, shared by every reader of the layer (the caller's
+ * understanding, cues, values, claims), so each text is parsed once per process. Shared, so read-only: no
+ * `toSingular()` and the like on it (parse a fresh one with `english` for that).
+ */
+export const parsed = memoize((text: string): EnglishDoc => {
+  const doc = english(text);
+  doc.compute("root");
+  return doc;
+});
 
 /** `parsed(text).json({ offset: true })`, kept with the parse: sentences of terms (text, normal, root, tags, pre, post, offset). */
-export function parsedJson(text: string): unknown[] {
-  let json = jsons.get(text);
-  if (json === undefined) {
-    if (jsons.size >= PARSE_BOUND) jsons.clear();
-    json = parsed(text).json({ offset: true }) as unknown[];
-    jsons.set(text, json);
-  }
-  return json;
-}
+export const parsedJson = memoize((text: string): unknown[] => parsed(text).json({ offset: true }) as unknown[]);
