@@ -54,10 +54,14 @@ interface Word {
   tags: Set<string>;
 }
 
-/** "7 p.m. Your reservation…" is two sentences; compromise keeps "p.m." as an abbreviation and would not split. */
+/**
+ * "7 p.m. Your reservation…" is two sentences; compromise keeps "p.m." as an abbreviation and would not split.
+ * Runs of spaces (a transcript joined from its pieces) are one space, so a line reads from memory however
+ * its pieces arrived.
+ */
 const splitSentences = memoize(splitSentencesOnce);
 function splitSentencesOnce(text: string): string[] {
-  const plain = text.replace(/\b([ap])\.\s?m\.(?=\s+[A-Z])/g, "$1m.").replace(/\b([ap])\.\s?m\./gi, "$1m");
+  const plain = text.replace(/\s+/g, " ").replace(/\b([ap])\.\s?m\.(?=\s+[A-Z])/g, "$1m.").replace(/\b([ap])\.\s?m\./gi, "$1m");
   // Sentence ends once the abbreviations are settled: a stop, "?" or "!" before a space ("$12.50" stays whole).
   return plain.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
 }

@@ -549,11 +549,13 @@ function addString(evidence: EvidenceValues, s: string, options: ReadOptions): v
     for (const r of structured.readings) add(evidence, structured.kind, r);
     return;
   }
-  // Free text without a digit or a word a value is said with holds no value beyond its words (kept
-  // above, for names): reading it would cost a parse and find nothing.
-  if (mayHoldValue(trimmed)) for (const v of readValues(trimmed, options)) for (const r of v.readings) add(evidence, v.kind, r);
-  // Liberal: any number in the evidence may be a count, an amount or an hour the assistant repeats.
-  for (const n of bareNumbers(trimmed)) addNumber(evidence, n);
+  // Free text without a digit or a word a value is said with holds no value and no number beyond its
+  // words (kept above, for names): reading it would cost a parse and find nothing.
+  if (mayHoldValue(trimmed)) {
+    for (const v of readValues(trimmed, options)) for (const r of v.readings) add(evidence, v.kind, r);
+    // Liberal: any number in the evidence may be a count, an amount or an hour the assistant repeats.
+    for (const n of bareNumbers(trimmed)) addNumber(evidence, n);
+  }
   if (/^\d{3,}$/.test(trimmed)) add(evidence, "reference", trimmed);
   const digits = trimmed.replace(/\D/g, "");
   if (digits.length >= 7 && /^[\d\s().+-]+$/.test(trimmed)) add(evidence, "phone", digits);
