@@ -20,7 +20,7 @@ import WebSocket from "ws";
 import { base64DecodedLength, decodeBase64Into, encodePcmBase64, pcm16FromBytes } from "../audio/pcm";
 import { rms } from "../audio/speech";
 import type { AssistantPolicy, PolicyTools } from "../target/policy";
-import type { HistoryMessage } from "../target/types";
+import { isRefusal, type HistoryMessage } from "../target/types";
 import type { Clock } from "../time/clock";
 import type { CallerAudioRegistry } from "./caller-speech";
 import { CHUNK_BYTES, CHUNK_MS, CallerListener } from "./caller-speech";
@@ -699,7 +699,9 @@ export class SimulatedSession {
         context += output;
         responseId = this.nextResponseId();
         open();
-        return { status: "completed", output: parseJsonOr(output!) };
+        // The wire carries no status: a refusal is known by its output, as the real backend would know it.
+        const parsed = parseJsonOr(output!);
+        return { status: isRefusal(parsed) ? "failed" : "completed", output: parsed };
       },
     };
 

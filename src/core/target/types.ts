@@ -84,6 +84,23 @@ export interface ToolReply {
   output: string;
 }
 
+/**
+ * The output of a call the world refused or the case does not allow: `{"error": {"code", "message"}}`.
+ * A function_call_output carries no status on the wire, so this shape is how a refusal reads on the far
+ * side (a backend behind GPT-Live's managed delegation sees only the output).
+ */
+export function refusalOutput(error: { code: string; message: string }): string {
+  return JSON.stringify({ error: { code: error.code, message: error.message } });
+}
+
+/** Whether a parsed tool output is a refusal as `refusalOutput` writes it: its one key `error`, with a code and a message. */
+export function isRefusal(output: unknown): boolean {
+  if (typeof output !== "object" || output === null || Array.isArray(output)) return false;
+  const keys = Object.keys(output);
+  const error = (output as { error?: unknown }).error;
+  return keys.length === 1 && keys[0] === "error" && typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string" && typeof (error as { message?: unknown }).message === "string";
+}
+
 /** The harness side of a session, handed to the adapter. The only door from the target to the world. */
 export interface SessionIO {
   clock: Clock;

@@ -1,5 +1,5 @@
 import type { ToolExecution } from "../record/trial-record";
-import type { AgentEvent, SessionIO, ToolCallRequest, ToolReply } from "../target/types";
+import { refusalOutput, type AgentEvent, type SessionIO, type ToolCallRequest, type ToolReply } from "../target/types";
 import type { Json } from "../world/types";
 import type { TrialState } from "./state";
 
@@ -67,7 +67,7 @@ export function sessionIO(trial: TrialState): SessionIO {
       trial.tools.push(execution);
       for (const observer of trial.observers) observer.observeTool({ type: "tool.finished", at_ms: execution.completed_ms, call_id, ...(execution.delegation_id ? { delegation_id: execution.delegation_id } : {}) });
       trial.log("harness", `tool.${execution.status}`, { call_id, name, ...(execution.error ? { error: execution.error } : { output: execution.output ?? null }) });
-      const output = execution.status === "completed" ? JSON.stringify(execution.output ?? null) : JSON.stringify({ error: execution.error });
+      const output = execution.status === "completed" ? JSON.stringify(execution.output ?? null) : refusalOutput(execution.error!);
       return { call_id, status: execution.status, output };
     },
   };
