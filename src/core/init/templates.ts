@@ -137,7 +137,7 @@ export const SHOP_FACTS = {
 export type Day = (typeof SHOP_FACTS.days)[number];
 `,
 
-  "crashlab/worlds/shop.ts": `${importLine("{ defineWorld, OperationError, z, type ReadContext, type WriteContext }", "crashlab/alpha")}
+  "crashlab/worlds/shop.ts": `${importLine("{ defineWorld, OperationError, z }", "crashlab/alpha")}
 ${importLine("{ SHOP_FACTS }", "../facts")}
 
 /*
@@ -164,7 +164,7 @@ function freeOn(state: ShopState, day: string): boolean {
   return !state.full_days.includes(day as ShopState["full_days"][number]) && booked < state.services_per_day;
 }
 
-export const shopWorld = defineWorld<ShopState>({
+export const shopWorld = defineWorld({
   name: "bike-shop",
   version: "1.0.0",
   state: ShopState,
@@ -176,13 +176,13 @@ export const shopWorld = defineWorld<ShopState>({
       kind: "read",
       description: "Whether a service slot is free on a day. Read-only: books nothing.",
       args: CheckDayArgs,
-      run: ({ state, args }: ReadContext<ShopState, z.output<typeof CheckDayArgs>>) => ({ day: args.day, free: freeOn(state, args.day) }),
+      run: ({ state, args }) => ({ day: args.day, free: freeOn(state, args.day) }),
     },
     book_service: {
       kind: "write",
       description: "Book a bike service for the caller on a day. Call once per booking. Returns the booking id.",
       args: BookServiceArgs,
-      run: ({ state, base, args, random }: WriteContext<ShopState, z.output<typeof BookServiceArgs>>) => {
+      run: ({ state, base, args, random }) => {
         if (!freeOn(base, args.day)) throw new OperationError("day_full", \`No service slot is free on \${args.day}.\`, { day: args.day });
         const id = random.id("B");
         state.bookings[id] = { id, customer_name: args.customer_name, day: args.day };

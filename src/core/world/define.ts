@@ -1,16 +1,25 @@
 import { WorldDefinitionError } from "./errors";
-import type { WorldDefinition } from "./types";
+import type { OperationDefinition, WorldDefinition } from "./types";
 
 export { WorldDefinitionError } from "./errors";
 
 /** Operation names become tool names: lower snake case, like `create_reservation`. */
 const OPERATION_NAME = /^[a-z][a-z0-9_]*$/;
 
+/** The operations of a world, each one's `args` typed by its own schema (`A` maps operation names to argument types). */
+export type OperationsOf<S, A> = { [K in keyof A]: OperationDefinition<S, A[K]> };
+
 /**
  * Declare a world. Returns the definition unchanged; throws `WorldDefinitionError` when it cannot work,
  * so a broken world fails when its module loads rather than in the middle of a trial.
+ *
+ * TypeScript infers the state's type from `state` and each operation's `args` from that operation's
+ * schema, so `run({ state, args })` is typed without annotations. Giving the state type explicitly
+ * (`defineWorld<State>(…)`) still works but turns that inference off: the arguments are then `any`.
  */
-export function defineWorld<S, V = any>(def: WorldDefinition<S, V>): WorldDefinition<S, V> {
+export function defineWorld<S, A extends Record<string, unknown> = Record<string, any>, V = any>(
+  def: Omit<WorldDefinition<S, V>, "operations"> & { operations: OperationsOf<S, A> },
+): WorldDefinition<S, V> {
   const where = `defineWorld(${typeof def?.name === "string" && def.name ? JSON.stringify(def.name) : "…"})`;
   const fail = (what: string): never => {
     throw new WorldDefinitionError(`${where}: ${what}`);
