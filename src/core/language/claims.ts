@@ -70,12 +70,15 @@ function clausesOf(text: string): ClaimTerm[][] {
     if (current.length > 0) sentences.push(current);
   }
   for (const terms of sentences) {
-    const last = terms.filter((t) => t.text !== "").at(-1);
-    // A question asks; it claims nothing ("Would you like me to book it?").
+    // A question asks; it claims nothing ("Would you like me to book it?"). Its "?" follows the sentence's
+    // last term, which may be the unwritten half of a contraction ("…, or would you rather it wasn't?").
+    const last = terms.at(-1);
     if (!last || `${last.text}${last.post}`.includes("?")) continue;
     let clause: ClaimTerm[] = [];
     for (const t of terms) {
-      const norm = t.normal.replace(/[^a-z']/g, "");
+      // compromise's normal form, whole: a record id is one word ("r-e58827"), never the letters left
+      // once its digits are dropped ("re", "no"), so no random id reads as a copula or a negation.
+      const norm = t.normal;
       if (clause.length > 0 && (norm === "but" || norm === "and" || norm === "so")) {
         out.push(clause);
         clause = [];
@@ -147,8 +150,9 @@ export function readClaims(text: string): OutcomeClaim[] {
 
 /** Which claim kinds a tool's name backs: create/book/reserve → booked, cancel → cancelled, update/modify/change/move → changed; null when its name says none. */
 export function toolOutcome(name: string): Exclude<OutcomeKind, "any"> | null {
-  const words = name.toLowerCase().split(/[^a-z]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean);
-  const has = (...ws: string[]) => words.some((w) => ws.some((x) => w === x || w.startsWith(x)));
+  // The name's words, camelCase split before lowercasing: "reservationCancel" is reservation, cancel.
+  const words = Array.from(name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().matchAll(/[a-z]+/g), (m) => m[0]);
+  const has = (...ws: string[]) => words.some((w) => ws.some((x) => w.startsWith(x)));
   if (has("cancel", "delete", "remove")) return "cancelled";
   if (has("update", "modify", "change", "move", "reschedule", "edit", "amend")) return "changed";
   if (has("create", "book", "reserve", "make", "add", "place")) return "booked";
