@@ -5,10 +5,10 @@
  * book it?"), failures ("I couldn't book it", "it isn't booked yet") and unavailability ("that time is
  * fully booked").
  *
- * compromise supplies sentences, lemmas (`root`) and tags (PastTense, Participle, Negative, Modal,
- * Gerund); the rule here reads them per clause.
+ * compromise supplies sentences, lemmas (`root`) and tags (PastTense, Adjective, Passive, Copula, Negative,
+ * Modal, Gerund); the rule here reads them per clause.
  */
-import { parsedJson } from "./nlp";
+import { memoize, parsedJson } from "./nlp";
 import { startsSentence } from "./values";
 
 /** What a claim says happened; "any" when it names no action ("You're all set: a table for two…"). */
@@ -45,38 +45,38 @@ const ACTIONS: Record<string, Exclude<OutcomeKind, "any">> = {
 };
 /** Past forms compromise may leave unlemmatized (British spelling, adjectival use). */
 const PAST_FORMS: Record<string, string> = { cancelled: "cancel", canceled: "cancel", booked: "book", reserved: "reserve", rescheduled: "reschedule", confirmed: "confirm" };
-/** Words that put a clause before the fact: an intention, an offer, a condition. */
+/** Words that put a clause before the fact: an intention, an offer, a condition, an infinitive's "to". */
 const NOT_YET = new Set(["will", "shall", "would", "could", "should", "might", "may", "can", "going", "gonna", "let", "about", "want", "wants", "like", "need", "needs", "try", "trying", "once", "if", "when", "whenever", "unless", "until", "before", "while", "soon", "to", "whether"]);
 const NEGATIONS = new Set(["not", "never", "cannot", "unable", "n't", "no", "nothing", "none", "nobody", "neither", "nor"]);
 /** "fully booked", "booked up": a slot without room, not the caller's booking. */
 const FULLNESS = new Set(["fully", "completely", "totally", "entirely", "all", "solidly", "heavily"]);
 const RECORD_NOUNS = new Set(["table", "reservation", "booking", "tables", "reservations", "bookings", "seat", "seats"]);
-const COPULAS = new Set(["is", "are", "was", "were", "been", "be", "'s", "s", "'re", "re"]);
+/** Forms of "be", for where compromise tags no Copula: "has been confirmed", a clitic written apart ("reservation 's confirmed"). */
+const COPULAS = new Set(["is", "are", "was", "were", "been", "be", "s", "re"]);
 
+/** The clauses of a text's statements, in order. A clause may be empty (before a sentence's opening "And"): it claims nothing. */
 function clausesOf(text: string): ClaimTerm[][] {
-  const out: ClaimTerm[][] = [];
   type Raw = { text: string; normal: string; root?: string; tags: string[]; post: string; offset: { start: number; length: number } };
   // Sentences as compromise splits them, split again after "p.m." + a capital (see startsSentence).
   const sentences: Raw[][] = [];
   for (const sentence of parsedJson(text) as Array<{ terms: Raw[] }>) {
-    let current: Raw[] = [];
-    for (const t of sentence.terms) {
-      if (t.text !== "" && startsSentence(current.filter((c) => c.text !== "").at(-1)?.text, t.text)) {
-        sentences.push(current);
-        current = [];
-      }
-      current.push(t);
-    }
-    if (current.length > 0) sentences.push(current);
+    sentence.terms.forEach((t, i) => {
+      if (i === 0 || startsSentence(sentence.terms[i - 1]!.text, t.text)) sentences.push([]);
+      sentences.at(-1)!.push(t);
+    });
   }
+  const out: ClaimTerm[][] = [];
   for (const terms of sentences) {
-    const last = terms.filter((t) => t.text !== "").at(-1);
-    // A question asks; it claims nothing ("Would you like me to book it?").
-    if (!last || `${last.text}${last.post}`.includes("?")) continue;
+    // A question asks; it claims nothing ("Would you like me to book it?"). Its "?" follows the sentence's
+    // last term, which may be the unwritten half of a contraction ("…, or would you rather it wasn't?").
+    const last = terms.at(-1)!;
+    if (`${last.text}${last.post}`.includes("?")) continue;
     let clause: ClaimTerm[] = [];
     for (const t of terms) {
-      const norm = t.normal.replace(/[^a-z']/g, "");
-      if (clause.length > 0 && (norm === "but" || norm === "and" || norm === "so")) {
+      // compromise's normal form, whole: a record id is one word ("r-e58827"), never the letters left
+      // once its digits are dropped ("re", "no"), so no random id reads as a copula or a negation.
+      const norm = t.normal;
+      if (norm === "but" || norm === "and" || norm === "so") {
         out.push(clause);
         clause = [];
       }
@@ -88,12 +88,13 @@ function clausesOf(text: string): ClaimTerm[][] {
         clause = [];
       }
     }
-    if (clause.length > 0) out.push(clause);
+    out.push(clause);
   }
   return out;
 }
 
-const accomplished = (t: ClaimTerm) => (t.tags.has("PastTense") || t.tags.has("Participle") || t.tags.has("Adjective") || t.tags.has("Passive")) && !t.tags.has("Gerund") && t.norm !== t.root;
+/** A finished form: past tense (compromise's Participle is a kind of PastTense), adjectival ("is booked") or passive; not a gerund, not the bare verb. */
+const accomplished = (t: ClaimTerm) => (t.tags.has("PastTense") || t.tags.has("Adjective") || t.tags.has("Passive")) && !t.tags.has("Gerund") && t.norm !== t.root;
 
 function negated(clause: ClaimTerm[]): boolean {
   return clause.some((t) => t.tags.has("Negative") || NEGATIONS.has(t.norm) || t.norm.endsWith("n't"));
@@ -104,7 +105,7 @@ function claimOf(clause: ClaimTerm[], mentionsRecord: boolean): OutcomeKind | nu
   for (let i = 0; i < clause.length; i++) {
     const t = clause[i]!;
     const before = clause.slice(0, i);
-    const pending = before.some((b) => NOT_YET.has(b.norm) || b.tags.has("Modal") || b.tags.has("Infinitive") && b.norm === "to");
+    const pending = before.some((b) => NOT_YET.has(b.norm) || b.tags.has("Modal"));
     // "the table is yours"
     if (t.norm === "yours" && before.some((b) => RECORD_NOUNS.has(b.norm)) && !pending) return "booked";
     // "You're all set", "all taken care of" — an accomplishment that names no action.
@@ -123,13 +124,8 @@ function claimOf(clause: ClaimTerm[], mentionsRecord: boolean): OutcomeKind | nu
   return null;
 }
 
-const cache = new Map<string, OutcomeClaim[]>();
-const CACHE_LIMIT = 5000;
-
 /** The outcome claims a text makes, in order. One parse per distinct text. */
-export function readClaims(text: string): OutcomeClaim[] {
-  const hit = cache.get(text);
-  if (hit) return hit;
+export const readClaims = memoize((text: string): OutcomeClaim[] => {
   const clauses = clausesOf(text);
   const mentionsRecord = clauses.some((c) => c.some((t) => RECORD_NOUNS.has(t.norm) || RECORD_NOUNS.has(t.root)));
   const claims: OutcomeClaim[] = [];
@@ -140,15 +136,14 @@ export function readClaims(text: string): OutcomeClaim[] {
     const end = clause[clause.length - 1]!.end;
     claims.push({ kind, text: text.slice(start, end), start, end });
   }
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(text, claims);
   return claims;
-}
+}, 5000);
 
 /** Which claim kinds a tool's name backs: create/book/reserve → booked, cancel → cancelled, update/modify/change/move → changed; null when its name says none. */
 export function toolOutcome(name: string): Exclude<OutcomeKind, "any"> | null {
-  const words = name.toLowerCase().split(/[^a-z]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean);
-  const has = (...ws: string[]) => words.some((w) => ws.some((x) => w === x || w.startsWith(x)));
+  // The name's words, camelCase split before lowercasing: "reservationCancel" is reservation, cancel.
+  const words = Array.from(name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().matchAll(/[a-z]+/g), (m) => m[0]);
+  const has = (...ws: string[]) => words.some((w) => ws.some((x) => w.startsWith(x)));
   if (has("cancel", "delete", "remove")) return "cancelled";
   if (has("update", "modify", "change", "move", "reschedule", "edit", "amend")) return "changed";
   if (has("create", "book", "reserve", "make", "add", "place")) return "booked";
