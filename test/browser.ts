@@ -141,7 +141,7 @@ export async function findChromium(env: Record<string, string | undefined> = pro
 
 export interface Browser {
   source: ChromiumSource;
-  /** The browser's own version, e.g. "143.0.7499.169". */
+  /** The browser's own version, e.g. "143.0.7499.0" (packaged) or "156.0.8078.114" (Debian). */
   version: string;
   context: BrowserContext;
   close(): Promise<void>;
