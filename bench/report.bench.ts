@@ -1,23 +1,24 @@
 /**
  * report.html at scale: a real offline run's artifacts (CRAWL and WALK trials with audio) repeated into
- * a 2,000-trial run folder, then the report built from it, its size, and its load in Debian chromium
- * (overview and list drawn, a search applied, one trial's viewer opened). Absolute times vary with the
- * machine; the size does not.
+ * a 2,000-trial run folder, then the report built from it, its size, and its load in chromium (overview
+ * and list drawn, a search applied, one trial's viewer opened): the chromium the browser tests use
+ * (test/browser.ts), so the result names which one. Absolute times vary with the machine; the size does not.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as alpha from "crashlab/alpha";
-import { chromium } from "playwright-core";
 import { main } from "../src/core/cli/main";
 import { buildRunReport } from "../src/core/report/run-folder";
 import type { ResultsFile } from "../src/core/report/results-schema";
-import { CHROMIUM, CHROMIUM_ARGS } from "../test/browser";
+import { launchBrowser } from "../test/browser";
 
 const repo = resolve(import.meta.dirname, "..");
 
 export interface ReportBench {
+  /** Which chromium loaded it, e.g. "packaged chromium 143.0.7499.0". */
+  browser: string;
   trials: number;
   build_ms: number;
   bytes: number;
@@ -49,11 +50,7 @@ async function bigRunFolder(cases: string[], trials: number): Promise<string> {
   return dir;
 }
 
-export async function benchReport(trials = 2000): Promise<ReportBench | null> {
-  if (!existsSync(CHROMIUM)) {
-    console.log(`  report: ${CHROMIUM} is missing (apt-get install chromium); skipped`);
-    return null;
-  }
+export async function benchReport(trials = 2000): Promise<ReportBench> {
   const dir = await bigRunFolder(["harbor_001", "harbor_008", "harbor_013", "harbor_002_noisy", "harbor_007_realistic"], trials);
   const started = performance.now();
   const html = await buildRunReport(dir);
@@ -61,8 +58,8 @@ export async function benchReport(trials = 2000): Promise<ReportBench | null> {
   writeFileSync(join(dir, "report.html"), html);
   const bytes = statSync(join(dir, "report.html")).size;
 
-  const profile = mkdtempSync(join(tmpdir(), "crashlab-bench-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1360, height: 900 } });
+  const browser = await launchBrowser();
+  const context = browser.context;
   try {
     const url = pathToFileURL(join(dir, "report.html")).href;
     // Load three times in fresh tabs; the median is reported (the first load also warms the file cache).
@@ -87,8 +84,8 @@ export async function benchReport(trials = 2000): Promise<ReportBench | null> {
     await page.click("table.trials tbody tr a");
     await page.waitForSelector("#trial-view:not([hidden]) #timeline-svg");
     const open_trial_ms = performance.now() - t;
-    return { trials, build_ms, bytes, load_ms, search_ms, open_trial_ms };
+    return { browser: `${browser.source} chromium ${browser.version}`, trials, build_ms, bytes, load_ms, search_ms, open_trial_ms };
   } finally {
-    await context.close();
+    await browser.close();
   }
 }

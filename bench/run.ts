@@ -106,12 +106,10 @@ if (want("conversation")) {
 if (only.includes("conversation-cached-voice")) printRealTime(await benchConversationsRealTime(8, "restaurant_cached_voice"));
 if (want("report")) {
   const r = await benchReport(2000);
-  if (r) {
-    console.log(`\nreport.html at ${r.trials.toLocaleString("en-US")} trials (CRAWL and WALK with audio; Debian chromium, headless)`);
-    console.log(`  built from the run folder in ${(r.build_ms / 1000).toFixed(1)} s (${(r.build_ms / r.trials).toFixed(1)} ms per trial)`);
-    console.log(`  size ${(r.bytes / 1e6).toFixed(1)} MB (${Math.round(r.bytes / r.trials).toLocaleString("en-US")} bytes per trial, no audio inside)`);
-    console.log(`  load to a drawn overview and list (median of 3): ${Math.round(r.load_ms)} ms · search over the list: ${Math.round(r.search_ms)} ms · open one trial's viewer: ${Math.round(r.open_trial_ms)} ms`);
-  }
+  console.log(`\nreport.html at ${r.trials.toLocaleString("en-US")} trials (CRAWL and WALK with audio; ${r.browser}, headless)`);
+  console.log(`  built from the run folder in ${(r.build_ms / 1000).toFixed(1)} s (${(r.build_ms / r.trials).toFixed(1)} ms per trial)`);
+  console.log(`  size ${(r.bytes / 1e6).toFixed(1)} MB (${Math.round(r.bytes / r.trials).toLocaleString("en-US")} bytes per trial, no audio inside)`);
+  console.log(`  load to a drawn overview and list (median of 3): ${Math.round(r.load_ms)} ms · search over the list: ${Math.round(r.search_ms)} ms · open one trial's viewer: ${Math.round(r.open_trial_ms)} ms`);
 }
 // Whole CLI runs as child processes (build first: they run dist/cli.js). Minutes each: not in a plain `pnpm bench`.
 if (only.includes("memory")) {

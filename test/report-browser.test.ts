@@ -12,11 +12,12 @@ import type { TrialDetail } from "../src/core/report/client/data";
 import { unpackTrial } from "../src/core/report/html";
 import { GUTTER, timelineDuration } from "../src/core/report/client/timeline";
 import { ResultsFile } from "../src/core/report/results-schema";
-import { launchBrowser, watch, type Browser, type PageWatch } from "./browser";
+import { isExecutableFile, launchBrowser, PACKAGED_CHROMIUM_ENV, SYSTEM_CHROMIUM, watch, type Browser, type PageWatch } from "./browser";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
 
 /**
- * report.html in a real browser (Debian chromium through playwright-core), from file://: a bundled
+ * report.html in a real browser (chromium through playwright-core: the system's, or the one packaged in
+ * @sparticuz/chromium; test/browser.ts says which and why), from file://: a bundled
  * offline run with CRAWL and WALK trials, and a judged run against a loopback Responses server.
  * Screenshots of the overview and of one trial go to test-results/ for a person to look at.
  */
@@ -50,11 +51,30 @@ interface Media {
   currentSrc: string;
 }
 
-let browser: Browser;
+let browser: Browser | undefined;
+let launchError: unknown;
 let audioRun: { dir: string; doc: ResultsFile };
 let judged: { dir: string; doc: ResultsFile };
 let conversation: { dir: string; doc: ResultsFile };
 let server: JudgeServer;
+
+/**
+ * A browser that cannot start fails every test here with the reason, instead of a failed hook leaving them
+ * skipped (which reads as "nothing to run" in a summary).
+ */
+beforeAll(async () => {
+  try {
+    browser = await launchBrowser();
+    console.info(`report-browser: ${browser.source} chromium ${browser.version}`);
+  } catch (e) {
+    launchError = e;
+  }
+}, 240_000);
+
+function launched(): Browser {
+  if (browser) return browser;
+  throw launchError;
+}
 
 beforeAll(async () => {
   const out = mkdtempSync(join(tmpdir(), "report-browser-"));
@@ -77,7 +97,6 @@ beforeAll(async () => {
   const j = await cli(["run", "--target", "text_restaurant", "--example", "harbor_003", "--judge", "--judge-endpoint", server.endpoint, "--results-dir", jout, "--quiet"]);
   expect(j.code, j.stderr).toBe(0);
   judged = runFolder(jout);
-  browser = await launchBrowser();
 }, 240_000);
 
 afterAll(async () => {
@@ -86,7 +105,7 @@ afterAll(async () => {
 });
 
 async function open(dir: string, hash = ""): Promise<{ page: Page; seen: PageWatch }> {
-  const page = await browser.context.newPage();
+  const page = await launched().context.newPage();
   const seen = watch(page);
   await page.goto(pathToFileURL(join(dir, "report.html")).href + hash);
   await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector("#main-view:not([hidden]) #overview, #trial-view:not([hidden]) .trial-nav") !== null);
@@ -107,6 +126,11 @@ async function openTrial(page: Page, id: string): Promise<TrialDetail> {
 const audioReady = (page: Page) => page.waitForFunction(() => ((globalThis as unknown as PageGlobals).document.querySelector("#audio")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
 
 describe("report.html in chromium", () => {
+  it(`launches a chromium: the system's (${SYSTEM_CHROMIUM}), or the packaged one when ${PACKAGED_CHROMIUM_ENV}=1 or the system has none`, () => {
+    const packaged = process.env[PACKAGED_CHROMIUM_ENV] === "1" || !isExecutableFile(SYSTEM_CHROMIUM);
+    expect(launched().source).toBe(packaged ? "packaged" : "system");
+  });
+
   it("loads from file:// with no console error and no network request, and its overview shows the decision and gates", async () => {
     const { page, seen } = await open(audioRun.dir);
     expect(await page.textContent("#decision .decision-word")).toBe("PASS");
