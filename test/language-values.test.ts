@@ -147,6 +147,13 @@ describe("times", () => {
     expect(values(text)).toEqual(expected);
   });
 
+  it.each(["The wait is up to 20 minutes.", "Your table will be ready after 10 minutes.", "It takes around 15 minutes.", "The wait is around two hours.", "We hold tables for up to 15 minutes.", "We're booked from 3 weeks out."])(
+    "no time in a number before a duration: %s",
+    (text) => {
+      expect(values(text)).toEqual([]);
+    },
+  );
+
   it("an hour past 12 after a preposition is an afternoon hour", () => {
     expect(values("We open at 13.")).toEqual(["time:13:00 [13]"]);
     expect(values("We close at 23 on Fridays.")).toEqual(["time:23:00 [23]"]);

@@ -239,8 +239,8 @@ function finishHour(text: string, terms: Term[], i: number, j: number, hour: num
   const before = terms[i - 1];
   const prepositioned = before !== undefined && before.sentence === terms[i]!.sentence && TIME_PREPOSITIONS.has(before.norm);
   const after = terms[k];
-  // "at 8 people", "for 8 guests": a count, not a time.
-  if (after && COUNTED.has(after.norm)) return null;
+  // "at 8 people", "for 8 guests": a count, not a time; "up to 20 minutes", "after two hours": a duration.
+  if (after && (COUNTED.has(after.norm) || after.tags.has("Duration"))) return null;
   // A bare hour needs "at 8" ending its clause or followed by a day ("at 8 on Friday"): "at one of our tables" is none.
   const clauseEnds = !after || after.sentence !== terms[i]!.sentence || /[,;:.!?)—–]/.test(terms[k - 1]!.post) || BARE_HOUR_FOLLOWERS.has(after.norm) || after.tags.has("Date") || after.tags.has("WeekDay");
   if (!clockForm && !oclock && !(prepositioned && (minute > 0 || clauseEnds))) return null;
