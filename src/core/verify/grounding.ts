@@ -57,8 +57,9 @@ function evidenceTimeline(input: GroundingInput): { always: EvidenceValues; date
   const always = emptyEvidence();
   // In CRAWL and WALK the caller's request is the input itself; in RUN the caller's lines are turns.
   if (input.case_kind !== "run") evidenceValues(input.scenario.input.text, {}, always);
-  if (input.scenario.input.context) evidenceValues(input.scenario.input.context, {}, always);
-  if (input.facts !== undefined) evidenceValues(input.facts, {}, always);
+  // Context and public facts, where given (evidence holds nothing from an absent one).
+  evidenceValues(input.scenario.input.context, {}, always);
+  evidenceValues(input.facts, {}, always);
   const dated: Dated[] = [];
   for (const t of input.turns) if (t.role === "user") dated.push({ at_ms: t.end_ms, evidence: evidenceValues(t.text) });
   for (const t of input.tool_executions) {
@@ -75,7 +76,7 @@ function grounded(value: SpokenValue, at_ms: number, timeline: { always: Evidenc
 
 /** The world write an execution made, if it reached the world and succeeded. */
 function okWrite(t: ToolExecution, events: readonly WorldEvent[]): boolean {
-  return events.some((e) => (e.seq === t.world_seq || (e.cause.call_id !== undefined && e.cause.call_id === t.call_id)) && e.kind === "write" && e.outcome === "ok");
+  return events.some((e) => (e.seq === t.world_seq || e.cause.call_id === t.call_id) && e.kind === "write" && e.outcome === "ok");
 }
 
 /** Whether an execution's tool can back a claim of this kind (a tool whose name says no action backs any). */
@@ -100,7 +101,8 @@ export function readGrounding(input: GroundingInput): Grounding {
       const backing = candidates.find((t) => t.completed_ms <= utterance.start_ms);
       out.claims.push({ utterance, claim, ...(backing ? { backing } : {}) });
       if (!backing) {
-        const late = candidates.find((t) => t.completed_ms > utterance.start_ms);
+        // No candidate completed by then, so any is late: the first.
+        const late = candidates[0];
         out.unbacked.push({ utterance, claim, ...(late ? { late } : {}) });
       }
     }
@@ -158,12 +160,12 @@ export interface FactVerdict {
 }
 
 function containsWords(haystack: string[], needle: string[]): boolean {
-  if (needle.length === 0) return true;
   for (let i = 0; i + needle.length <= haystack.length; i++) if (needle.every((w, k) => haystack[i + k] === w)) return true;
   return false;
 }
 
-const INFLECTIONS = ["", "s", "es", "d", "ed", "ing", "r", "er"];
+/** Endings after the topic's stem without its final e: open-s, open-ed, open-ing, open-er; close-s, close-d, clos-ing, close-r. */
+const INFLECTIONS = ["s", "d", "ing", "r"];
 
 /** Whether a term is a form of a topic word: its lemma, or the word with an inflection ("closing" for "close"). */
 function aboutTopic(term: { normal: string; root?: string }, topics: ReadonlySet<string>): boolean {
@@ -190,10 +192,10 @@ function topicSentences(text: string, about: readonly string[]): Array<{ start: 
         current = [];
       }
     });
-    if (current.length > 0) sentences.push(current);
+    sentences.push(current);
   }
   return sentences
-    .filter((terms) => terms.length > 0 && terms.some((t) => aboutTopic(t, topics)))
+    .filter((terms) => terms.some((t) => aboutTopic(t, topics)))
     .map((terms) => ({ start: terms[0]!.offset.start, end: terms[terms.length - 1]!.offset.start + terms[terms.length - 1]!.offset.length }));
 }
 
