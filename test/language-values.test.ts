@@ -29,6 +29,10 @@ describe("times", () => {
     ["Breakfast from 8am.", "time:08:00 [8am]"],
     ["Your table is at 8p.m.", "time:20:00 [8p.m]"],
     ["See you at 12pm.", "time:12:00 [12pm]"],
+    ["See you at 1pm.", "time:13:00 [1pm]"],
+    ["See you at 1 p.m.", "time:13:00 [1 p.m.]"],
+    ["See you at 12:59pm.", "time:12:59 [12:59pm]"],
+    ["See you at 7 p.m. tonight.", "time:19:00 [7 p.m.]"],
     ["See you at 12 am.", "time:00:00 [12 am]"],
     ["See you at 12 pm.", "time:12:00 [12 pm]"],
     ["Last seating is 9:15 p.m.", "time:21:15 [9:15 p.m.]"],
@@ -37,7 +41,7 @@ describe("times", () => {
     expect(values(text)).toEqual([expected]);
   });
 
-  it.each(["We close at 0pm.", "We close at 13pm.", "We close at 12:75pm.", "We close at 13 pm.", "We close at 23 pm."])("no time in an hour no clock has: %s", (text) => {
+  it.each(["We close at 0pm.", "We close at 13pm.", "We close at 12:75pm.", "We close at 11:60pm.", "We close at 13 pm.", "We close at 23 pm."])("no time in an hour no clock has: %s", (text) => {
     expect(values(text)).toEqual([]);
   });
 
@@ -73,6 +77,8 @@ describe("times", () => {
     ["We open at 07:30.", "time:07:30 [07:30]"],
     ["We open at 00:30.", "time:00:30 [00:30]"],
     ["We open at 7:30.", "time:19:30/07:30 [7:30]"],
+    ["We open at 10:30.", "time:22:30/10:30 [10:30]"],
+    ["We're open from 0:30.", "time:00:30 [0:30]"],
     ["We close at 23:59.", "time:23:59 [23:59]"],
     ["We close at 12:15.", "time:12:15 [12:15]"],
     ["We close at 13:00 pm.", "time:13:00 [13:00 pm]"],
@@ -89,6 +95,10 @@ describe("times", () => {
     ["How about at seven thirty?", "time:19:30/07:30 [seven thirty]"],
     ["How about at seven twenty five?", "time:19:25/07:25 [seven twenty five]"],
     ["How about at seven oh five?", "time:19:05/07:05 [seven oh five]"],
+    ["How about at seven o five?", "time:19:05/07:05 [seven o five]"],
+    ["How about at seven oh one?", "time:19:01/07:01 [seven oh one]"],
+    ["How about at seven oh nine?", "time:19:09/07:09 [seven oh nine]"],
+    ["How about at seven ten?", "time:19:10/07:10 [seven ten]"],
     ["How about seven oh five pm?", "time:19:05 [seven oh five pm]"],
     ["How about at twelve fifteen?", "time:12:15 [twelve fifteen]"],
     ["How about at 12 thirty?", "time:12:30 [12 thirty]"],
@@ -104,6 +114,8 @@ describe("times", () => {
     expect(values("How about at 13 thirty?")).toEqual([]);
     expect(values("How about at seven nine?")).toEqual([]);
     expect(values("How about at seven sixty?")).toEqual([]);
+    expect(values("How about at seven oh ten?")).toEqual([]);
+    expect(values("How about at 7 45?")).toEqual([]);
   });
 
   it.each([
@@ -121,6 +133,8 @@ describe("times", () => {
 
   it.each([
     ["How about at 8, then?", "time:20:00/08:00 [8]"],
+    ["How about at 8", "time:20:00/08:00 [8]"],
+    ["We open at 10 weekends.", "time:22:00/10:00 [10]"],
     ["How about around 8 Friday?", "time:20:00/08:00 [8]"],
     ["Would at 8 tomorrow suit you?", "time:20:00/08:00 [8]"],
     ["We have at 8 instead.", "time:20:00/08:00 [8]"],
@@ -179,6 +193,11 @@ describe("dates", () => {
     ["Booked for Sept. 30th.", "date:2026-09-30 [Sept. 30th]"],
     ["Booked for Dec 31, 2026.", "date:2026-12-31 [Dec 31, 2026]"],
     ["Booked for January first.", "date:2026-01-01 [January first]"],
+    ["Booked for the 1st of May.", "date:2026-05-01 [the 1st of May]"],
+    ["Booked for the 2nd of May.", "date:2026-05-02 [the 2nd of May]"],
+    ["Booked for May 31st.", "date:2026-05-31 [May 31st]"],
+    ["Booked for August 1.", "date:2026-08-01 [August 1]"],
+    ["Booked for August 31.", "date:2026-08-31 [August 31]"],
     ["Booked for the 3rd of Jun.", "date:2026-06-03 [the 3rd of Jun]"],
     ["Booked for the 7 of August.", "date:2026-08-07 [the 7 of August]"],
     ["Booked for 7 August 2026.", "date:2026-08-07 [7 August 2026]"],
@@ -248,7 +267,7 @@ describe("record ids", () => {
     expect(values(text)).toEqual([expected]);
   });
 
-  it.each(["We are at 2040 Main.", "We have 2040 of them.", "Booking 55 is cancelled.", "Code 12.", "That's R-12th.", "It's R-3pm.", "That's R-20.", "That's r 20.", "It's in 2026, sir."])(
+  it.each(["We are at 2040 Main.", "We have 2040 of them.", "Booking 55 is cancelled.", "Code 12.", "That's R-12th.", "It's R-3pm.", "That's R-20.", "Take the I-405 to get here.", "2040 is the number.", "That's r 20.", "It's in 2026, sir."])(
     "no record id in %s",
     (text) => {
       expect(values(text).filter((v) => v.startsWith("reference"))).toEqual([]);
@@ -278,6 +297,7 @@ describe("phone numbers", () => {
 
   it("a phone number ends where the next sentence or a date begins, and at fifteen digits", () => {
     expect(values("Call 555 0142. 2040 is the year.")).toEqual(["phone:5550142 [555 0142]"]);
+    expect(values("Call 555 0142, 12 people.")).toEqual(["phone:5550142 [555 0142]", "count:12 [12 people]"]);
     expect(values("Call 555 0142 2026-08-07.")).toEqual(["phone:5550142 [555 0142]", "date:2026-08-07 [2026-08-07]"]);
     expect(values("Call 555 0142 5555 0142 555.")).toEqual(["phone:555014255550142 [555 0142 5555 0142]"]);
   });
@@ -323,6 +343,7 @@ describe("counts", () => {
     ["A table for 999 people.", "count:999 [999 people]"],
     ["Table for four. Thanks!", "count:4 [four]"],
     ["Table for four", "count:4 [four]"],
+    ["Party of twenty.", "count:20 [twenty]"],
     ["We have 4 people.", "count:4 [4 people]"],
   ])("%s", (text, expected) => {
     expect(values(text)).toEqual([expected]);
@@ -345,6 +366,7 @@ describe("names", () => {
     ["Under Jordan Lee Smith Jones.", "name:jordan lee smith [Jordan Lee Smith]"],
     ["Someone named Omar called.", "name:omar [Omar]"],
     ["A guest called Sofia rang.", "name:sofia [Sofia]"],
+    ["Mr. Lee called.", "name:lee [Lee]"],
   ])("%s", (text, expected) => {
     expect(values(text)).toEqual([expected]);
   });
@@ -411,11 +433,17 @@ describe("evidence", () => {
     expect(held(evidenceValues(7.5))).toEqual({ money: ["7.50"], words: [] });
     expect(held(evidenceValues(0))).toEqual({ count: ["0"], time: ["00:00"], money: ["0.00"], words: [] });
     expect(held(evidenceValues(12))).toEqual({ count: ["12"], time: ["12:00", "24:00"], money: ["12.00"], words: [] });
+    expect(held(evidenceValues(1))).toEqual({ count: ["1"], time: ["01:00", "13:00"], money: ["1.00"], words: [] });
     expect(held(evidenceValues(13))).toEqual({ count: ["13"], time: ["13:00"], money: ["13.00"], words: [] });
     expect(held(evidenceValues(23))).toEqual({ count: ["23"], time: ["23:00"], money: ["23.00"], words: [] });
     expect(held(evidenceValues(24))).toEqual({ count: ["24"], money: ["24.00"], words: [] });
     expect(held(evidenceValues(-1))).toEqual({ count: ["-1"], money: ["-1.00"], words: [] });
     expect(held(evidenceValues([null, true, Infinity, Number.NaN]))).toEqual({ words: [] });
+  });
+
+  it("holds a number written with a thousands comma, and two number words in a row as two numbers unless tens then a unit", () => {
+    expect(held(evidenceValues("deposit 1,250"))).toEqual({ count: ["1250"], money: ["1250.00"], words: ["1", "250", "deposit"] });
+    expect(held(evidenceValues("open since twenty ten"))).toMatchObject({ count: ["10", "20"] });
   });
 
   it("holds object keys and nested values", () => {
@@ -431,7 +459,8 @@ describe("evidence", () => {
   it("holds a bare number as a record id, and digits in a phone's characters as a phone number", () => {
     expect(held(evidenceValues("2040"))).toEqual({ count: ["2040"], money: ["2040.00"], reference: ["2040"], words: ["2040"] });
     expect(held(evidenceValues("5550142"))).toMatchObject({ reference: ["5550142"], phone: ["5550142"] });
-    expect(held(evidenceValues("+15550142000"))).toMatchObject({ phone: ["15550142000"] });
+    expect(held(evidenceValues("+15550142000"))).toEqual({ phone: ["15550142000"], words: ["15550142000"] });
+    expect(held(evidenceValues("(555) 014-2000"))).toEqual({ phone: ["5550142000"], words: ["014", "2000", "555"] });
     expect(held(evidenceValues("12"))).not.toHaveProperty("reference");
     expect(held(evidenceValues("R2040"))).not.toHaveProperty("phone");
     expect(held(evidenceValues("order 1234567"))).not.toHaveProperty("phone");
@@ -439,6 +468,7 @@ describe("evidence", () => {
 
   it("holds no value in text without a digit or value word, only its words", () => {
     expect(held(evidenceValues("Maya's table, by the window"))).toEqual({ words: ["by", "maya", "table", "the", "window"] });
+    expect(held(evidenceValues("O’Neil’s table"))).toEqual({ words: ["oneil", "table"] });
   });
 
   it("reads free text with the reading's year", () => {
