@@ -182,6 +182,8 @@ describe("outcome claims and the writes that back them", () => {
   it("describes a value with its reading in words a reader knows", () => {
     const [u] = readGrounding(input([said(0, "Call 555-0199 or pay $12.50.")], { case_kind: "run" })).ungrounded;
     expect(describeValue(u!)).toBe(`${u!.utterance.evidence_id} "555-0199" (phone number 5550199, chars 5–13)`);
+    const either = readGrounding(input([said(0, "How about at 8, then?")], { case_kind: "run" })).ungrounded[0]!;
+    expect(describeValue(either)).toBe('utt.assistant.at.0 "8" (time 20:00 or 08:00, chars 13–14)');
     const amount = readGrounding(input([said(0, "Call 555-0199 or pay $12.50.")], { case_kind: "run" })).ungrounded[1]!;
     expect(describeValue(amount)).toContain('"$12.50" (amount 12.50, chars 21–27)');
   });
@@ -197,6 +199,8 @@ describe("fact values", () => {
   it.each([
     ["August 7", { kind: "date", readings: ["08-07"] }],
     ["August 7!", { kind: "date", readings: ["08-07"] }],
+    ["August 7 !", { kind: "text", words: ["august", "7"] }],
+    ["August 7 x", { kind: "text", words: ["august", "7", "x"] }],
     ["August 7. ", { kind: "date", readings: ["08-07"] }],
     ["7:05", { kind: "time", readings: ["07:05"] }],
     ["19:00:00", { kind: "time", readings: ["19:00"] }],
@@ -222,6 +226,12 @@ describe("facts the answer must contain", () => {
 
   it.each(["We close at 11 p.m.", "We close at 10:30 p.m.", "Call 555-0142."])("a typed fact not said fails, citing every utterance: %s", (text) => {
     expect(checkFacts([closing], lines("Hello!", text))).toEqual([{ fact: closing, ok: false, detail: 'closing_time: no time 22:00 ("22:00") was said', evidence_ids: ["utt.assistant.1", "utt.assistant.2"] }]);
+  });
+
+  it("a fact with two readings names both when neither was said", () => {
+    const eight = fact({ key: "last_seating", value: "8 o'clock" });
+    expect(checkFacts([eight], lines("Last seating is at 9 p.m.")).map((v) => v.detail)).toEqual(['last_seating: no time 20:00 or 08:00 ("8 o\'clock") was said']);
+    expect(checkFacts([eight], lines("Last seating is at 8 p.m.")).map((v) => v.ok)).toEqual([true]);
   });
 
   it("a count fact given as a number", () => {
@@ -262,6 +272,7 @@ describe("facts the answer must not contradict", () => {
   it("only the sentence about the topic counts, also after a time's abbreviation", () => {
     expect(checkFacts([closing], lines("We close at 10 p.m. Parking opens at 6 p.m.")).map((v) => v.ok)).toEqual([true]);
     expect(checkFacts([closing], lines("Parking opens at 6 p.m. We close at 9 p.m.")).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([closing], lines("Parking is free from 6 p.m. We close at 10 p.m.")).map((v) => v.ok)).toEqual([true]);
     expect(checkFacts([closing], lines("Parking opens at 6 p.m. and we close at 10 p.m.")).map((v) => v.ok)).toEqual([false]);
   });
 
@@ -293,6 +304,11 @@ describe("facts the answer must not contradict", () => {
     for (const text of ["We open at noon.", "We're opening at noon.", "The bar opens at noon.", "We opened at noon.", "An opener at noon."]) {
       expect(checkFacts([opening], lines(text))[0]!.ok, text).toBe(false);
     }
+    expect(checkFacts([opening], lines("Our opening hours start at noon.")).map((v) => v.ok)).toEqual([false]);
+    const booking = fact({ key: "booking_line", value: "20:00", must: "not_contradict", about: ["book"] });
+    expect(checkFacts([booking], lines("Our booker takes calls until 9 p.m.")).map((v) => v.ok)).toEqual([false]);
+    const closed = fact({ key: "closed_from", value: "22:00", must: "not_contradict", about: ["closed"] });
+    expect(checkFacts([closed], lines("We are closed by 9 p.m.")).map((v) => v.ok)).toEqual([false]);
     for (const text of ["Opens? Yes. Lunch is at noon.", "OpenTable lists lunch at noon."]) {
       expect(checkFacts([opening], lines(text))[0]!.ok, text).toBe(true);
     }
@@ -302,6 +318,11 @@ describe("facts the answer must not contradict", () => {
     for (const text of ["Tables are reserved at 4 p.m.", "We reserve at 4 p.m.", "Reserving at 4 p.m. is fine.", "Our reserves last until 4 p.m."]) {
       expect(checkFacts([reserve], lines(text))[0]!.ok, text).toBe(false);
     }
+  });
+
+  it("a fact built without topic words (outside the schema) has no sentence to be contradicted in", () => {
+    const bare: ExpectedFact = { key: "closing_time", value: "22:00", must: "not_contradict" };
+    expect(checkFacts([bare], lines("We close at 11 p.m."))).toEqual([{ fact: bare, ok: true, detail: "closing_time: nothing said about  contradicts 22:00", evidence_ids: [] }]);
   });
 
   it("a words fact cannot be contradicted: the verdict says to use contain", () => {
