@@ -239,22 +239,21 @@ function finishHour(text: string, terms: Term[], i: number, j: number, hour: num
   const before = terms[i - 1];
   const prepositioned = before !== undefined && before.sentence === terms[i]!.sentence && TIME_PREPOSITIONS.has(before.norm);
   const after = terms[k];
-  // "at 8 people", "for 8 guests": a count, not a time.
-  if (after && COUNTED.has(after.norm)) return null;
+  // "at 8 people", "for 8 guests": a count, not a time; "up to 20 minutes", "after two hours": a duration.
+  if (after && (COUNTED.has(after.norm) || after.tags.has("Duration"))) return null;
   // A bare hour needs "at 8" ending its clause or followed by a day ("at 8 on Friday"): "at one of our tables" is none.
-  const clauseEnds = !after || after.sentence !== terms[i]!.sentence || /[,;:.!?)—–]/.test(terms[k - 1]!.post) || BARE_HOUR_FOLLOWERS.has(after.norm) || after.tags.has("Date") || after.tags.has("WeekDay");
+  const clauseEnds = !after || after.sentence !== terms[i]!.sentence || /[,;:.!?)—–]/.test(terms[k - 1]!.post) || BARE_HOUR_FOLLOWERS.has(after.norm) || after.tags.has("Date");
   if (!clockForm && !oclock && !(prepositioned && (minute > 0 || clauseEnds))) return null;
-  if (!clockForm && !oclock && (hour < 1 || hour > 12) && !(hour > 12 && prepositioned)) return null;
-  if (hour === 0 || hour > 12 || exact) return { value: make("time", [clock(hour, minute)], span(text, terms, i, k)), next: k };
-  const morning = clock(hour % 12, minute);
-  const evening = clock((hour % 12) + 12, minute);
-  // Restaurants speak of evenings: the later reading first, both kept.
-  return { value: make("time", hour === 12 ? [clock(12, minute)] : [evening, morning], span(text, terms, i, k)), next: k };
+  // "at 0" is no hour; "at 13" (after a preposition, as every bare hour here is) is one.
+  if (!clockForm && !oclock && hour < 1) return null;
+  if (hour === 0 || hour >= 12 || exact) return { value: make("time", [clock(hour, minute)], span(text, terms, i, k)), next: k };
+  // 1–11 without a half of the day. Restaurants speak of evenings: the later reading first, both kept.
+  return { value: make("time", [clock(hour + 12, minute), clock(hour, minute)], span(text, terms, i, k)), next: k };
 }
 
 function monthOf(t: Term | undefined): number | null {
   if (!t) return null;
-  const n = t.norm.replace(/\.$/, "");
+  const n = t.norm;
   const full = MONTHS.indexOf(n);
   if (full >= 0 && (n !== "may" && n !== "march" ? true : t.tags.has("Month") || t.tags.has("Date"))) return full + 1;
   const abbreviation = MONTH_NUMBERS[n];
@@ -397,9 +396,9 @@ function readName(text: string, terms: Term[], i: number): Match {
   for (let k = i; k < terms.length && words.length < 3; k++) {
     const t = terms[k]!;
     if (t.sentence !== terms[i]!.sentence) break;
-    const capitalized = /^\p{Lu}/u.test(t.text) && /^\p{Lu}[\p{Ll}'’.-]*\p{Ll}/u.test(t.text.replace(/[.,;:!?]+$/, ""));
-    const proper = t.tags.has("ProperNoun") || t.tags.has("Person") || t.tags.has("FirstName") || t.tags.has("LastName");
-    if (!capitalized || !proper || t.tags.has("Month") || t.tags.has("WeekDay") || t.tags.has("Date") || t.tags.has("Value") || NOT_NAMES.has(t.norm) || monthOf(t) !== null) break;
+    const capitalized = /^\p{Lu}[\p{Ll}'’.-]*\p{Ll}/u.test(t.text.replace(/[.,;:!?]+$/, ""));
+    // compromise's tags imply their parents: a Person is a ProperNoun, a Month or WeekDay a Date, an Ordinal a Value.
+    if (!capitalized || !t.tags.has("ProperNoun") || t.tags.has("Date") || t.tags.has("Value") || NOT_NAMES.has(t.norm) || monthOf(t) !== null) break;
     words.push(k);
     if (t.post.trim() !== "" && !/^'s?$/.test(t.post.trim())) break;
   }
@@ -439,7 +438,7 @@ function termsOf(text: string): Term[] {
     s++;
     for (const t of sentence.terms) {
       if (t.text === "") continue;
-      if (startsSentence(out[out.length - 1]?.text, t.text) && out[out.length - 1]!.sentence === s) s++;
+      if (startsSentence(out[out.length - 1]?.text, t.text)) s++;
       out.push({ text: t.text, norm: strip(t.text), tags: new Set(t.tags), start: t.offset.start, end: t.offset.start + t.offset.length, sentence: s, post: t.post });
     }
   }

@@ -57,8 +57,10 @@ function evidenceTimeline(input: GroundingInput): { always: EvidenceValues; date
   const always = emptyEvidence();
   // In CRAWL and WALK the caller's request is the input itself; in RUN the caller's lines are turns.
   if (input.case_kind !== "run") evidenceValues(input.scenario.input.text, {}, always);
-  if (input.scenario.input.context) evidenceValues(input.scenario.input.context, {}, always);
-  if (input.facts !== undefined) evidenceValues(input.facts, {}, always);
+  // Context and public facts, where given (evidence holds nothing from an absent one).
+  evidenceValues(input.scenario.input.context, {}, always);
+  evidenceValues(input.facts, {}, always);
+  // Stryker disable next-line ArrayDeclaration: equivalent, an element put in at the start has no at_ms, and undefined <= a time is false, so it grounds nothing
   const dated: Dated[] = [];
   for (const t of input.turns) if (t.role === "user") dated.push({ at_ms: t.end_ms, evidence: evidenceValues(t.text) });
   for (const t of input.tool_executions) {
@@ -75,7 +77,7 @@ function grounded(value: SpokenValue, at_ms: number, timeline: { always: Evidenc
 
 /** The world write an execution made, if it reached the world and succeeded. */
 function okWrite(t: ToolExecution, events: readonly WorldEvent[]): boolean {
-  return events.some((e) => (e.seq === t.world_seq || (e.cause.call_id !== undefined && e.cause.call_id === t.call_id)) && e.kind === "write" && e.outcome === "ok");
+  return events.some((e) => (e.seq === t.world_seq || e.cause.call_id === t.call_id) && e.kind === "write" && e.outcome === "ok");
 }
 
 /** Whether an execution's tool can back a claim of this kind (a tool whose name says no action backs any). */
@@ -100,7 +102,8 @@ export function readGrounding(input: GroundingInput): Grounding {
       const backing = candidates.find((t) => t.completed_ms <= utterance.start_ms);
       out.claims.push({ utterance, claim, ...(backing ? { backing } : {}) });
       if (!backing) {
-        const late = candidates.find((t) => t.completed_ms > utterance.start_ms);
+        // No candidate completed by then, so any is late: the first.
+        const late = candidates[0];
         out.unbacked.push({ utterance, claim, ...(late ? { late } : {}) });
       }
     }
@@ -130,12 +133,14 @@ export function describeClaim(u: UnbackedClaim): string {
 export type FactValue = { kind: ValueKind; readings: string[] } | { kind: "text"; words: string[] };
 
 const ABBREVIATIONS: Record<string, string> = { street: "st", avenue: "ave", road: "rd", boulevard: "blvd", drive: "dr", lane: "ln", square: "sq" };
+// Stryker disable next-line Regex: equivalent, splitting at each separator instead of each run only adds empty words, which filter(Boolean) drops
+const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
 const textWords = (s: string) =>
   s
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(WORD_SEPARATORS)
     .filter(Boolean)
     .map((w) => ABBREVIATIONS[w] ?? w);
 
@@ -144,9 +149,10 @@ export function factValue(value: string | number): FactValue {
   if (typeof value === "number") return { kind: "count", readings: [String(value)] };
   const structured = structuredValue(value);
   if (structured) return structured;
-  // A value that is one spoken reading from end to end ("10 p.m.", "August 7", "$12.50") is typed.
+  // A value that is one spoken reading from end to end ("10 p.m.", "August 7", "$12.50") is typed; only a
+  // full stop or an exclamation mark, then spaces, may follow it.
   const read = readValues(value);
-  if (read.length === 1 && read[0]!.start === 0 && read[0]!.end >= value.trimEnd().replace(/[.!]+$/, "").length) return { kind: read[0]!.kind, readings: read[0]!.readings };
+  if (read.length === 1 && read[0]!.start === 0 && /^[.!]*\s*$/.test(value.slice(read[0]!.end))) return { kind: read[0]!.kind, readings: read[0]!.readings };
   return { kind: "text", words: textWords(value) };
 }
 
@@ -158,17 +164,25 @@ export interface FactVerdict {
 }
 
 function containsWords(haystack: string[], needle: string[]): boolean {
-  if (needle.length === 0) return true;
-  for (let i = 0; i + needle.length <= haystack.length; i++) if (needle.every((w, k) => haystack[i + k] === w)) return true;
+  // Stryker disable next-line ArithmeticOperator: equivalent, starts past the last possible one read words beyond the haystack (undefined), which match no word, so they find nothing
+  for (let i = 0; i + needle.length <= haystack.length; i++) {
+    if (needle.every((w, k) => haystack[i + k] === w)) return true;
+  }
   return false;
 }
 
-const INFLECTIONS = ["", "s", "es", "d", "ed", "ing", "r", "er"];
+/** Endings after the topic's stem without its final e: open-s, open-ed, open-ing, open-er; close-s, close-d, clos-ing, close-r. */
+const INFLECTIONS = ["s", "d", "ing", "r"];
 
 /** Whether a term is a form of a topic word: its lemma, or the word with an inflection ("closing" for "close"). */
 function aboutTopic(term: { normal: string; root?: string }, topics: ReadonlySet<string>): boolean {
-  if (topics.has(term.normal) || (term.root !== undefined && topics.has(term.root))) return true;
-  for (const t of topics) if (term.normal.startsWith(t.replace(/e$/, "")) && INFLECTIONS.includes(term.normal.slice(t.replace(/e$/, "").length).replace(/^e/, ""))) return true;
+  if (topics.has(term.normal) || topics.has(term.root ?? term.normal)) return true;
+  for (const t of topics) {
+    const stem = t.replace(/e$/, "");
+    if (!term.normal.startsWith(stem)) continue;
+    // Stryker disable next-line Regex: equivalent, dropping the first e of the rest instead of a leading one differs only for a rest like "se", "de", "re" or "inge", which no form of a topic word ends in
+    if (INFLECTIONS.includes(term.normal.slice(stem.length).replace(/^e/, ""))) return true;
+  }
   return false;
 }
 
@@ -190,10 +204,10 @@ function topicSentences(text: string, about: readonly string[]): Array<{ start: 
         current = [];
       }
     });
-    if (current.length > 0) sentences.push(current);
+    sentences.push(current);
   }
   return sentences
-    .filter((terms) => terms.length > 0 && terms.some((t) => aboutTopic(t, topics)))
+    .filter((terms) => terms.some((t) => aboutTopic(t, topics)))
     .map((terms) => ({ start: terms[0]!.offset.start, end: terms[terms.length - 1]!.offset.start + terms[terms.length - 1]!.offset.length }));
 }
 
@@ -215,10 +229,12 @@ export function checkFacts(facts: readonly ExpectedFact[], utterances: readonly 
       return { fact, ok: false, detail: `${fact.key}: no ${KIND_NAMES[expected.kind]} ${expected.readings.join(" or ")} ("${fact.value}") was said`, evidence_ids: utterances.map((u) => u.evidence_id) };
     }
     if (expected.kind === "text") return { fact, ok: false, detail: `${fact.key}: "${fact.value}" is not a time, date, count, amount, phone number or record id, so it cannot be contradicted; use must "contain"`, evidence_ids: [] };
+    // The schema requires topic words here; a fact built without them has no sentence to be contradicted in.
+    const about = fact.about ?? [];
     const contradictions: string[] = [];
     const ids: string[] = [];
     for (const u of utterances) {
-      const sentences = topicSentences(u.text, fact.about ?? []);
+      const sentences = topicSentences(u.text, about);
       for (const v of readValues(u.text)) {
         if (v.kind !== expected.kind || sameValue(v, expected)) continue;
         if (!sentences.some((s) => v.start >= s.start && v.end <= s.end)) continue;
@@ -227,7 +243,7 @@ export function checkFacts(facts: readonly ExpectedFact[], utterances: readonly 
       }
     }
     return contradictions.length === 0
-      ? { fact, ok: true, detail: `${fact.key}: nothing said about ${(fact.about ?? []).join("/")} contradicts ${fact.value}`, evidence_ids: [] }
+      ? { fact, ok: true, detail: `${fact.key}: nothing said about ${about.join("/")} contradicts ${fact.value}`, evidence_ids: [] }
       : { fact, ok: false, detail: `${fact.key}: ${contradictions.join("; ")} contradicts ${fact.value}`, evidence_ids: [...new Set(ids)] };
   });
 }
