@@ -112,7 +112,7 @@ const AUXILIARIES = new Set(["do", "does", "did", "is", "are", "am", "was", "wer
 const CLAUSE_SUBJECTS = new Set(["i", "you", "we", "they", "he", "she"]);
 /** Imperatives that ask for information: "Tell me the time", "Let me know…", "Please give me your name". */
 const REQUEST_OPENERS = ["tell me", "tell us", "let me know", "let us know", "give me", "give us", "provide", "share", "spell", "confirm"] as const;
-/** Words that may stand between "I" and "need" in a stated need ("I'll still need…", "I'm going to need…"). */
+/** Words (or their lemmas: "I'm" → be) that may stand between "I" and "need" in a stated need ("I'll still need…", "I'm going to need…"). */
 const NEED_FILLERS = new Set(["will", "would", "still", "just", "also", "only", "first", "really", "then", "do", "be", "going", "to", "actually"]);
 /** "I need to know / to have / to get …" asks; "I need to check…" is the speaker's own task. */
 const NEED_TO_ASK = new Set(["know", "have", "get", "ask", "take"]);
@@ -141,7 +141,7 @@ function phraseAt(words: Word[], i: number, phrase: string): boolean {
 function statedNeedAt(words: Word[], i: number): boolean {
   if (!["i", "we"].includes(words[i]!.word)) return false;
   let k = i + 1;
-  while (words[k] && NEED_FILLERS.has(words[k]!.lemma)) k++;
+  while (words[k] && (NEED_FILLERS.has(words[k]!.word) || NEED_FILLERS.has(words[k]!.lemma))) k++;
   if (words[k]?.lemma !== "need") return false;
   if (words[k + 1]?.word !== "to") return words[k + 1] !== undefined;
   // Stryker disable next-line StringLiteral: equivalent, "" only stands for the missing word after "need to", and the set holds no replacement either
@@ -402,7 +402,8 @@ export function givesGoAhead(text: string): string | null {
   const words = read(text).words;
   const agreeing = new Set<number>();
   for (const phrase of AGREEING_NEGATIONS) {
-    const at = findTerm(words, phrase, "exact");
+    // By lemma: "no worries", "no problems".
+    const at = findTerm(words, phrase);
     if (at >= 0) for (let k = 0; k < phrase.split(" ").length; k++) agreeing.add(at + k);
   }
   const rest = words.filter((_, i) => !agreeing.has(i));
