@@ -122,7 +122,8 @@ function subjectAt(words: Word[], i: number, pronounsOnly: boolean): boolean {
   if (!w) return false;
   if (w.tags.has("Pronoun") || w.word === "there") return !["me", "us", "him", "them"].includes(w.word);
   if (pronounsOnly) return false;
-  return !w.tags.has("Verb") && ["Determiner", "ProperNoun", "Noun", "Value"].some((t) => w.tags.has(t));
+  // compromise's tag set keeps these apart from Verb, and tags every proper noun a Noun too.
+  return ["Determiner", "Noun", "Value"].some((t) => w.tags.has(t));
 }
 
 /** An auxiliary, an optional "not", then the subject: "Would you…", "Can't you…", "Is that…". */
