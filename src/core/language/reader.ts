@@ -286,6 +286,12 @@ const NEGATION_BLOCKERS = new Set(["sure", "certain", "only", "problem", "worry"
 /** Fixed expressions that decline on their own. */
 export const REFUSAL_EXPRESSIONS = ["no exceptions", "no exception", "no permission", "no authority"] as const;
 
+/** The last form of "be" in `c` before index `k` ("It was prepaid so we are unable…" → are), or "". */
+function lastBeBefore(c: Word[], k: number): string {
+  // Stryker disable next-line StringLiteral: equivalent, "" only stands for no "be" before ("Unable to, sorry"), which is not past, nor is the replacement
+  return c.slice(0, k).reverse().find((x) => BE.has(x.word))?.word ?? "";
+}
+
 function refusingClause(c: Word[]): boolean {
   for (let k = 0; k < c.length; k++) {
     const w = c[k]!.word;
@@ -302,8 +308,7 @@ function refusingClause(c: Word[]): boolean {
     // "I'm not able to", "that's not something I'm allowed to change", "I'm unable to", "not possible".
     const negated = w === "not" || w === "never" || w === "unable" || w === "impossible";
     if (negated) {
-      // Stryker disable next-line StringLiteral: equivalent, "" only stands for no "be" before "unable" ("Unable to, sorry"), which is not past, nor is the replacement
-      const tense = w === "not" || w === "never" ? prev : (c.slice(0, k).reverse().find((x) => BE.has(x.word))?.word ?? "");
+      const tense = w === "not" || w === "never" ? prev : lastBeBefore(c, k);
       const past = PAST.has(tense);
       if ((w === "unable" || w === "impossible") && !past) return true;
       for (let j = k + 1; j <= k + 5 && j < c.length; j++) {
@@ -314,7 +319,8 @@ function refusingClause(c: Word[]): boolean {
         if (["i", "we"].includes(x) && c[j + 1]?.word === "can") return true;
       }
       // Stryker disable next-line StringLiteral: equivalent, "" only stands for no word two before "not", which is neither "i" nor "we", nor is the replacement
-      if (["i", "we"].includes(c[k - 2]?.word ?? "") && (prev === "am" || prev === "are") && phraseAt(c, k + 1, "going to")) return true;
+      const speaker = c[k - 2]?.word ?? "";
+      if (["i", "we"].includes(speaker) && (prev === "am" || prev === "are") && phraseAt(c, k + 1, "going to")) return true;
     }
     // "I have to decline", "we must respectfully decline", "I refuse".
     if (["decline", "refuse"].includes(c[k]!.lemma) && c.slice(Math.max(0, k - 4), k).some((x) => x.word === "i" || x.word === "we") && !c.slice(0, k).some((x) => x.word === "not")) return true;
@@ -499,9 +505,14 @@ function outcomeInClause(c: Word[]): { phrase: string; negated: boolean } | null
     const before = leadingWords(c, k);
     // "I couldn't book it", "we weren't able to cancel it": a failed outcome.
     if (before.some((x) => x.word === "not") && before.some((x) => PAST.has(x.word))) return { phrase: w.word, negated: true };
-    // "done" is read as an adjective, or as a bare verb ("It was done this morning").
-    // Stryker disable next-line StringLiteral: equivalent, compromise tags Participle only irregular forms (taken, written, undone…) and words ending in -ken or -wn, none with an outcome verb's stem
-    const done = w.tags.has("PastTense") || w.tags.has("Participle") || w.tags.has("Adjective") || w.word === "set" || w.word === "done";
+    // "booked", "confirmed", "done" (an adjective to compromise, or a bare verb in "It was done quickly"), "all set".
+    const done =
+      w.tags.has("PastTense") ||
+      // Stryker disable next-line StringLiteral: equivalent, compromise tags Participle only irregular forms (taken, written, undone…) and words ending in -ken or -wn, none with an outcome verb's stem
+      w.tags.has("Participle") ||
+      w.tags.has("Adjective") ||
+      w.word === "set" ||
+      w.word === "done";
     if (!done) continue;
     // "all set" only as a phrase; "set" alone is too common.
     if (w.word === "set" && c[k - 1]?.word !== "all") continue;
