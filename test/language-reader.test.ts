@@ -64,7 +64,7 @@ describe("reader: questions", () => {
   });
 
   it("a stated need asks; the speaker's own task does not", () => {
-    each(["I still need the name", "I'll need your phone number", "I'm going to need the date", "We just need a time", "I also need to know how many guests", "I need to have the reservation number"], isQuestion, true);
+    each(["I still need the name", "I'll need your phone number", "I'm going to need the date", "We just need a time", "I also need to know how many guests", "I need to have the reservation number", "I really need a phone number", "I actually need the date"], isQuestion, true);
     each(["I need to check availability first.", "I need to confirm with the kitchen.", "I need.", "You need the code."], isQuestion, false);
   });
 
@@ -224,6 +224,8 @@ describe("reader: the caller's go-ahead", () => {
       ["Yes, no problem.", "yes"],
       ["Sure, why not.", "sure"],
       ["Okay, no rush.", "okay"],
+      ["Yes, no worries.", "yes"],
+      ["Yes, no problems at all.", "yes"],
       ["Absolutely.", "absolutely"],
       ["That works for me.", "that work"],
     ];
