@@ -532,7 +532,7 @@ export function structuredValue(s: string): { kind: ValueKind; readings: string[
 
 const VALUE_WORDS = new Set([...Object.keys(UNITS), ...Object.keys(TENS), ...Object.keys(ORDINALS), ...MONTHS, ...MONTH_ABBREVIATIONS, "noon", "midday", "midnight", ...CURRENCY_WORDS]);
 /** A name cue (NAME_CUES) followed by a capitalized word: where a name may be said. */
-const NAME_CUE_BEFORE_CAPITAL = new RegExp(`\\b(?:${[...NAME_CUES].map((c) => `[${c[0]}${c[0]!.toUpperCase()}]${c.slice(1)}`).join("|")})\\.?\\s+\\p{Lu}`, "u");
+const NAME_CUE_BEFORE_CAPITAL = new RegExp(`\\b(?:${[...NAME_CUES].map((c) => `[${c.charAt(0)}${c.charAt(0).toUpperCase()}]${c.slice(1)}`).join("|")})\\.?\\s+\\p{Lu}`, "u");
 /** Whether free text may say a value: a digit, or a number, ordinal, month, noon/midnight or currency word. */
 function mayHoldValue(text: string): boolean {
   if (/\d/.test(text)) return true;
