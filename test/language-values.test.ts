@@ -593,3 +593,28 @@ describe("the words each rule knows", () => {
   });
 });
 
+describe("more edges of each reading", () => {
+  it.each([
+    ["It's quarter past seven.", ["time:19:15/07:15 [quarter past seven]"]],
+    ["We're open from five to ten.", ["time:22:00/10:00 [ten]"]],
+    ["We're at half.", []],
+    ["We open at seven thirty every day.", ["time:19:30/07:30 [seven thirty]"]],
+    ["Which table number are you looking at? 8?", []],
+    ["That's 10 dollars 2 adults.", ["money:10.00 [10 dollars]", "count:2 [2 adults]"]],
+    ["The deposit is 20 dollars, 100 percent refundable.", ["money:20.00 [20 dollars]"]],
+    ["A table for 4.0 people.", []],
+    ["Booked under Maya", ["name:maya [Maya]"]],
+  ])("%s", (text, expected) => {
+    expect(values(text)).toEqual(expected);
+  });
+
+  it("an O'- name keeps its letters", () => {
+    expect(nameWord("O'Shea")).toBe("oshea");
+  });
+
+  it("a phone number of fifteen digits is structured; of sixteen, none", () => {
+    expect(structuredValue("123 456 789 012 345")).toEqual({ kind: "phone", readings: ["123456789012345"] });
+    expect(structuredValue("123 456 789 012 3456")).toBeNull();
+  });
+});
+
