@@ -535,3 +535,86 @@ describe("evidence", () => {
     expect(nameWord("Jean-Luc,")).toBe("jeanluc");
   });
 });
+
+describe("the words each rule knows", () => {
+  const DURATIONS = ["moment", "moments", "second", "seconds", "sec", "minute", "minutes", "min", "hour", "hours", "while", "day", "days", "week", "weeks", "night", "nights", "more", "time", "times", "thing", "things"];
+  it.each(DURATIONS)("'for two %s' is no count", (word) => {
+    expect(values(`Hold it for two ${word}, please.`).filter((v) => v.startsWith("count"))).toEqual([]);
+  });
+
+  it("'one of' is no count", () => {
+    expect(values("I can move you to one of our tables.")).toEqual([]);
+  });
+
+  const NOT_ID = ["a", "i", "at", "on", "in", "by", "to", "of", "is", "or", "no", "so", "as", "be", "we", "it", "us", "my", "me", "he", "up", "am", "pm"];
+  it.each(NOT_ID)("'%s 2040' is no record id", (word) => {
+    expect(values(`Then ${word} 2040 came.`).filter((v) => v.startsWith("reference"))).toEqual([]);
+  });
+
+  const NOT_ID_JOINED = ["an", "for", "the", "and", "til", "via", "per", "are", "was", "has", "had", "but", "not", "all", "any", "our", "you", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "may"];
+  it.each(NOT_ID_JOINED)("'%s-2040' is no record id", (word) => {
+    expect(values(`Then ${word}-2040 came.`).filter((v) => v.startsWith("reference"))).toEqual([]);
+  });
+
+  it.each(["reservation", "booking", "confirmation", "number", "reference", "code"])("'%s 2040' is a record id", (cue) => {
+    expect(values(`Your ${cue} 2040 is ready.`).filter((v) => v.startsWith("reference"))).toEqual(["reference:2040 [2040]"]);
+  });
+
+  it.each(["at", "by", "until", "till", "til", "from", "around", "before", "after", "to", "past"])("'%s 8' is a time", (preposition) => {
+    expect(values(`Come ${preposition} 8, please.`)).toEqual(["time:20:00/08:00 [8]"]);
+  });
+
+  it.each(["on", "for", "today", "tomorrow", "then", "instead", "sharp", "or", "and", "please", "that", "this", "next"])("'at 8 %s' is a time", (word) => {
+    expect(values(`Come at 8 ${word} we said`).filter((v) => v.startsWith("time"))).toEqual(["time:20:00/08:00 [8]"]);
+  });
+
+  it.each(["Lunch is at noon", "Lunch is at midday", "We close at midnight"])("a time word with no digit and no mark after it: %s", (text) => {
+    expect(values(text).length).toBe(1);
+  });
+
+  it.each([
+    ["It's booked under Maya.", "maya"],
+    ["A table for Maya.", "maya"],
+    ["A guest named Maya.", "maya"],
+    ["A guest called Maya.", "maya"],
+    ["The name is Maya.", "maya"],
+    ["Under the name Maya.", "maya"],
+    ["It's for Mr Patel.", "mr patel"],
+    ["Ask for Mrs Patel.", "mrs patel"],
+    ["Ask Ms Patel.", "patel"],
+    ["Ask Miss Patel.", "patel"],
+    ["Ask Dr Patel.", "patel"],
+  ])("a name after its cue: %s", (text, name) => {
+    expect(values(text).filter((v) => v.startsWith("name")).map((v) => v.slice(5, v.indexOf(" ["))), text).toEqual([name]);
+  });
+
+  it.each(["You", "We", "It", "The", "A", "An", "This", "That", "Your", "Our", "My", "Today", "Tonight", "Tomorrow", "Yesterday", "Now", "Later", "Both"])("'%s' after a cue is no name", (word) => {
+    expect(values(`It is for ${word}, thanks.`).filter((v) => v.startsWith("name"))).toEqual([]);
+  });
+});
+
+describe("more edges of each reading", () => {
+  it.each([
+    ["It's quarter past seven.", ["time:19:15/07:15 [quarter past seven]"]],
+    ["We're open from five to ten.", ["time:22:00/10:00 [ten]"]],
+    ["We're at half.", []],
+    ["We open at seven thirty every day.", ["time:19:30/07:30 [seven thirty]"]],
+    ["Which table number are you looking at? 8?", []],
+    ["That's 10 dollars 2 adults.", ["money:10.00 [10 dollars]", "count:2 [2 adults]"]],
+    ["The deposit is 20 dollars, 100 percent refundable.", ["money:20.00 [20 dollars]"]],
+    ["A table for 4.0 people.", []],
+    ["Booked under Maya", ["name:maya [Maya]"]],
+  ])("%s", (text, expected) => {
+    expect(values(text)).toEqual(expected);
+  });
+
+  it("an O'- name keeps its letters", () => {
+    expect(nameWord("O'Shea")).toBe("oshea");
+  });
+
+  it("a phone number of fifteen digits is structured; of sixteen, none", () => {
+    expect(structuredValue("123 456 789 012 345")).toEqual({ kind: "phone", readings: ["123456789012345"] });
+    expect(structuredValue("123 456 789 012 3456")).toBeNull();
+  });
+});
+

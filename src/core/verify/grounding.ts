@@ -133,14 +133,13 @@ export function describeClaim(u: UnbackedClaim): string {
 export type FactValue = { kind: ValueKind; readings: string[] } | { kind: "text"; words: string[] };
 
 const ABBREVIATIONS: Record<string, string> = { street: "st", avenue: "ave", road: "rd", boulevard: "blvd", drive: "dr", lane: "ln", square: "sq" };
-// Stryker disable next-line Regex: equivalent, splitting at each separator instead of each run only adds empty words, which filter(Boolean) drops
-const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
 const textWords = (s: string) =>
   s
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
-    .split(WORD_SEPARATORS)
+    // At each character that is no letter or digit; the empty words between two of them are dropped.
+    .split(/[^\p{L}\p{N}]/u)
     .filter(Boolean)
     .map((w) => ABBREVIATIONS[w] ?? w);
 
