@@ -152,6 +152,12 @@ describe("reader cases: terms", () => {
     expect(mentions("Shall I add an extra bed?", ["bed"], "derived")).toBe("bed");
   });
 
+  it("only a doubled consonant at the end of a stem is single ('cancell…' is cancel); inside a word it stays", () => {
+    expect(mentions("Dinner is at seven.", ["diner"], "derived")).toBeNull();
+    expect(mentions("The diners are seated.", ["diner"], "derived")).toBe("diner");
+    expect(mentions("The cancellation is done.", ["cancel"], "derived")).toBe("cancel");
+  });
+
   it("the words of a read sentence match by lemma unless told otherwise", () => {
     const words = read("Which of your reservations?").sentences[0]!.words;
     expect(mentionedIn(words, ["reservation"])).toBe("reservation");
@@ -291,6 +297,8 @@ describe("reader cases: outcome reports", () => {
       ["We've secured a table.", "secured"],
       ["I've arranged a cake.", "arranged"],
       ["It was done quickly.", "done"],
+      // An adjective without a lemma counts by its stem.
+      ["Your booking is moved.", "moved"],
       ["No availability at 7.", "no availability"],
       ["Your booking reference is R-2041.", "booking reference"],
     ];
@@ -310,7 +318,8 @@ describe("reader cases: outcome reports", () => {
       "After it's booked, I'll text you.",
       "Before it's cancelled, let me check.",
       "Until it's confirmed, the table is on hold.",
-      "When it's booked, you'll get a text.",
+      "When you're booked, you'll get a text.",
+      "We text you when it's confirmed.",
       "Whenever it's confirmed, you'll get a text.",
       "If it's booked, you'll get a text.",
       "I'm checking whether it's booked.",
