@@ -238,12 +238,12 @@ function findPhrase(words: Word[], phrase: string, how: Matching, from: number, 
 // Stryker disable next-line StringLiteral: equivalent, sameWord reads every matching other than exact and derived by lemma, so an empty one too
 function findTerm(words: Word[], term: string, how: Matching = "lemma", starts?: (i: number) => boolean): number {
   const [first, ...rest] = term.split(" … ");
+  // Without the first phrase `at` is -1, and so is the answer.
   const at = findPhrase(words, first!, how, 0, starts);
-  if (at < 0) return -1;
   let from = at + read(first!).words.length;
   for (const phrase of rest) {
     const found = findPhrase(words, phrase, how, from, starts);
-    if (found < 0) return -1;
+    if (found === -1) return -1;
     from = found + read(phrase).words.length;
   }
   return at;
