@@ -71,8 +71,8 @@ function stemOf(lemma: string): string {
 
 function wordsOf(term: Term): Word[] {
   const written = (term.implicit ?? term.normal).toLowerCase();
-  // Stryker disable next-line Regex: equivalent, splitting at each separator instead of each run of them only adds empty pieces, which filter(Boolean) drops
-  const parts = written.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  // Split at every other character ("r-2040" → r, 2040); the empty pieces between two of them are dropped.
+  const parts = written.split(/[^\p{L}\p{N}]/u).filter(Boolean);
   const tags: ReadonlySet<string> = term.tags ?? new Set();
   if (parts.length !== 1) return parts.map((part) => ({ word: part, lemma: part, stem: part, tags }));
   const word = parts[0]!;
@@ -237,13 +237,13 @@ function findPhrase(words: Word[], phrase: string, how: Matching, from: number, 
  */
 // Stryker disable next-line StringLiteral: equivalent, sameWord reads every matching other than exact and derived by lemma, so an empty one too
 function findTerm(words: Word[], term: string, how: Matching = "lemma", starts?: (i: number) => boolean): number {
-  let at = -1;
-  let from = 0;
-  for (const phrase of term.split(" … ")) {
+  const [first, ...rest] = term.split(" … ");
+  // Without the first phrase `at` is -1, and so is the answer.
+  const at = findPhrase(words, first!, how, 0, starts);
+  let from = at + read(first!).words.length;
+  for (const phrase of rest) {
     const found = findPhrase(words, phrase, how, from, starts);
-    if (found < 0) return -1;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, only where a term without a gap starts is ever read; a term with one is only looked for
-    if (at < 0) at = found;
+    if (found === -1) return -1;
     from = found + read(phrase).words.length;
   }
   return at;
