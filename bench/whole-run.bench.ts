@@ -75,6 +75,7 @@ export function measureWholeRun(args: string[]): WholeRun {
  */
 const STAGES: Array<[string, RegExp]> = [
   ["loading code (startup)", /\/(tsx|esbuild|jiti)@|node:internal\/modules|\/get-tsconfig@/],
+  ["language layer (compromise parses, spoken values, claims)", /\/compromise@|\/src\/core\/language\//],
   ["simulator speech (espeak-ng, resampling)", /espeak-ng-emscripten|\/src\/core\/speech\/|\/src\/core\/audio\/resample\.ts|\/src\/core\/live\/simulated-voice\.ts/],
   ["wire (ws framing, JSON, base64, protocol checks)", /\/ws@|\/zod@|\/src\/core\/live\/|node:net|node:internal\/(stream_base_commons|net)|node:internal\/streams/],
   ["artifacts, journal and report (files, WAV, gzip)", /\/src\/core\/(report|journal)\/|node:zlib|node:internal\/fs|node:fs|\/src\/core\/audio\/wav\.ts/],

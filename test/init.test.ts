@@ -14,6 +14,13 @@ async function cli(argv: string[], cwd: string) {
   return { code, stdout, stderr };
 }
 
+interface Trial {
+  case_id: string;
+  case_kind: string;
+  status: string;
+  assessments: Array<{ verifier: string; status: string }>;
+}
+
 const fresh = () => mkdtempSync(join(tmpdir(), "crashlab-init-"));
 
 describe("crashlab init", () => {
@@ -35,6 +42,46 @@ describe("crashlab init", () => {
     const faulty = await cli(["run", "--results-dir", join(dir, "results"), "--quiet", "--target", "faulty_text"], root);
     expect(faulty.code).toBe(1);
     expect(faulty.stdout).toMatch(/gate required FAIL\s+one_booking_per_call/);
+  });
+
+  it("scaffolds a CRAWL, a WALK (with its recording) and a RUN case that pass over GPT-Live offline, and a defect each catches", async () => {
+    const dir = fresh();
+    expect((await cli(["init"], dir)).code).toBe(0);
+    const walk = JSON.parse(readFileSync(join(dir, "crashlab/data/walk.json"), "utf8"));
+    const recording = walk.scenarios[0].input.recordings[0];
+    expect(recording).toMatchObject({ condition: "telephony", metadata: { source_scenario: "shop_book_service", synthesizer: { provider: "espeak-ng" } } });
+    const wav = readFileSync(join(dir, "crashlab/data", recording.path));
+    expect(wav.subarray(0, 4).toString("latin1")).toBe("RIFF");
+    expect(wav.readUInt32LE(24)).toBe(24_000);
+    expect(wav.length).toBeGreaterThan(24_000 * 2);
+
+    const results = join(dir, "results");
+    const ok = await cli(["run", "--results-dir", results, "--quiet", "--json"], dir);
+    expect(ok.code, ok.stderr).toBe(0);
+    const run = JSON.parse(ok.stdout);
+    const kinds = Object.fromEntries(run.trials.map((t: Trial) => [t.case_id, `${t.case_kind} ${t.status}`]));
+    expect(kinds).toEqual({
+      shop_book_service: "crawl passed",
+      shop_check_day: "crawl passed",
+      shop_missing_name: "crawl passed",
+      shop_hours: "crawl passed",
+      shop_book_service_telephony: "walk passed",
+      shop_call_book_service: "run passed",
+    });
+
+    const faulty = await cli(["run", "--results-dir", results, "--quiet", "--json", "--target", "faulty"], dir);
+    expect(faulty.code).toBe(1);
+    const caught = JSON.parse(faulty.stdout).trials.filter((t: Trial) => t.assessments.some((a) => a.verifier === "one_booking_per_call" && a.status === "failed"));
+    expect(caught.map((t: Trial) => t.case_id).sort()).toEqual(["shop_book_service", "shop_book_service_telephony", "shop_call_book_service"]);
+  });
+
+  it("explains itself with --help and writes nothing", async () => {
+    const dir = fresh();
+    const help = await cli(["init", "--help"], dir);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^crashlab init — /);
+    expect(help.stdout).toContain("Nothing is ever overwritten");
+    expect(existsSync(join(dir, "crashlab"))).toBe(false);
   });
 
   it("merges into an existing package.json and leaves an existing tsconfig.json alone", async () => {

@@ -178,3 +178,19 @@ Output:
 Every flag except the repeatable ones may be given once, and every value must be non-empty; a bad
 value is a usage error (exit 2) before the package is loaded.
 Settings resolve as: command line, then the PLAN's \`defaults\`, then the defaults above.`;
+
+export const INIT_HELP = `crashlab init — write a working evaluation package into a folder
+
+Usage:
+  crashlab init [dir]        dir defaults to the current folder; it is created when missing
+
+Writes crashlab/ (a bike shop's booking world, its offline policy, targets, a verifier, and three
+datasets: four CRAWL scenarios, one WALK scenario with its recording made by generate-audio, one RUN
+call), plus package.json and tsconfig.json when the folder has none. An existing package.json only
+gains the scripts and dependencies it lacks; an existing tsconfig.json is left alone (the package gets
+crashlab/tsconfig.json). Nothing is ever overwritten: if any file it would write exists, it writes
+nothing and says which (exit 2).
+
+  -h, --help                 this text
+
+Then: npm install, npx crashlab run (exit 0), npx crashlab run --target faulty (exit 1).`;

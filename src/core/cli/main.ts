@@ -26,7 +26,7 @@ import { audioCommand } from "./audio-extract";
 import { mergeCommand } from "./merge";
 import { compareCommand } from "./compare";
 import { findPlayer } from "./listen";
-import { MAIN_HELP, RUN_HELP } from "./help";
+import { INIT_HELP, MAIN_HELP, RUN_HELP } from "./help";
 import { openReport, reportUrl, viewCommand } from "./view";
 import { findPackage, loadPackage, PackageError, transpileCacheDir } from "./load-package";
 import type { ConversationLine } from "../trial/context";
@@ -105,7 +105,7 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
       case "view":
         return await viewCommand(rest, io);
       case "init":
-        return initCommand(rest, io);
+        return await initCommand(rest, io);
       case "audio":
         return await audioCommand(rest, io);
       case "merge":
@@ -395,9 +395,13 @@ function findLockfile(dir: string): string | undefined {
 }
 
 /** `crashlab init [dir]`: a working evaluation package in an empty or existing folder. */
-function initCommand(argv: string[], io: CliIO): number {
-  const { positionals } = parseFlags(argv, {}, 1);
-  const report = scaffold(resolve(io.cwd, positionals[0] ?? "."));
+async function initCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { help: { type: "boolean", short: "h" } }, 1);
+  if (values.help) {
+    io.stdout(INIT_HELP + "\n");
+    return 0;
+  }
+  const report = await scaffold(resolve(io.cwd, positionals[0] ?? "."));
   io.stdout(scaffoldSummary(report, io.cwd) + "\n");
   return 0;
 }

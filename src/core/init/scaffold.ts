@@ -1,5 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { generateAudio } from "../walk/generate";
 import { PACKAGE_DEPENDENCIES, PACKAGE_DEV_DEPENDENCIES, PACKAGE_SCRIPTS, packageJson, SCAFFOLD_FILES, tsconfigJson } from "./templates";
 
 /*
@@ -7,7 +9,15 @@ import { PACKAGE_DEPENDENCIES, PACKAGE_DEV_DEPENDENCIES, PACKAGE_SCRIPTS, packag
  * that exists is overwritten: an existing package.json gains only the scripts and dependencies it lacks,
  * an existing tsconfig.json is left alone (the package gets its own, crashlab/tsconfig.json), and any
  * scaffold file that already exists stops the whole command before anything is written.
+ *
+ * The WALK case's recording is made the way a user makes one (`crashlab generate-audio`, offline
+ * espeak-ng, telephony condition) from the CRAWL dataset's booking scenario, in a scratch folder first:
+ * if synthesis fails, nothing has been written.
  */
+
+/** The scaffold's WALK recording: which CRAWL scenario it speaks, under which acoustic condition. */
+export const WALK_RECORDING = { scenario: "shop_book_service", condition: "telephony" } as const;
+const WALK_FILES = ["crashlab/data/walk.json", `crashlab/data/audio/${WALK_RECORDING.scenario}_${WALK_RECORDING.condition}.wav`];
 
 /** A user-causable problem with the folder being initialised (exit 2, nothing written). */
 export class InitError extends Error {
@@ -27,13 +37,13 @@ export interface ScaffoldReport {
   tsconfig: string;
 }
 
-export function scaffold(dir: string): ScaffoldReport {
+export async function scaffold(dir: string): Promise<ScaffoldReport> {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InitError(`${dir} is not a folder; give a folder to initialise (it is created when missing)`);
-  const existing = Object.keys(SCAFFOLD_FILES).filter((file) => existsSync(join(dir, file)));
+  const existing = [...Object.keys(SCAFFOLD_FILES), ...WALK_FILES].filter((file) => existsSync(join(dir, file)));
   if (existing.length > 0)
     throw new InitError(`${dir} already has ${existing.join(", ")}; crashlab init never overwrites a file — move them away or initialise another folder`);
 
-  const files: Record<string, string> = { ...SCAFFOLD_FILES };
+  const files: Record<string, string | Uint8Array> = { ...SCAFFOLD_FILES, ...(await walkRecording()) };
   const merged: string[] = [];
   const pkgFile = join(dir, "package.json");
   const hasTsconfig = existsSync(join(dir, "tsconfig.json"));
@@ -68,7 +78,7 @@ export function scaffold(dir: string): ScaffoldReport {
     if (merged.length > 0) files["package.json"] = JSON.stringify(pkg, null, 2) + "\n";
   } else {
     files["package.json"] = packageJson(packageName(dir));
-    if (hasTsconfig) files["package.json"] = files["package.json"].replace(`"typecheck": "tsc --noEmit"`, `"typecheck": "tsc --noEmit -p crashlab"`);
+    if (hasTsconfig) files["package.json"] = (files["package.json"] as string).replace(`"typecheck": "tsc --noEmit"`, `"typecheck": "tsc --noEmit -p crashlab"`);
   }
 
   for (const [file, text] of Object.entries(files)) {
@@ -76,6 +86,25 @@ export function scaffold(dir: string): ScaffoldReport {
     writeFileSync(join(dir, file), text);
   }
   return { dir, written: Object.keys(files), merged, tsconfig };
+}
+
+/** walk.json and its WAV, generated from the scaffold's CRAWL dataset in a scratch folder. */
+async function walkRecording(): Promise<Record<string, string | Uint8Array>> {
+  const scratch = mkdtempSync(join(tmpdir(), "crashlab-init-"));
+  try {
+    writeFileSync(join(scratch, "crawl.json"), SCAFFOLD_FILES["crashlab/data/crawl.json"]!);
+    await generateAudio({ data: join(scratch, "crawl.json"), outputData: join(scratch, "walk.json"), examples: [WALK_RECORDING.scenario], condition: WALK_RECORDING.condition });
+    const [dataset, wav] = WALK_FILES as [string, string];
+    return { [dataset]: readFileSync(join(scratch, "walk.json"), "utf8"), [wav]: readFileSync(join(scratch, "audio", basename(wav))) };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Commands with their comments in one column. */
+function aligned(rows: Array<[string, string]>): string[] {
+  const width = Math.max(...rows.map(([command]) => command.length));
+  return rows.map(([command, comment]) => (comment ? `  ${command.padEnd(width)}  # ${comment}` : `  ${command}`));
 }
 
 /** An npm package name from the folder's name. */
@@ -94,10 +123,12 @@ export function scaffoldSummary(report: ScaffoldReport, cwd: string): string {
     ...(report.merged.length > 0 ? [`  (package.json: added ${report.merged.join(", ")})`] : []),
     "",
     "Next:",
-    `  ${cd}npm install                   # crashlab, zod and TypeScript as pinned`,
-    `  npx crashlab run                  # every case against the assistant (offline): exit 0`,
-    `  npx crashlab run --target faulty  # a deliberate defect, caught: exit 1`,
-    `  npm run typecheck`,
+    ...aligned([
+      [`${cd}npm install`, "crashlab, zod and TypeScript as pinned"],
+      ["npx crashlab run", "4 CRAWL, 1 WALK and 1 RUN case against the assistant (offline): exit 0"],
+      ["npx crashlab run --target faulty", "a deliberate defect, caught: exit 1"],
+      ["npm run typecheck", ""],
+    ]),
     "Then read crashlab/README.md: it says what to edit first.",
   ].join("\n");
 }

@@ -85,21 +85,36 @@ npx crashlab run --target faulty    # the same assistant with a deliberate defec
 npx tsc --noEmit                    # the package type-checks
 \`\`\`
 
+Its six cases come from three datasets, one per kind of input:
+
+| file | cases | the caller |
+|---|---|---|
+| \`data/crawl.json\` | 4 CRAWL | each scenario's \`input.text\`, synthesized as speech |
+| \`data/walk.json\` | 1 WALK | a recording, \`data/audio/shop_book_service_telephony.wav\`, replayed as it is |
+| \`data/run.json\` | 1 RUN | a simulated caller in a whole phone call, following its agenda |
+
+The recording was made by \`npx crashlab generate-audio\` from the booking scenario of \`data/crawl.json\`
+(offline speech, then a phone line: the 300 Hz–3.4 kHz band, 8 kHz and μ-law). Replace it with recordings of real callers —
+mono 16-bit PCM WAV at 24 kHz — keeping \`input.text\` as the reviewed transcript.
+
 What to edit first, to evaluate your own assistant:
 
 1. \`worlds/shop.ts\` — the state your assistant's backend reads and changes, and the operations (tools)
    it may call. Business-rule refusals are \`OperationError\`s; \`view\` is the flat projection your
    expected states are written against.
 2. \`data/crawl.json\` — the scenarios: what the caller says, the initial state, and what must happen
-   (\`expected\`: delegation, tools, state). The docs of crashlab (\`node_modules/crashlab/docs/\`) describe
-   every field and how each is graded.
+   (\`expected\`: delegation, tools, state). Then \`data/run.json\`: the caller's goal, the facts it may
+   give, and its agenda (what it says when the assistant does what). The docs of crashlab
+   (\`node_modules/crashlab/docs/\`: \`datasets.md\`, \`conversations.md\`, \`grading.md\`) describe every
+   field and how each is graded.
 3. \`adapters/targets.ts\` — how to reach your assistant. Offline, \`policy.ts\` stands in for the model;
    with \`--live\` the same target talks to GPT-Live. Replace the instructions with your own.
 4. \`verifiers/one-booking-per-call.ts\` — a check of your own over the trial record, gated in
    \`evaluations.ts\`.
 
-\`policy.ts\` is a deterministic stand-in for the model, for offline runs: it reads the caller's words with
-a few rules. Keep it as small as your scenarios need; it is not what you are evaluating.
+\`policy.ts\` is a deterministic stand-in for the model, for offline runs: it reads the caller's words (and,
+in a call, the caller's earlier turns) with a few rules. Keep it as small as your scenarios need; it is
+not what you are evaluating.
 `,
 
   "crashlab/evaluations.ts": `${importLine("{ datasetCases, definePlan, loadDataset }", "crashlab/alpha")}
@@ -108,14 +123,15 @@ ${importLine("{ SHOP_FACTS }", "./facts")}
 ${importLine("{ oneBookingPerCall }", "./verifiers/one-booking-per-call")}
 ${importLine("{ shopWorld }", "./worlds/shop")}
 
-// Every scenario of the dataset becomes the case its shape calls for (single-turn: CRAWL).
-const data = loadDataset(new URL("./data/crawl.json", import.meta.url));
+// Every scenario of a dataset becomes the case its shape calls for: a single-turn scenario is a CRAWL case
+// (its words synthesized), one with recordings a WALK case per recording, a multi-turn one a RUN call.
+const datasets = ["crawl.json", "walk.json", "run.json"].map((file) => loadDataset(new URL(\`./data/\${file}\`, import.meta.url)));
 
 export const PLAN = definePlan({
   name: "bike-shop",
   targets: shopTargets(),
   default_target: "assistant",
-  cases: datasetCases(data, { world: shopWorld }),
+  cases: datasets.flatMap((data) => datasetCases(data, { world: shopWorld })),
   verifiers: [oneBookingPerCall],
   // Public facts the semantic judge may cite; never put expected answers here.
   facts: SHOP_FACTS,
@@ -210,13 +226,13 @@ export const shopWorld = defineWorld({
 });
 `,
 
-  "crashlab/policy.ts": `${importLine("type { AssistantPolicy, PolicyTools }", "crashlab/alpha")}
+  "crashlab/policy.ts": `${importLine("type { AssistantPolicy, HistoryMessage, PolicyTools }", "crashlab/alpha")}
 ${importLine("{ SHOP_FACTS }", "./facts")}
 
 /*
  * The assistant's offline stand-in: a deterministic rule-based policy that drives the local GPT-Live
- * simulator (and the text target). It sees only what a real assistant sees: the caller's words and the
- * context; its backend reaches the world only through tools.
+ * simulator (and the text target). It sees only what a real assistant sees: the caller's words, the
+ * conversation so far and the context; its backend reaches the world only through tools.
  */
 
 export interface ShopPolicyOptions {
@@ -224,43 +240,66 @@ export interface ShopPolicyOptions {
   double_books?: boolean;
 }
 
+type Intent = "facts" | "booking" | "availability" | "goodbye" | "none";
+
 const DAY = new RegExp(\`\\\\b(\${SHOP_FACTS.days.join("|")})\\\\b\`, "i");
-const NAME = /\\b(?:this is|i'm|i am|my name is|name is|for|under)\\s+([A-Z][a-z]+)\\b/;
+const NAME = /\\b(?:this is|i'm|i am|my name is|name is|for|under)\\s+([A-Z][a-z]+)\\b/g;
 const FACTS = /\\b(?:open|close|hours|address|where are you)\\b/i;
 const AVAILABILITY = /\\b(?:free|available|any (?:room|slots?|space)|do you have)\\b/i;
 const BOOKING = /\\b(?:book|schedule|appointment|bring (?:it|my bike) in)\\b/i;
+const GOODBYE = /\\b(?:bye|goodbye|that's all)\\b/i;
 
-function read(text: string) {
-  const day = DAY.exec(text)?.[1]?.toLowerCase();
-  const name = NAME.exec(text)?.[1];
-  const intent = FACTS.test(text) ? "facts" : BOOKING.test(text) ? "booking" : AVAILABILITY.test(text) ? "availability" : "none";
+function intentOf(text: string): Intent {
+  return FACTS.test(text) ? "facts" : BOOKING.test(text) ? "booking" : AVAILABILITY.test(text) ? "availability" : GOODBYE.test(text) ? "goodbye" : "none";
+}
+
+/** A name after "this is", "under"…, never a day ("for Tuesday"). */
+function nameIn(text: string): string | undefined {
+  for (const match of text.matchAll(NAME)) if (!DAY.test(match[1]!)) return match[1];
+  return undefined;
+}
+
+/**
+ * What the caller wants, read from this turn and the caller's earlier turns: a turn that only gives a
+ * detail ("Thursday, please.") continues the request before it. Details given earlier still count.
+ */
+function read(request: string, history: readonly HistoryMessage[] = []) {
+  const said = [...history.filter((m) => m.role === "user").map((m) => m.text), request];
+  let intent = intentOf(request);
+  for (let i = said.length - 2; intent === "none" && i >= 0; i--) intent = intentOf(said[i]!);
+  const latest = <T>(find: (text: string) => T | undefined) => said.map(find).filter((v) => v !== undefined).at(-1);
+  const day = latest((text) => DAY.exec(text)?.[1]?.toLowerCase());
+  const name = latest(nameIn);
   return { day, name, intent };
 }
+
+const titled = (day: string) => day.charAt(0).toUpperCase() + day.slice(1);
 
 export function shopPolicy(options: ShopPolicyOptions = {}): AssistantPolicy {
   return {
     name: "bike-shop-rules",
-    version: "1.0.0",
-    frontend({ request }) {
-      const { day, name, intent } = read(request);
+    version: "1.1.0",
+    frontend({ request, context }) {
+      const { day, name, intent } = read(request, context?.history);
       if (intent === "facts") return { kind: "reply", text: \`\${SHOP_FACTS.name} is open \${SHOP_FACTS.hours} We're at \${SHOP_FACTS.address}.\` };
+      if (intent === "goodbye") return { kind: "reply", text: \`You're welcome. Thanks for calling \${SHOP_FACTS.name}, goodbye!\` };
       if (intent === "none") return { kind: "reply", text: "I can book a bike service or check a day for you. What would you like?" };
       if (!day) return { kind: "reply", text: "Which day would you like?" };
       if (intent === "booking" && !name) return { kind: "reply", text: "I can book that. What name should I put the booking under?" };
       return { kind: "delegate", acknowledgement: "One moment, let me check the book." };
     },
-    async backend({ request }, tools: PolicyTools) {
-      const { day, name, intent } = read(request);
+    async backend({ request, transcript }, tools: PolicyTools) {
+      const { day, name, intent } = read(request, transcript);
       if (intent === "availability") {
         const result = await tools.call("check_day", { day });
         const free = (result.output as { free?: boolean }).free === true;
-        return { reply: free ? \`Yes, we have a service slot free on \${day}. Nothing is booked yet.\` : \`Sorry, \${day} is fully booked.\` };
+        return { reply: free ? \`Yes, we have a service slot free on \${titled(day!)}. Nothing is booked yet.\` : \`Sorry, \${titled(day!)} is fully booked.\` };
       }
       const result = await tools.call("book_service", { customer_name: name, day });
       if (options.double_books) await tools.call("book_service", { customer_name: name, day });
-      if (result.status !== "completed") return { reply: \`Sorry, I couldn't book \${day}: it is fully booked.\` };
+      if (result.status !== "completed") return { reply: \`Sorry, I couldn't book \${titled(day!)}: it is fully booked.\` };
       const { booking_id } = result.output as { booking_id: string };
-      return { reply: \`You're booked in for a service on \${day}, \${name}. Your booking number is \${booking_id}.\` };
+      return { reply: \`You're booked in for a service on \${titled(day!)}, \${name}. Your booking number is \${booking_id}.\` };
     },
   };
 }
@@ -401,6 +440,90 @@ export const oneBookingPerCall = defineVerifier({
             tools: { required: [], prohibited: [] },
             state: { unchanged: true },
             golden_path: { turns: 1, delegations: 0, steps: ["Answer from the public facts"] },
+          },
+        },
+      ],
+    },
+    null,
+    2,
+  ) + "\n",
+
+  "crashlab/data/run.json": JSON.stringify(
+    {
+      schema_version: "1.0",
+      scenarios: [
+        {
+          id: "shop_call_book_service",
+          title: "A phone call that books a service, one detail at a time",
+          type: "booking",
+          interaction: "multi_turn",
+          tags: ["run", "booking", "clarification"],
+          input: { text: "Hi, I'd like to book a service for my bike." },
+          application: { initial_state: {} },
+          simulation_parameters: {
+            goal: "Book a bike service on Thursday under the name Ana. Give the day and the name only when asked.",
+            known_facts: { day: "thursday", customer_name: "Ana" },
+            expectations: ["Give one detail at a time, only when asked."],
+            agenda: [
+              {
+                id: "give_day",
+                commitment: "Say which day.",
+                trigger_condition: "The assistant asks which day the caller would like.",
+                completion_condition: "The caller has said Thursday.",
+                action: "answer",
+                facts: ["day"],
+                response_hint: "Thursday, please.",
+              },
+              {
+                id: "give_name",
+                commitment: "Give the name for the booking.",
+                trigger_condition: "The assistant asks what name the booking should be under.",
+                completion_condition: "The caller has given the name Ana.",
+                action: "answer",
+                facts: ["customer_name"],
+                response_hint: "It's under Ana.",
+                after: ["give_day"],
+              },
+              {
+                id: "hang_up",
+                commitment: "Thank the assistant and hang up once the service is booked.",
+                trigger_condition: "The assistant says the service is booked.",
+                completion_condition: "The caller knows the service is booked.",
+                action: "finish",
+                response_hint: "Great, thank you. Bye!",
+                after: ["give_name"],
+                required: false,
+              },
+            ],
+            persona: { id: "cyclist", description: "A commuter whose bike needs a service; brief.", voice: "sage", interrupt_tendency: 0, backchannel_tendency: 0 },
+          },
+          expected: {
+            answer: "Ask for the day, then the name, book Thursday under Ana once, and give the booking number.",
+            criteria: ["Asks for each missing detail", "Books Thursday under Ana, once", "Confirms only after the booking succeeded"],
+            delegation: "required",
+            tools: { required: [{ name: "book_service", arguments: { customer_name: "Ana", day: "thursday" } }], prohibited: [] },
+            state: { booked: true, customer_name: "Ana", day: "thursday", booking_count: 1 },
+            golden_path: {
+              turns: 7,
+              delegations: 1,
+              steps: [
+                "The caller asks to book a service.",
+                "The assistant asks which day.",
+                "The caller says Thursday.",
+                "The assistant asks for the name.",
+                "The caller gives the name.",
+                "The assistant books the service and gives the booking number.",
+                "The caller says goodbye.",
+              ],
+            },
+            procedure: {
+              id: "ask_then_book",
+              steps: [
+                { id: "ask_day", kind: "clarification", arguments: { field: "day" } },
+                { id: "ask_name", kind: "clarification", arguments: { field: "customer_name" }, after: ["ask_day"] },
+                { id: "book", kind: "tool", tool: "book_service", arguments: { customer_name: "Ana", day: "thursday" }, after: ["ask_name"], critical: true },
+              ],
+            },
           },
         },
       ],
