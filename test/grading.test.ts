@@ -631,3 +631,61 @@ describe("expected state with {unchanged: true} and other fields", () => {
     });
   });
 });
+
+describe("expected refusals: a refused call the case declares passes tool_contract", () => {
+  const cancel = (status: "completed" | "failed") => call("c1", "cancel_reservation", { reservation_id: "R-9" }, status);
+  const refusalCase = (expected: Record<string, unknown>) =>
+    Scenario.parse({
+      ...booking,
+      expected: { answer: "Refuse to cancel R-9", delegation: "required", tools: { required: [{ name: "cancel_reservation", arguments: { reservation_id: "R-9" }, ...expected }] }, state: { unchanged: true } },
+    });
+  const contract = (scenario: Scenario, tools: ToolExecution[], case_kind: GradingInput["case_kind"] = "crawl") => {
+    const refused = { ...input({}).world, final: { reservations: {} }, view: {}, events: [], diff: [] };
+    const { id: _id, ...rest } = grade(input({ scenario, case_kind, tool_executions: tools, world: refused })).checks.find((c) => c.id === "tool_contract")!;
+    return rest;
+  };
+  const refused = { ...cancel("failed"), error: { code: "not_authorized", message: "not yours" } };
+
+  it("matches a refused call by status and, when given, by its code", () => {
+    expect(callMatches({ name: "cancel_reservation", arguments: {}, status: "refused" }, refused)).toBe(true);
+    expect(callMatches({ name: "cancel_reservation", arguments: {}, status: "refused", error: "not_authorized" }, refused)).toBe(true);
+    expect(callMatches({ name: "cancel_reservation", arguments: {}, status: "refused", error: "slot_unavailable" }, refused)).toBe(false);
+    expect(callMatches({ name: "cancel_reservation", arguments: {}, status: "refused" }, cancel("completed"))).toBe(false);
+    expect(callMatches({ name: "cancel_reservation", arguments: { reservation_id: "R-1" }, status: "refused" }, refused)).toBe(false);
+  });
+
+  it("CRAWL and WALK: the declared refusal passes; a refusal the case did not declare, or another code, fails", () => {
+    expect(contract(refusalCase({ status: "refused", error: "not_authorized" }), [refused])).toEqual({
+      required: true,
+      status: "passed",
+      rationale: "all 1 expected call(s) matched, none unexpected, none failed",
+      evidence_ids: ["tool.c1"],
+    });
+    expect(contract(refusalCase({ status: "any" }), [refused]).status).toBe("passed");
+    expect(contract(refusalCase({}), [refused])).toMatchObject({ status: "failed", rationale: expect.stringContaining("cancel_reservation failed (not_authorized)") });
+    expect(contract(refusalCase({ status: "refused", error: "too_late" }), [refused]).rationale).toBe(
+      'call 1: expected cancel_reservation {"reservation_id":"R-9"}, observed cancel_reservation {"reservation_id":"R-9"} (failed); cancel_reservation failed (not_authorized)',
+    );
+    // An expected refusal that was carried out instead fails, and a second refused try is still a fault.
+    expect(contract(refusalCase({ status: "refused" }), [cancel("completed")]).status).toBe("failed");
+    expect(contract(refusalCase({ status: "refused" }), [refused, { ...refused, call_id: "c2" }]).rationale).toBe(
+      'unexpected cancel_reservation {"reservation_id":"R-9"}; cancel_reservation failed (not_authorized)',
+    );
+  });
+
+  it("RUN: a declared refusal leaves the advisory check passed; an undeclared one is listed", () => {
+    expect(contract(refusalCase({ status: "refused" }), [refused], "run")).toEqual({
+      required: false,
+      status: "passed",
+      rationale: "preferred tools (diagnostic in RUN): all 1 preferred call(s) observed, no other call, none failed",
+      evidence_ids: ["tool.c1"],
+    });
+    expect(contract(refusalCase({}), [refused], "run").rationale).toContain("cancel_reservation failed (not_authorized)");
+  });
+
+  it("a refusal code without status refused is a dataset error naming the field", () => {
+    const parsed = Scenario.safeParse({ ...booking, expected: { ...booking.expected, tools: { required: [{ name: "cancel_reservation", error: "not_authorized" }] } } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues[0]).toMatchObject({ path: ["expected", "tools", "required", 0, "error"], message: 'names the code of a refusal, so it needs "status": "refused"' });
+  });
+});

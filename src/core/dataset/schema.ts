@@ -57,11 +57,19 @@ export const Context = z
   })
   .refine((c) => c.summary !== undefined || c.history !== undefined, "context needs a summary, a history, or both");
 
-export const ExpectedCall = z.strictObject({
-  name: z.string().min(1),
-  arguments: jsonObject.default({}),
-  status: z.enum(["any", "completed"]).default("completed"),
-});
+export const ExpectedCall = z
+  .strictObject({
+    name: z.string().min(1),
+    arguments: jsonObject.default({}),
+    /** completed: carried out; refused: tried and not carried out (an expected refusal); any: either. */
+    status: z.enum(["any", "completed", "refused"]).default("completed"),
+    /** With status "refused": the refusal's code (an OperationError's code, e.g. "not_authorized"). */
+    error: z.string().min(1).optional(),
+  })
+  .refine((call) => call.error === undefined || call.status === "refused", {
+    path: ["error"],
+    message: 'names the code of a refusal, so it needs "status": "refused"',
+  });
 export type ExpectedCall = z.infer<typeof ExpectedCall>;
 
 export const ProcedureStep = z

@@ -330,7 +330,8 @@ function toolContract(input: GradingInput): OutcomeCheck {
     else if (!callMatches(exp, obs)) faults.push(`call ${i + 1}: expected ${exp.name} ${JSON.stringify(exp.arguments)}, observed ${obs.name} ${obs.raw_arguments} (${obs.status})`);
   });
   tools.slice(required.length).forEach((t) => faults.push(`unexpected ${t.name} ${t.raw_arguments}`));
-  tools.filter((t) => t.status === "failed").forEach((t) => faults.push(`${t.name} failed (${t.error?.code ?? "error"})`));
+  // A refusal the case expects (its expected call says "refused" or "any") is no fault; any other is.
+  tools.filter((t, i) => t.status === "failed" && !refusalExpected(required[i], t)).forEach((t) => faults.push(`${t.name} failed (${t.error?.code ?? "error"})`));
   return check(
     "tool_contract",
     true,
@@ -338,6 +339,11 @@ function toolContract(input: GradingInput): OutcomeCheck {
     faults.length === 0 ? `all ${required.length} expected call(s) matched, none unexpected, none failed` : faults.join("; "),
     tools.map(toolEvidence),
   );
+}
+
+/** Whether `expected` (the call this failed execution was matched to, if any) allows it to be refused. */
+function refusalExpected(expected: ExpectedCall | undefined, failed: ToolExecution): boolean {
+  return expected !== undefined && expected.status !== "completed" && callMatches(expected, failed);
 }
 
 /**
@@ -351,7 +357,7 @@ function preferredTools(input: GradingInput): OutcomeCheck {
   const owner = maximumAssignment(preferred.length, tools.length, (i, j) => callMatches(preferred[i]!, tools[j]!));
   const missing = preferred.filter((_, i) => !owner.includes(i));
   const others = tools.filter((_, k) => owner[k] === -1);
-  const failed = tools.filter((t) => t.status === "failed");
+  const failed = tools.filter((t, k) => t.status === "failed" && !refusalExpected(preferred[owner[k]!], t));
   const faults = [
     ...missing.map((exp) => `preferred ${exp.name} ${JSON.stringify(exp.arguments)} not observed`),
     ...others.map((t) => `also ran ${t.name} ${t.raw_arguments}`),

@@ -78,5 +78,6 @@ export function maximumAssignment(left: number, right: number, edge: (i: number,
 export function callMatches(expected: ExpectedCall, observed: ToolExecution): boolean {
   if (expected.name !== observed.name) return false;
   if (expected.status === "completed" && observed.status !== "completed") return false;
+  if (expected.status === "refused" && (observed.status !== "failed" || (expected.error !== undefined && observed.error?.code !== expected.error))) return false;
   return matchesSubset(expected.arguments, observed.arguments ?? {});
 }
