@@ -55,6 +55,26 @@ describe("users' docs", () => {
     expect(anchors("## The expected state\n### `tool_contract` (CRAWL and WALK)")).toEqual(new Set(["the-expected-state", "tool_contract-crawl-and-walk"]));
   });
 
+  it("the package's README and the docs beside it link only to what the tarball holds", () => {
+    // In the tarball, PACKAGE-README.md is README.md (scripts/pack-readme.mjs), beside docs/ and dist/.
+    const shipped = (file: string) => /^(?:README\.md|package\.json|docs\/.+|dist\/.+)$/.test(relative(root, file));
+    const packed = (file: string) => (relative(root, file) === "README.md" ? join(root, "PACKAGE-README.md") : file);
+    const broken: string[] = [];
+    for (const page of [join(root, "README.md"), ...docs]) {
+      const text = readFileSync(packed(page), "utf8");
+      for (const target of links(text)) {
+        const [path, anchor] = target.split("#") as [string, string | undefined];
+        const file = path === "" ? page : resolve(dirname(page), decodeURIComponent(path));
+        if (!shipped(file) || !existsSync(packed(file))) broken.push(`${relative(root, packed(page))}: ${target} is not in the package`);
+        else if (anchor && file.endsWith(".md") && !anchors(readFileSync(packed(file), "utf8")).has(anchor)) broken.push(`${relative(root, packed(page))}: ${target}: no heading #${anchor}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    const readme = readFileSync(join(root, "PACKAGE-README.md"), "utf8");
+    expect(readme).toContain("npx crashlab init");
+    expect(links(readme)).toContain("docs/writing-a-package.md");
+  });
+
   it("ships the docs in the package", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
     expect(pkg.files).toContain("docs");

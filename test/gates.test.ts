@@ -191,7 +191,7 @@ describe("gates, worked examples", () => {
     ];
     const d = evaluateGates(records, { outcome: rule(), style: rule(0.5, false, false) });
     expect(d.gates.find((g) => g.verifier === "outcome")!.message).toBe(
-      "outcome: 3 case(s) below pass rate 1: a 1/2 (1 without a verdict, 1 by verifier error), b 0/1, d 0/1 (1 without a verdict)",
+      "outcome: 3 case(s) below pass rate 1: a 1/2 (1 without a verdict, 1 of them by a verifier error), b 0/1, d 0/1 (1 without a verdict)",
     );
     // One pass in one trial has a Wilson lower bound of 0.2065.
     const passing = evaluateGates([trial("a", "passed", { outcome: "passed" })], { outcome: rule(0.2, true) });

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 /*
@@ -33,7 +33,7 @@ function sh(command: string, args: string[], cwd: string): Result {
 function pack(): string {
   const src = join(work, "source");
   mkdirSync(src);
-  for (const entry of ["package.json", "README.md", "docs", "src", "tsconfig.json", "tsup.config.ts", "schema"]) cpSync(join(root, entry), join(src, entry), { recursive: true });
+  for (const entry of ["package.json", "README.md", "PACKAGE-README.md", "scripts/pack-readme.mjs", "docs", "src", "tsconfig.json", "tsup.config.ts", "schema"]) cpSync(join(root, entry), join(src, entry), { recursive: true });
   symlinkSync(join(root, "node_modules"), join(src, "node_modules"));
   execFileSync(join(root, "node_modules/.bin/tsup"), { cwd: src, stdio: "pipe" });
   execFileSync("pnpm", ["pack", "--pack-destination", work], { cwd: src, stdio: "pipe" });
@@ -49,6 +49,13 @@ describe("a packed crashlab, installed and initialised in a fresh repository", (
     expect(listing).toContain("package/docs/README.md");
     expect(listing).toContain("package/dist/cli.js");
     expect(listing).not.toContain("package/src/");
+    // The README for package users, not the repository's; every Markdown link in the tarball resolves inside it.
+    const unpacked = join(work, "unpacked");
+    mkdirSync(unpacked);
+    execFileSync("tar", ["-xzf", tarball, "-C", unpacked]);
+    const pkgRoot = join(unpacked, "package");
+    expect(readFileSync(join(pkgRoot, "README.md"), "utf8")).toBe(readFileSync(join(root, "PACKAGE-README.md"), "utf8"));
+    expect(brokenLinks(pkgRoot)).toEqual([]);
 
     const app = join(work, "app");
     mkdirSync(app);
@@ -68,7 +75,9 @@ describe("a packed crashlab, installed and initialised in a fresh repository", (
     expect(typecheck.code, typecheck.out).toBe(0);
     const run = sh("npx", ["crashlab", "run", "--quiet", "--results-dir", join(work, "results")], app);
     expect(run.code, run.out).toBe(0);
-    expect(run.out).toContain("4 trials (target assistant): 4 passed");
+    expect(run.out).toContain("6 trials (target assistant): 6 passed");
+    const kinds = readRunKinds(join(work, "results"));
+    expect(kinds).toEqual({ crawl: 4, walk: 1, run: 1 });
     const faulty = sh("npx", ["crashlab", "run", "--quiet", "--target", "faulty", "--results-dir", join(work, "results")], app);
     expect(faulty.code, faulty.out).toBe(1);
     expect(faulty.out).toMatch(/gate required FAIL\s+one_booking_per_call/);
@@ -85,6 +94,31 @@ describe("a packed crashlab, installed and initialised in a fresh repository", (
     expect(faulty2.code, faulty2.out).toBe(1);
   });
 });
+
+/** Every relative Markdown link in an unpacked package whose target is missing or outside it. */
+function brokenLinks(pkgRoot: string): string[] {
+  const pages = readdirSync(pkgRoot, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md"));
+  expect(pages.length).toBeGreaterThan(10);
+  const broken: string[] = [];
+  for (const page of pages) {
+    const prose = readFileSync(join(pkgRoot, page), "utf8").replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+    for (const [, target] of prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target!) || target!.startsWith("#")) continue;
+      const file = resolve(dirname(join(pkgRoot, page)), decodeURIComponent(target!.split("#")[0]!));
+      if (relative(pkgRoot, file).startsWith("..") || !existsSync(file)) broken.push(`${page}: ${target}`);
+    }
+  }
+  return broken;
+}
+
+/** Trials per case kind in the newest run folder under `results`. */
+function readRunKinds(results: string): Record<string, number> {
+  const newest = readdirSync(results).sort().at(-1)!;
+  const trials = (JSON.parse(readFileSync(join(results, newest, "results.json"), "utf8")) as { trials: Array<{ case_kind: string }> }).trials;
+  const kinds: Record<string, number> = {};
+  for (const t of trials) kinds[t.case_kind] = (kinds[t.case_kind] ?? 0) + 1;
+  return kinds;
+}
 
 /** The second domain: what a user writes over the scaffold (facts, world, policy, dataset, wiring). */
 const LIBRARY: Record<string, string> = {

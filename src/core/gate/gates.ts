@@ -126,7 +126,7 @@ export function evaluateGates(records: readonly GateTrial[], config: GateConfig)
         ? `${verifier}: every case's ${what} >= ${rule.min_pass_rate}`
         : `${verifier}: ${failing.length} case(s) below ${what} ${rule.min_pass_rate}: ${failing
             .slice(0, 5)
-            .map((c) => `${c.case_id} ${c.passes}/${c.trials}${c.missing ? ` (${c.missing} without a verdict${c.verifier_errors ? `, ${c.verifier_errors} by verifier error` : ""})` : ""}`)
+            .map((c) => `${c.case_id} ${c.passes}/${c.trials}${c.missing ? ` (${c.missing} without a verdict${c.verifier_errors ? `, ${c.verifier_errors} of them by a verifier error` : ""})` : ""}`)
             .join(", ")}${failing.length > 5 ? ", …" : ""}`;
       return { verifier, rule, ok, blocked_by_infrastructure, blocked_by_verifier_error, verdicts: substantive, message, cases };
     });
