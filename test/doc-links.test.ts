@@ -56,7 +56,7 @@ describe("users' docs", () => {
   });
 
   it("the package's README and the docs beside it link only to what the tarball holds", () => {
-    // In the tarball, PACKAGE-README.md is README.md (scripts/pack-readme.mjs), beside docs/ and dist/.
+    // In the tarball, PACKAGE-README.md is README.md (scripts/pack-files.mjs), beside docs/ and dist/.
     const shipped = (file: string) => /^(?:README\.md|package\.json|docs\/.+|dist\/.+)$/.test(relative(root, file));
     const packed = (file: string) => (relative(root, file) === "README.md" ? join(root, "PACKAGE-README.md") : file);
     const broken: string[] = [];

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 /*
- * A new user's path, end to end: crashlab packed as a tarball (`pnpm pack`), installed with npm into a
+ * A new user's path, end to end: crashlab packed as a tarball (`npm pack`), installed with npm into a
  * fresh repository outside this checkout, `crashlab init`, the type check, the scaffold's evaluation
  * (exit 0), its faulty target (exit 1), then a second domain written by editing only the scaffold's files.
  * npm fetches zod, TypeScript and the Node types from the registry, as it would for the user.
@@ -33,12 +33,12 @@ function sh(command: string, args: string[], cwd: string): Result {
 function pack(): string {
   const src = join(work, "source");
   mkdirSync(src);
-  for (const entry of ["package.json", "README.md", "PACKAGE-README.md", "scripts/pack-readme.mjs", "docs", "src", "tsconfig.json", "tsup.config.ts", "schema"]) cpSync(join(root, entry), join(src, entry), { recursive: true });
+  for (const entry of ["package.json", "README.md", "PACKAGE-README.md", "scripts/pack-files.mjs", "docs", "src", "tsconfig.json", "tsup.config.ts", "schema"]) cpSync(join(root, entry), join(src, entry), { recursive: true });
   symlinkSync(join(root, "node_modules"), join(src, "node_modules"));
-  execFileSync(join(root, "node_modules/.bin/tsup"), { cwd: src, stdio: "pipe" });
-  execFileSync("pnpm", ["pack", "--pack-destination", work], { cwd: src, stdio: "pipe" });
+  // npm pack, as a user or a release would: it builds dist/ (prepare) and runs prepack/postpack.
+  execFileSync("npm", ["pack", "--pack-destination", work], { cwd: src, stdio: "pipe", env: { ...process.env, npm_config_update_notifier: "false" } });
   const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
-  if (!tarball) throw new Error("pnpm pack wrote no tarball");
+  if (!tarball) throw new Error("npm pack wrote no tarball");
   return join(work, tarball);
 }
 
@@ -55,6 +55,7 @@ describe("a packed crashlab, installed and initialised in a fresh repository", (
     execFileSync("tar", ["-xzf", tarball, "-C", unpacked]);
     const pkgRoot = join(unpacked, "package");
     expect(readFileSync(join(pkgRoot, "README.md"), "utf8")).toBe(readFileSync(join(root, "PACKAGE-README.md"), "utf8"));
+    expect(Object.keys(JSON.parse(readFileSync(join(pkgRoot, "package.json"), "utf8")).scripts)).not.toContain("prepare");
     expect(brokenLinks(pkgRoot)).toEqual([]);
 
     const app = join(work, "app");
