@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -108,6 +108,26 @@ describe("crashlab init", () => {
     expect(init.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(join(dir, "package.json"))).toBe(false);
     expect(readFileSync(join(dir, "crashlab/evaluations.ts"), "utf8")).toBe("// mine\n");
+  });
+
+  it("says in one paragraph why the machine refused a file, and leaves nothing behind", async () => {
+    const dir = fresh();
+    writeFileSync(join(dir, "notes.txt"), "mine\n");
+    const under = await cli(["init", "notes.txt/sub"], dir);
+    expect(under.code).toBe(2);
+    expect(under.stderr).toMatch(/^crashlab: could not write .*notes\.txt\/sub\/crashlab\/README\.md: part of that path is a file, not a folder; nothing was written — move that file away or initialise another folder\n$/);
+
+    // crashlab/ is a file: the first folder fails; package.json (written last) is never touched.
+    const other = fresh();
+    writeFileSync(join(other, "crashlab"), "not a folder\n");
+    writeFileSync(join(other, "package.json"), '{"name":"mine"}\n');
+    const blocked = await cli(["init"], other);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr.trim().split("\n")).toHaveLength(1);
+    expect(blocked.stderr).toContain("nothing was written");
+    expect(readdirSync(other).sort()).toEqual(["crashlab", "package.json"]);
+    expect(readFileSync(join(other, "package.json"), "utf8")).toBe('{"name":"mine"}\n');
+    expect(readFileSync(join(other, "crashlab"), "utf8")).toBe("not a folder\n");
   });
 
   it("pins what this crashlab is built and type-checked with", () => {

@@ -35,7 +35,8 @@ function pack(): string {
   mkdirSync(src);
   for (const entry of ["package.json", "README.md", "PACKAGE-README.md", "scripts/pack-files.mjs", "docs", "src", "tsconfig.json", "tsup.config.ts", "schema"]) cpSync(join(root, entry), join(src, entry), { recursive: true });
   symlinkSync(join(root, "node_modules"), join(src, "node_modules"));
-  // npm pack, as a user or a release would: it builds dist/ (prepare) and runs prepack/postpack.
+  execFileSync(join(root, "node_modules/.bin/tsup"), { cwd: src, stdio: "pipe" });
+  // npm pack, as a release would: prepack and postpack put the users' README and package.json in place.
   execFileSync("npm", ["pack", "--pack-destination", work], { cwd: src, stdio: "pipe", env: { ...process.env, npm_config_update_notifier: "false" } });
   const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
   if (!tarball) throw new Error("npm pack wrote no tarball");

@@ -81,12 +81,52 @@ export async function scaffold(dir: string): Promise<ScaffoldReport> {
     if (hasTsconfig) files["package.json"] = (files["package.json"] as string).replace(`"typecheck": "tsc --noEmit"`, `"typecheck": "tsc --noEmit -p crashlab"`);
   }
 
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
+  writeAll(dir, files);
   return { dir, written: Object.keys(files), merged, tsconfig };
 }
+
+/**
+ * Write every file, package.json last (the only one that may replace an existing file). When the machine
+ * refuses one (a file where a folder must go, no permission, a read-only or full disk), what was written
+ * is removed again — the files and the folders this call created — and the reason is one paragraph.
+ */
+function writeAll(dir: string, files: Record<string, string | Uint8Array>): void {
+  const order = Object.keys(files).sort((a, b) => Number(a === "package.json") - Number(b === "package.json"));
+  const created: string[] = [];
+  let at = dir;
+  try {
+    for (const file of order) {
+      at = join(dir, file);
+      const firstNew = mkdirSync(dirname(at), { recursive: true });
+      if (firstNew) created.push(firstNew);
+      writeFileSync(at, files[file]!, { flag: file === "package.json" ? "w" : "wx" });
+      created.push(at);
+    }
+  } catch (error) {
+    for (const path of created.reverse()) rmSync(path, { recursive: true, force: true });
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new InitError(`could not write ${at}: ${FS_REASONS[code ?? ""] ?? message}; nothing was written — ${FS_FIXES[code ?? ""] ?? "fix that, then run crashlab init again"}`);
+  }
+}
+
+const FS_REASONS: Record<string, string> = {
+  ENOTDIR: "part of that path is a file, not a folder",
+  EEXIST: "something is already there",
+  EISDIR: "a folder is in the way",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
+};
+const FS_FIXES: Record<string, string> = {
+  ENOTDIR: "move that file away or initialise another folder",
+  EEXIST: "move it away or initialise another folder",
+  EISDIR: "move that folder away or initialise another folder",
+  EACCES: "initialise a folder you can write to",
+  EPERM: "initialise a folder you can write to",
+  EROFS: "initialise a folder on a writable disk",
+  ENOSPC: "free some space, then run crashlab init again",
+};
 
 /** walk.json and its WAV, generated from the scaffold's CRAWL dataset in a scratch folder. */
 async function walkRecording(): Promise<Record<string, string | Uint8Array>> {
