@@ -5,6 +5,7 @@
  * out-of-range numbers with a message naming the flag and its range.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { SAFE_ID } from "../dataset/schema";
 import { UsageError } from "./usage-error";
 
 export { UsageError };
@@ -105,4 +106,10 @@ export function decimalNumber(flag: string, text: string, range: Range): number 
 export function oneOf<T extends string>(flag: string, text: string, choices: readonly T[]): T {
   if (!(choices as readonly string[]).includes(text)) throw new UsageError(`${flag} takes one of ${choices.join(", ")} (got "${text}")`);
   return text as T;
+}
+
+/** `--run-name`, for `run` and `merge` alike: it becomes part of a folder name under --results-dir. */
+export function checkRunName(name: string | undefined): void {
+  if (name !== undefined && (!SAFE_ID.test(name) || name.includes("..")))
+    throw new UsageError(`--run-name must be a safe folder name (letters, digits, '_', '-', '.'), got "${name}"`);
 }

@@ -2,7 +2,6 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
-import { SAFE_ID } from "../dataset/schema";
 import { gitState, packageDigest, sha256 } from "../provenance/digest";
 import { checkEspeakVoice, SpeechError } from "../speech/index";
 import { progressLine, summaryText } from "../report/console";
@@ -30,7 +29,7 @@ import { INIT_HELP, MAIN_HELP, RUN_HELP } from "./help";
 import { openReport, reportUrl, viewCommand } from "./view";
 import { findPackage, loadPackage, PackageError, transpileCacheDir } from "./load-package";
 import type { ConversationLine } from "../trial/context";
-import { parseFlags } from "./flags";
+import { checkRunName, parseFlags } from "./flags";
 import { planWithDatasets } from "./dataset-plan";
 import { scaffold, scaffoldSummary } from "../init/scaffold";
 import { parseRunArgs, resolveOptions, UsageError, type RawRunArgs, type ResolvedRunOptions } from "./options";
@@ -148,8 +147,7 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact, cliSe
   const resumption = cli.resume !== undefined ? resumeArgs(cli, io.cwd) : null;
   if (resumption) cli = resumption.cli;
   const shard = cli.shard !== undefined ? parseShard(cli.shard) : null;
-  if (cli["run-name"] !== undefined && (!SAFE_ID.test(cli["run-name"]) || cli["run-name"].includes("..")))
-    throw new UsageError(`--run-name must be a safe folder name (letters, digits, '_', '-', '.'), got "${cli["run-name"]}"`);
+  checkRunName(cli["run-name"]);
   // Every flag is checked before the package's own code runs; the PLAN's defaults are merged after.
   resolveOptions(cli, {}, io.env ?? {});
   const file = findPackage(io.cwd, cli.package);

@@ -16,7 +16,7 @@ import { scanResultsFile } from "../report/results-reader";
 import type { ResultsHeader } from "../report/results";
 import { writeRunReport } from "../report/run-folder";
 import type { Redact } from "../report/redact";
-import { parseFlags } from "./flags";
+import { checkRunName, parseFlags } from "./flags";
 import { UsageError } from "./usage-error";
 import type { ViewIO } from "./view";
 
@@ -60,6 +60,7 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
     io.stdout(MERGE_HELP + "\n");
     return 0;
   }
+  checkRunName(values["run-name"]);
   if (positionals.length === 0) throw new UsageError("usage: crashlab merge <run-dir>… (the run folders of `crashlab run --shard i/n`, every shard once)");
   const blobs = positionals.map((p) => readBlob(resolve(io.cwd, p)));
   const first = blobs[0]!;
