@@ -42,6 +42,17 @@ describe("Fisher's exact test", () => {
 });
 
 describe("crashlab compare", () => {
+  it("refuses two runs with no case in common (exit 2) instead of passing a comparison of nothing", async () => {
+    const crawl = await runTo(["--target", "text_restaurant", "--example", "harbor_001"]);
+    const other = await runTo(["--target", "text_restaurant", "--example", "harbor_002"]);
+    const r = await cli(["compare", crawl, other, "--fail-on-regression"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^crashlab: the two runs have no case in common \(.+: harbor_001; .+: harbor_002\); compare two runs of the same plan/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect((await cli(["compare", crawl, crawl, "--fail-on-regression"])).code).toBe(0);
+  });
+
   it("flags a seeded regression as significant, not two seeds of one target, and its gates set the exit code", async () => {
     const sel = ["--tag", "crawl", "--repetitions", "5", "--advisory", "no_double_booking"];
     const base = await runTo(["--target", "text_restaurant", ...sel, "--seed", "1"]);

@@ -116,6 +116,13 @@ ${list("Regressions", c.regressions)}${list("Improvements", c.improvements)}
 `;
 }
 
+/** A run's case ids for a message: the first few, and how many in all. */
+function caseList(run: CompareRun): string {
+  const ids = [...new Set(run.trials.map((t) => t.case_id))];
+  if (ids.length === 0) return "no trials";
+  return `${ids.slice(0, 3).join(", ")}${ids.length > 3 ? `, … (${ids.length} cases)` : ""}`;
+}
+
 export async function compareCommand(argv: string[], io: ViewIO): Promise<number> {
   const { values, positionals } = parseFlags(
     argv,
@@ -132,6 +139,9 @@ export async function compareCommand(argv: string[], io: ViewIO): Promise<number
   const durationLimit = values["max-p90-duration-increase"] === undefined ? null : decimalNumber("--max-p90-duration-increase", values["max-p90-duration-increase"], { min: -100, max: 100_000 });
   const [base, head] = positionals.map((p) => readRun(resolve(io.cwd, p)));
   const c = compareRuns(base!, head!, alpha);
+  // Nothing in common is nothing compared: a PASS there would be a verdict about no trial at all.
+  if (c.cases.length === 0)
+    throw new UsageError(`the two runs have no case in common (${positionals[0]}: ${caseList(base!)}; ${positionals[1]}: ${caseList(head!)}); compare two runs of the same plan, or of plans that share cases`);
   const gates: string[] = [];
   if (values["fail-on-regression"] && c.required_regressions.length) gates.push(`${c.required_regressions.length} significant drop(s) of a required verifier: ${c.required_regressions.slice(0, 3).join("; ")}${c.required_regressions.length > 3 ? "; …" : ""}`);
   const limit = (name: string, p: { base: { p90: number | null }; head: { p90: number | null } }, max: number | null) => {
