@@ -29,6 +29,9 @@ export function findPackage(cwd: string, packageOption?: string): string {
   if (packageOption) {
     const p = resolve(cwd, packageOption);
     if (existsSync(p) && statSync(p).isFile()) return p;
+    // A file name that is not there is a missing file, not a folder to look inside.
+    if (!existsSync(p) && /\.(?:[cm]?[jt]s)$/.test(p))
+      throw new PackageError(`No evaluation package found: --package ${packageOption} names a file, and ${relative(cwd, p) || p} does not exist. Pass the path of your evaluations.ts (or of the folder that holds it, usually crashlab/).`);
     candidates.push(join(p, "evaluations.ts"), join(p, "crashlab", "evaluations.ts"));
   } else candidates.push(join(cwd, "crashlab", "evaluations.ts"), join(cwd, "evaluations.ts"));
   const found = candidates.find((c) => existsSync(c));
