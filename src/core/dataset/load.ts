@@ -79,6 +79,8 @@ function jsonType(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
   if (typeof value === "string") return `a string (${JSON.stringify(value.length > 30 ? `${value.slice(0, 30)}…` : value)})`;
+  // A literal such as 1e999 parses to Infinity: say why a number is not a number here.
+  if (typeof value === "number" && !Number.isFinite(value)) return `a number too large to hold (${String(value)}; write a finite number)`;
   return `a ${typeof value} (${String(value)})`;
 }
 
