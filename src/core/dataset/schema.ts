@@ -32,6 +32,7 @@ export const RecordingPath = z
     const fail = (message: string) => ctx.addIssue({ code: "custom", message });
     if (p.startsWith("/") || /^[A-Za-z]:/.test(p) || p.startsWith("\\")) fail("must be relative to the dataset file, not absolute; move the audio beside the dataset (e.g. audio/caller.wav)");
     else if (p.includes("\\")) fail("must use forward slashes ('/'), not backslashes");
+    else if (/[\u0000-\u001f\u007f]/.test(p)) fail("must not contain control characters (a NUL, a line break, a tab…); rename the file and write its path as it is on disk");
     else if (p.split("/").includes("..")) fail("must not contain '..': recordings live in the dataset's folder or below it");
     else if (p.split("/").some((part) => part === "" || part === ".") ) fail("must not contain empty or '.' segments (write audio/caller.wav)");
   });
