@@ -152,6 +152,26 @@ describe("resume", () => {
     expect((await cli(["run", "--force"])).stderr).toMatch(/--force applies to --resume only/);
   });
 
+  it("resumes from another folder, finding the package and datasets where the run started; a stored command line that no longer parses names run.json", async () => {
+    const out = mkdtempSync(join(tmpdir(), "resume-elsewhere-"));
+    const args = ["run", "--package", "crashlab", "--data", "crashlab/data/crawl.json", "--target", "text_restaurant", "--example", "harbor_001", "--results-dir", out, "--quiet"];
+    expect((await cli(args)).code).toBe(0);
+    const dir = folder(out);
+    expect(JSON.parse(readFileSync(join(dir, "run.json"), "utf8"))).toMatchObject({ cwd: repo, argv: args.slice(1) });
+    const elsewhere = mkdtempSync(join(tmpdir(), "resume-cwd-"));
+    let stderr = "";
+    const code = await main(["run", "--resume", dir, "--quiet"], { stdout: () => {}, stderr: (t) => (stderr += t), cwd: elsewhere, alpha: alpha as Record<string, unknown>, env: {} });
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+
+    const meta = JSON.parse(readFileSync(join(dir, "run.json"), "utf8"));
+    writeFileSync(join(dir, "run.json"), JSON.stringify({ ...meta, argv: [...meta.argv, "--no-such-flag"] }));
+    const edited = await cli(["run", "--resume", dir]);
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toContain(`${join(dir, "run.json")}: the command line it stored (`);
+    expect(edited.stderr).toMatch(/does not parse: .*no-such-flag.*start the run again/);
+  });
+
   it("--last-failed reruns the cases that failed in the last run", async () => {
     const out = mkdtempSync(join(tmpdir(), "last-failed-"));
     const first = await cli(["run", "--target", "text_faulty_double_books", "--example", "harbor_008", "--example", "harbor_003", "--repetitions", "2", "--results-dir", out, "--quiet"]);

@@ -133,8 +133,8 @@ function oneParagraph(message: string): string {
   return message.replace(/\s*[\r\n]+\s*/g, " ").trim();
 }
 
-async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact, cliSecrets: string[]): Promise<number> {
-  const io = cliIo;
+async function runCommand(argv: string[], givenIo: CliIO, cliRedact: Redact, cliSecrets: string[]): Promise<number> {
+  let io = givenIo;
   let cli = parseRunArgs(argv);
   if (cli.help) {
     io.stdout(RUN_HELP + "\n");
@@ -145,7 +145,10 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact, cliSe
     throw new UsageError("--last-failed chooses the cases itself (those that failed in the last run): it cannot be combined with --resume, --example or --scenario");
   // --resume: the run's own command line, with only presentation flags taken from this one.
   const resumption = cli.resume !== undefined ? resumeArgs(cli, io.cwd) : null;
-  if (resumption) cli = resumption.cli;
+  if (resumption) {
+    cli = resumption.cli;
+    io = { ...io, cwd: resumption.cwd };
+  }
   const shard = cli.shard !== undefined ? parseShard(cli.shard) : null;
   checkRunName(cli["run-name"]);
   // Every flag is checked before the package's own code runs; the PLAN's defaults are merged after.
@@ -155,7 +158,7 @@ async function runCommand(argv: string[], cliIo: CliIO, cliRedact: Redact, cliSe
   // worker of this one) loads it without transpiling it again; see transpileCacheDir.
   const cache = transpileCacheDir(io.env ?? {});
   try {
-    return await runPackage(cli, cliIo, cliRedact, cliSecrets, argv, resumption, shard, file, cache.dir);
+    return await runPackage(cli, io, cliRedact, cliSecrets, argv, resumption, shard, file, cache.dir);
   } finally {
     cache.dispose();
   }
@@ -270,6 +273,7 @@ async function runPackage(
           started_at: new Date().toISOString(),
           plan_digest,
           argv: storedArgv,
+          cwd: io.cwd,
           resumes: [],
           ...(shard ? { shard: { ...shard, trials: resolved.trials.map((t) => t.trial_id) }, plan_trials: planTrials } : {}),
         };

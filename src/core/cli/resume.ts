@@ -4,7 +4,8 @@
  * results.json, junit.xml and the report are rebuilt from the whole journal. A plan that changed since
  * (package files, target, settings, trial list) is refused unless `--force`.
  */
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { readRunMeta, lastRun, type RunMeta } from "../journal/run-meta";
 import type { ResolvedRunOptions } from "./options";
 import { parseRunArgs, UsageError, type RawRunArgs } from "./options";
@@ -16,6 +17,8 @@ const WITH_RESUME = new Set(["resume", "force", "quiet", "json", "verbose", "vis
 export interface Resumption {
   dir: string;
   meta: RunMeta;
+  /** Where the resumed run works: the folder the run started in (when it still exists). */
+  cwd: string;
   cli: RawRunArgs;
 }
 
@@ -28,10 +31,19 @@ export function resumeArgs(cli: RawRunArgs, cwd: string): Resumption {
     );
   const dir = resolve(cwd, cli.resume!);
   const meta = readRunMeta(dir);
-  const stored = parseRunArgs(meta.argv);
+  let stored: RawRunArgs;
+  try {
+    stored = parseRunArgs(meta.argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(`${join(dir, "run.json")}: the command line it stored (${meta.argv.join(" ")}) does not parse: ${error.message}; the run folder was edited or written by another crashlab version — start the run again`);
+  }
   const shown: Partial<RawRunArgs> = {};
   for (const k of ["quiet", "json", "verbose", "visualize", "concurrency", "listen"] as const) if (cli[k] !== undefined) (shown as Record<string, unknown>)[k] = cli[k];
-  return { dir, meta, cli: { ...stored, ...shown, resume: cli.resume, force: cli.force } };
+  // The run goes on in the folder it started in, so its relative paths (--package, --data, the package
+  // found without --package, --results-dir) mean what they meant; a folder that is gone leaves this one.
+  const started = typeof meta.cwd === "string" && existsSync(meta.cwd) ? meta.cwd : cwd;
+  return { dir, meta, cwd: started, cli: { ...stored, ...shown, resume: dir, force: cli.force } };
 }
 
 /** The plan digest's inputs from the resolved settings, secrets left out. */

@@ -20,6 +20,8 @@ export interface RunMeta {
   plan_digest: string;
   /** The `crashlab run` arguments it was started with (never a secret: keys come from the environment). */
   argv: string[];
+  /** The folder `crashlab run` was started in: relative paths in `argv` are relative to it. */
+  cwd?: string;
   /** Each time the run was resumed: when, and whether a changed plan was forced. */
   resumes: Array<{ at: string; forced: boolean; plan_digest: string }>;
   /** `--shard i/n`: this shard and the trial ids it runs; with `plan_trials`, every trial of the plan in order. */
