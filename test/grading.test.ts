@@ -652,6 +652,10 @@ describe("expected refusals: a refused call the case declares passes tool_contra
     expect(callMatches({ name: "cancel_reservation", arguments: {}, status: "refused", error: "slot_unavailable" }, refused)).toBe(false);
     expect(callMatches({ name: "cancel_reservation", arguments: {}, status: "refused" }, cancel("completed"))).toBe(false);
     expect(callMatches({ name: "cancel_reservation", arguments: { reservation_id: "R-1" }, status: "refused" }, refused)).toBe(false);
+    // A failure recorded without an error code matches a refusal only when the case names no code.
+    const noCode = { ...refused, error: undefined };
+    expect(callMatches({ name: "cancel_reservation", arguments: {}, status: "refused", error: "not_authorized" }, noCode)).toBe(false);
+    expect(callMatches({ name: "cancel_reservation", arguments: {}, status: "refused" }, noCode)).toBe(true);
   });
 
   it("CRAWL and WALK: the declared refusal passes; a refusal the case did not declare, or another code, fails", () => {

@@ -618,3 +618,45 @@ describe("more edges of each reading", () => {
   });
 });
 
+
+describe("the half of the day said after a time", () => {
+  it.each([
+    ["See you at 8 at night.", "time:20:00 [8 at night]"],
+    ["Open until 11 at night.", "time:23:00 [11 at night]"],
+    ["See you at 8 in the night.", "time:20:00 [8 in the night]"],
+    ["Closing at 2 in the morning.", "time:02:00 [2 in the morning]"],
+    ["See you at 8 in the evening.", "time:20:00 [8 in the evening]"],
+    ["See you at 7 tonight.", "time:19:00 [7 tonight]"],
+  ])("%s", (text, expected) => {
+    expect(values(text)).toEqual([expected]);
+  });
+
+  it("only 'in the' before a part of the day fixes it: another preposition leaves both halves", () => {
+    expect(values("See you at 8 on the evening.")).toEqual(["time:20:00/08:00 [8]"]);
+  });
+});
+
+describe("phone numbers: how many digits, and which separators make one", () => {
+  it("reads digits split by spaces or dashes, and not six digits or a range", () => {
+    expect(values("Call 555 12345.")).toEqual(["phone:55512345 [555 12345]"]);
+    expect(values("Call 12-345-678.")).toEqual(["phone:12345678 [12-345-678]"]);
+    expect(values("Call 555-123.").filter((v) => v.startsWith("phone"))).toEqual([]);
+  });
+});
+
+describe("a spoken record number found in evidence by its digits", () => {
+  const reference = (text: string) => readValues(text, { year: 2026 }).find((v) => v.kind === "reference")!;
+  it("matches an id whose letters precede those digits, among other ids", () => {
+    expect(inEvidence(reference("My confirmation 1234."), evidenceValues({ reservation_id: "AB-1234", other: "555" }))).toBe(true);
+    expect(inEvidence(reference("My confirmation 234."), evidenceValues({ reservation_id: "AB-1234" }))).toBe(false);
+  });
+  it("an id with letters matches only itself, not a longer id that ends with it", () => {
+    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "XAB-1234" }))).toBe(false);
+    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "AB-1234" }))).toBe(true);
+  });
+  it("a time said without its half matches evidence of either half", () => {
+    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "08:00" }))).toBe(true);
+    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "20:00" }))).toBe(true);
+    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "09:00" }))).toBe(false);
+  });
+});
