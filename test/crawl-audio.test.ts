@@ -115,6 +115,20 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
     writeFileSync(wavFile, bytes);
     expect(await main(["audio", "extract", dir, "--trial", record.trial_id], { stdout: () => {}, stderr: (t) => (said = t), cwd: dir, alpha: {}, env: {} })).toBe(1);
     expect(said).toMatch(/does not match the record's sha256/);
+    // A file cut short (its header still promises the whole take) or cut and re-headed is refused, every track.
+    const whole = Buffer.from(bytes);
+    writeFileSync(wavFile, whole.subarray(0, whole.length - 4 * 24000));
+    for (const track of ["input", "assistant"]) {
+      expect(await main(["audio", "extract", dir, "--trial", record.trial_id, "--track", track], { stdout: () => {}, stderr: (t) => (said = t), cwd: dir, alpha: {}, env: {} })).toBe(2);
+      expect(said).toMatch(/is cut short \(its header promises more audio than the file holds\): the run folder was damaged/);
+    }
+    const cut = Buffer.from(whole.subarray(0, whole.length - wav.data.length + 4 * (middle - 100)));
+    cut.writeUInt32LE(cut.length - 8, 4);
+    cut.writeUInt32LE(4 * (middle - 100), cut.length - 4 * (middle - 100) - 4);
+    writeFileSync(wavFile, cut);
+    expect(await main(["audio", "extract", dir, "--trial", record.trial_id, "--track", "caller"], { stdout: () => {}, stderr: (t) => (said = t), cwd: dir, alpha: {}, env: {} })).toBe(2);
+    expect(said).toMatch(/holds \d+ samples per channel, fewer than the \d+ that reach the end of the caller's input/);
+    writeFileSync(wavFile, whole);
     const transcript = readFileSync(join(dir, paths.conversation_transcript!), "utf8");
     expect(transcript).toMatch(/^USER \d+\.\.\d+ms: /m);
     expect(transcript).toMatch(/^DELEGATION \d+ms: target=responses$/m);

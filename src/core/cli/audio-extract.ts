@@ -54,8 +54,14 @@ export async function audioCommand(argv: string[], io: ViewIO): Promise<number> 
   const wavFile = join(runDir, note.conversation_wav);
   if (!existsSync(wavFile)) throw new UsageError(`${wavFile} is missing: the run folder was moved without its audio/ folder, or the file was deleted`);
   const wav = readWav(readFileSync(wavFile), wavFile);
+  // A file cut short, or whose header lies about its size, gives a partial track: refuse it rather than write one.
+  const damaged = (what: string) => new UsageError(`${wavFile} ${what}: the run folder was damaged or the file altered, so no track is cut from it`);
+  if (wav.truncated) throw damaged("is cut short (its header promises more audio than the file holds)");
+  if (wav.channels !== 2 || wav.sampleRate !== note.sample_rate) throw damaged(`is ${wav.channels} channel(s) at ${wav.sampleRate} Hz, not the 2 channels at ${note.sample_rate} Hz the record describes`);
   const stereo = pcm16FromBytes(wav.data);
   const frames = stereo.length >> 1;
+  if (frames < note.input_offset_samples + note.input_samples)
+    throw damaged(`holds ${frames} samples per channel, fewer than the ${note.input_offset_samples + note.input_samples} that reach the end of the caller's input`);
   const channel = (c: 0 | 1) => {
     const out = new Int16Array(frames);
     for (let i = 0; i < frames; i++) out[i] = stereo[2 * i + c]!;
