@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -42,6 +42,37 @@ describe("Fisher's exact test", () => {
 });
 
 describe("crashlab compare", () => {
+  it("a damaged head run or an --html path it cannot write is one paragraph (exit 2), and leaves no temporary file", async () => {
+    const base = await runTo(["--target", "text_restaurant", "--example", "harbor_001"]);
+    const text = readFileSync(join(base, "results.json"), "utf8");
+    const damaged = (name: string, write: (dir: string) => void) => {
+      const dir = mkdtempSync(join(tmpdir(), `compare-${name}-`));
+      write(dir);
+      return dir;
+    };
+    const heads: Array<[string, (dir: string) => void, RegExp]> = [
+      ["cut", (d) => writeFileSync(join(d, "results.json"), text.slice(0, 300)), /results\.json cannot be read \(the file ends before its JSON does\); the run folder is damaged/],
+      ["array", (d) => writeFileSync(join(d, "results.json"), "[]"), /results\.json cannot be read \(the top level is not an object\)/],
+      ["folder", (d) => mkdirSync(join(d, "results.json")), /results\.json is not a file: the run folder is damaged/],
+      ["no-config", (d) => writeFileSync(join(d, "results.json"), JSON.stringify({ ...JSON.parse(text), gates: { ...JSON.parse(text).gates, config: null } })), /has no run section or no gates\.config object/],
+    ];
+    for (const [name, write, message] of heads) {
+      const r = await cli(["compare", base, damaged(name, write)]);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toMatch(message);
+      expect(r.stderr.trim().split("\n"), name).toHaveLength(1);
+    }
+    const folder = mkdtempSync(join(tmpdir(), "compare-html-"));
+    const html = await cli(["compare", base, base, "--html", folder]);
+    expect(html.code).toBe(2);
+    expect(html.stderr).toMatch(/--html .* is a folder; give the file to write/);
+    writeFileSync(join(folder, "a-file"), "");
+    const nowhere = await cli(["compare", base, base, "--html", join(folder, "a-file", "x.html")]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toMatch(/cannot be written \((ENOTDIR|EEXIST)\); give a file in a folder you can write to/);
+    expect(readdirSync(join(folder, ".."))).not.toContain(`${folder.split("/").at(-1)}.tmp-${process.pid}`);
+  });
+
   it("refuses two runs with no case in common (exit 2) instead of passing a comparison of nothing", async () => {
     const crawl = await runTo(["--target", "text_restaurant", "--example", "harbor_001"]);
     const other = await runTo(["--target", "text_restaurant", "--example", "harbor_002"]);

@@ -5,7 +5,7 @@
  * a required verifier) and baseline-relative limits on P90 response latency and duration; exit 1 when
  * one fails, as `run` does for its gates.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compareRuns, latencyText, type Comparison, type CompareRun, type CompareTrial, type RateChange } from "../compare/compare";
 import { escapeHtml, STYLE } from "../report/html";
@@ -39,10 +39,12 @@ Exit codes: 0 no gate failed (or none asked for), 1 a comparison gate failed, 2 
 function readRun(dir: string): CompareRun {
   const file = join(dir, "results.json");
   if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: pass the folders of two finished runs (results/<run-id>)`);
+  if (!statSync(file).isFile()) throw new UsageError(`${file} is not a file: the run folder is damaged`);
   const trials: CompareTrial[] = [];
   const scan = scanResultsFile(file);
-  let step = scan.next();
+  let step: ReturnType<typeof scan.next>;
   try {
+    step = scan.next();
     for (let i = 0; !step.done; step = scan.next(), i++) {
       const parsed = ResultsTrial.safeParse(JSON.parse(step.value));
       if (!parsed.success) throw new UsageError(`${file}, field trials.${i}.${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}; it was written by another crashlab version or edited`);
@@ -64,9 +66,11 @@ function readRun(dir: string): CompareRun {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${file} cannot be read (${(error as Error).message}); the run folder is damaged`);
   }
-  const header = step.value.header as { run?: { run_id: string; target: string; seed: number }; gates?: { config: Record<string, { required: boolean }> } };
-  if (!header.run || !header.gates) throw new UsageError(`${file} has no run or gates section; it was written by another crashlab version or edited`);
-  const required = Object.entries(header.gates.config).filter(([, r]) => r.required).map(([v]) => v);
+  const header = step.value.header as { run?: { run_id: string; target: string; seed: number }; gates?: { config?: unknown } };
+  const config = header.gates?.config;
+  if (!header.run || typeof header.run !== "object" || !config || typeof config !== "object" || Array.isArray(config))
+    throw new UsageError(`${file} has no run section or no gates.config object; it was written by another crashlab version or edited`);
+  const required = Object.entries(config as Record<string, { required?: unknown }>).filter(([, r]) => r !== null && typeof r === "object" && r.required === true).map(([v]) => v);
   return { run_id: header.run.run_id, target: header.run.target, seed: header.run.seed, required, trials };
 }
 
@@ -152,7 +156,15 @@ export async function compareCommand(argv: string[], io: ViewIO): Promise<number
   limit("response latency", c.overall.latency_ms, latencyLimit);
   limit("duration", c.overall.duration_ms, durationLimit);
   const asked = Boolean(values["fail-on-regression"]) || latencyLimit !== null || durationLimit !== null;
-  if (values.html !== undefined) writeFileAtomic(resolve(io.cwd, values.html), htmlPage(c, gates, asked));
+  if (values.html !== undefined) {
+    const html = resolve(io.cwd, values.html);
+    if (existsSync(html) && statSync(html).isDirectory()) throw new UsageError(`--html ${values.html} is a folder; give the file to write, e.g. ${join(values.html, "compare.html")}`);
+    try {
+      writeFileAtomic(html, htmlPage(c, gates, asked));
+    } catch (error) {
+      throw new UsageError(`--html ${values.html} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a file in a folder you can write to`);
+    }
+  }
   io.stdout(values.json ? JSON.stringify({ ...c, gates: { asked, ok: gates.length === 0, failed: gates } }, null, 2) + "\n" : consoleText(c, gates, asked) + "\n");
   return gates.length ? 1 : 0;
 }

@@ -10,8 +10,14 @@ export function ensureDir(dir: string): void {
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   ensureDir(dirname(path));
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, data, { mode: 0o600 });
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch (error) {
+    // A failed write or rename (a folder at `path`, a full or read-only disk) leaves no temp file behind.
+    rmSync(tmp, { force: true });
+    throw error;
+  }
 }
 
 /** Artifact file stem for a trial id: `case#3` → `case.r3` (injective; avoids '#' in URLs and reports). */
