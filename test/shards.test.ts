@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -103,5 +103,22 @@ describe("shards and merge", () => {
     const other = mkdtempSync(join(tmpdir(), "shard-other-seed-"));
     expect((await cli(["run", ...ARGS.slice(0, -1), "5", "--shard", "1/4", "--results-dir", other, "--quiet"])).code).toBe(0);
     await refuse([folder(other), ...blobs.slice(1)], /are shards of different runs \(plan digests/);
+
+    // Damaged shards: each refused in one paragraph, before any merged folder exists.
+    const damagedCopy = (edit: (dir: string) => void) => {
+      const copy = join(mkdtempSync(join(tmpdir(), "shard-damaged-")), "run");
+      cpSync(blobs[0]!, copy, { recursive: true });
+      edit(copy);
+      return copy;
+    };
+    const text = readFileSync(join(blobs[0]!, "results.json"), "utf8");
+    await refuse([damagedCopy((d) => writeFileSync(join(d, "results.json"), text.slice(0, 200))), ...blobs.slice(1)], /results\.json cannot be read \(the file ends before its JSON does\); the shard's run folder is damaged/);
+    await refuse([damagedCopy((d) => writeFileSync(join(d, "results.json"), "not json")), ...blobs.slice(1)], /results\.json cannot be read/);
+    await refuse([damagedCopy((d) => writeFileSync(join(d, "results.json"), JSON.stringify({ trials: [] }))), ...blobs.slice(1)], /has no run section \(with started_at\) or no gates\.config/);
+    const meta = JSON.parse(readFileSync(join(blobs[0]!, "run.json"), "utf8"));
+    await refuse([damagedCopy((d) => writeFileSync(join(d, "run.json"), JSON.stringify({ ...meta, shard: { index: 1, count: 4 } }))), ...blobs.slice(1)], /run\.json: its shard needs a whole index and count and a list of trial ids/);
+    // The same artifact in two shards (a folder copied into another): refused before anything is written.
+    const stray = readdirSync(join(blobs[1]!, "transcripts"))[0]!;
+    await refuse([damagedCopy((d) => cpSync(join(blobs[1]!, "transcripts", stray), join(d, "transcripts", stray))), ...blobs.slice(1)], new RegExp(`transcripts/${stray.replace(/\./g, "\\.")} is in two shards`));
   }, 600_000);
 });

@@ -4,9 +4,9 @@
  * settings (their plan digests differ), a shard given twice or missing, a trial in two blobs or in
  * none, are refused: a merged run is exactly the unsharded run, or nothing is written.
  */
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { indexJournal, JOURNAL_FILE, JournalReader, JournalWriter, type JournalEntry } from "../journal/journal";
 import { readRunMeta, RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
 import { summaryText } from "../report/console";
@@ -46,12 +46,34 @@ interface Blob {
 function readBlob(dir: string): Blob {
   const meta = readRunMeta(dir);
   if (!meta.shard || !meta.plan_trials) throw new MergeError(`${dir} is not a shard's run folder (its run.json names no --shard): merge joins the folders of \`crashlab run --shard i/n\``);
+  const strings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === "string");
+  const { index, count, trials } = meta.shard as { index: unknown; count: unknown; trials: unknown };
+  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count) || !strings(trials) || !strings(meta.plan_trials))
+    throw new MergeError(`${join(dir, "run.json")}: its shard needs a whole index and count and a list of trial ids, and plan_trials a list of trial ids; the run folder was edited or damaged — run that shard again`);
   const results = join(dir, "results.json");
   if (!existsSync(results)) throw new MergeError(`${dir} holds no results.json: shard ${meta.shard.index}/${meta.shard.count} did not finish — resume it with \`crashlab run --resume ${dir}\``);
-  const scan = scanResultsFile(results);
-  let step = scan.next();
-  while (!step.done) step = scan.next();
-  return { dir, meta: meta as Blob["meta"], header: step.value.header as unknown as ResultsHeader, entries: indexJournal(join(dir, JOURNAL_FILE)).entries };
+  let header: Record<string, unknown>;
+  try {
+    if (!statSync(results).isFile()) throw new Error("it is not a file");
+    const scan = scanResultsFile(results);
+    let step = scan.next();
+    while (!step.done) step = scan.next();
+    header = step.value.header;
+  } catch (error) {
+    throw new MergeError(`${results} cannot be read (${(error as Error).message}); the shard's run folder is damaged — resume it with \`crashlab run --resume ${dir}\`, or run that shard again`);
+  }
+  const run = header.run as Record<string, unknown> | undefined;
+  const gates = header.gates as Record<string, unknown> | undefined;
+  if (!run || typeof run !== "object" || typeof run.started_at !== "string" || !gates || typeof gates.config !== "object" || gates.config === null)
+    throw new MergeError(`${results} has no run section (with started_at) or no gates.config; it was edited or written by another crashlab version — run that shard again`);
+  return { dir, meta: meta as Blob["meta"], header: header as unknown as ResultsHeader, entries: indexJournal(join(dir, JOURNAL_FILE)).entries };
+}
+
+/** Every artifact file of a shard, relative to its run folder. */
+function artifactFiles(dir: string): string[] {
+  return ["events", "transcripts", "audio"].flatMap((sub) =>
+    existsSync(join(dir, sub)) ? readdirSync(join(dir, sub), { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => relative(dir, join(e.parentPath, e.name))) : [],
+  );
 }
 
 export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): Promise<number> {
@@ -104,19 +126,36 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
   const name = values["run-name"];
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..+/, "").replace("T", "-");
   const run_id = `${name ? `${name}-` : ""}merged-${stamp}-${randomBytes(2).toString("hex")}`;
-  const runDir = createRunFolder(resolve(io.cwd, values["results-dir"] ?? "results"), run_id);
+  // Two shards holding the same artifact file would overwrite each other: refuse before writing anything.
+  const artifactOwner = new Map<string, string>();
   for (const b of blobs)
-    for (const sub of ["events", "transcripts", "audio"]) if (existsSync(join(b.dir, sub))) cpSync(join(b.dir, sub), join(runDir, sub), { recursive: true, errorOnExist: true, force: false });
-  const journal = new JournalWriter(join(runDir, JOURNAL_FILE));
-  const readers = new Map(blobs.map((b) => [b.dir, new JournalReader(join(b.dir, JOURNAL_FILE))]));
-  try {
-    for (const id of first.meta.plan_trials) {
-      const { blob, entry } = owner.get(id)!;
-      journal.appendLine(JSON.stringify(readers.get(blob.dir)!.read(entry)));
+    for (const file of artifactFiles(b.dir)) {
+      const other = artifactOwner.get(file);
+      if (other !== undefined) throw new MergeError(`${file} is in two shards (${other} and ${b.dir}): a trial's artifacts belong to one shard — were the folders copied into each other? Merge the shards as \`crashlab run --shard i/n\` wrote them`);
+      artifactOwner.set(file, b.dir);
     }
-  } finally {
-    journal.close();
-    for (const r of readers.values()) r.close();
+  const runDir = createRunFolder(resolve(io.cwd, values["results-dir"] ?? "results"), run_id);
+  try {
+    return await writeMerged(runDir);
+  } catch (error) {
+    // Nothing half-written: a merge that fails leaves no folder behind.
+    rmSync(runDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  async function writeMerged(runDir: string): Promise<number> {
+    for (const b of blobs)
+      for (const sub of ["events", "transcripts", "audio"]) if (existsSync(join(b.dir, sub))) cpSync(join(b.dir, sub), join(runDir, sub), { recursive: true, errorOnExist: true, force: false });
+    const journal = new JournalWriter(join(runDir, JOURNAL_FILE));
+    const readers = new Map(blobs.map((b) => [b.dir, new JournalReader(join(b.dir, JOURNAL_FILE))]));
+    try {
+      for (const id of first.meta.plan_trials) {
+        const { blob, entry } = owner.get(id)!;
+        journal.appendLine(JSON.stringify(readers.get(blob.dir)!.read(entry)));
+      }
+    } finally {
+      journal.close();
+      for (const r of readers.values()) r.close();
   }
   const started_at = blobs.map((b) => b.header.run.started_at).sort()[0]!;
   const finished_at = blobs.map((b) => b.header.run.finished_at).sort().at(-1)!;
@@ -137,4 +176,5 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
   else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id, target: h.run.target, results_dir: outputs.results, interruption: null }) + "\n");
   if (!values.quiet && !values.json) io.stderr(`crashlab: merged ${blobs.length} shard(s), ${first.meta.plan_trials.length} trial(s) → ${runDir}; report ${report}\n`);
   return outputs.decision.exit_code;
+  }
 }
