@@ -660,3 +660,59 @@ describe("a spoken record number found in evidence by its digits", () => {
     expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "09:00" }))).toBe(false);
   });
 });
+
+describe("a word that only looks like a value is none", () => {
+  it.each([
+    ["See you at x8pm.", []],
+    ["See you at 8pmx.", []],
+    ["See you at x8:45.", []],
+    ["See you at 8:45x.", []],
+    ["On August x5th.", []],
+    ["On August 5thx.", []],
+    ["On x2026-08-06.", []],
+    ["On 2026-08-06x.", []],
+    ["Booking 1234x.", []],
+    ["Code ab 12345x.", []],
+    ["Call 555-1234x.", []],
+    ["Call x555-1234.", []],
+    ["Call (555) 123-4567x.", []],
+    ["That's R-5th.", []],
+    ["That's R-8pm.", []],
+  ])("%s", (text, expected) => {
+    expect(values(text)).toEqual(expected);
+  });
+
+  it("while the same shapes, whole, are values", () => {
+    expect(values("On August 5th.")).toEqual(["date:2026-08-05 [August 5th]"]);
+    expect(values("That's R-x5th.")).toEqual(["reference:RX5TH [R-x5th]"]);
+    expect(values("That's R-5thx.")).toEqual(["reference:R5THX [R-5thx]"]);
+  });
+});
+
+describe("quarter and half hours, and hours a half of the day cannot take", () => {
+  it.each([
+    ["See you at quarter past 7.", ["time:19:15/07:15 [quarter past 7]"]],
+    ["See you at quarter past seven.", ["time:19:15/07:15 [quarter past seven]"]],
+    ["See you at quarter to one.", ["time:12:45 [quarter to one]"]],
+    ["See you at quarter to 1.", ["time:12:45 [quarter to 1]"]],
+    ["See you at half past twelve.", ["time:12:30 [half past twelve]"]],
+    ["See you at half past 2.5.", []],
+    ["See you at 13:00 pm.", ["time:13:00 [13:00 pm]"]],
+    ["See you at 0:30 pm.", []],
+    ["See you at 13 pm.", []],
+  ])("%s", (text, expected) => {
+    expect(values(text)).toEqual(expected);
+  });
+});
+
+describe("record ids in evidence and names without a number", () => {
+  it("an id is letters, then at least three characters with a digit", () => {
+    expect(structuredValue("R-XY123")).toEqual({ kind: "reference", readings: ["RXY123"] });
+    expect(structuredValue("R-1AB")).toEqual({ kind: "reference", readings: ["R1AB"] });
+    expect(structuredValue("ABC12")).toBeNull();
+    expect(structuredValue("AB-12")).toBeNull();
+  });
+  it("a capitalized cue starting the line still introduces a name", () => {
+    expect(values("Under Maya Lopez, please.")).toEqual(["name:maya lopez [Maya Lopez]"]);
+  });
+});
