@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAIN_HELP, RUN_HELP } from "../src/core/cli/help";
+import { anchors, brokenLinks, links } from "./markdown-links";
 
 /*
  * The users' docs hold together: every relative link in README.md and docs/ reaches a file inside the
@@ -13,21 +14,6 @@ const root = resolve(__dirname, "..");
 const docs = readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => join(root, "docs", f));
 const pages = [join(root, "README.md"), ...docs];
 
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
-function anchors(markdown: string): Set<string> {
-  const out = new Set<string>();
-  for (const [, title] of markdown.matchAll(/^#{1,6}\s+(.+)$/gm)) {
-    out.add(title!.trim().toLowerCase().replace(/`/g, "").replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-"));
-  }
-  return out;
-}
-
-/** Relative link targets outside code: `[text](target)` and `![alt](target)`. */
-function links(markdown: string): string[] {
-  const prose = markdown.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
-  return [...prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
-}
-
 describe("users' docs", () => {
   it("has the pages a package author needs", () => {
     const names = docs.map((f) => relative(join(root, "docs"), f)).sort();
@@ -36,18 +22,7 @@ describe("users' docs", () => {
   });
 
   it.each(pages.map((p) => [relative(root, p), p]))("every relative link in %s resolves inside the repository", (_name, page) => {
-    const text = readFileSync(page, "utf8");
-    const broken: string[] = [];
-    for (const target of links(text)) {
-      const [path, anchor] = target.split("#") as [string, string | undefined];
-      const file = path === "" ? page : resolve(dirname(page), decodeURIComponent(path));
-      if (relative(root, file).startsWith("..") || !existsSync(file)) {
-        broken.push(`${target}: no such file in the repository`);
-        continue;
-      }
-      if (anchor && file.endsWith(".md") && !anchors(readFileSync(file, "utf8")).has(anchor)) broken.push(`${target}: no heading #${anchor}`);
-    }
-    expect(broken).toEqual([]);
+    expect(brokenLinks([page], (file) => !relative(root, file).startsWith(".."))).toEqual([]);
   });
 
   it("finds broken links (the check itself can fail)", () => {
@@ -59,17 +34,7 @@ describe("users' docs", () => {
     // In the tarball, PACKAGE-README.md is README.md (scripts/pack-files.mjs), beside docs/ and dist/.
     const shipped = (file: string) => /^(?:README\.md|package\.json|docs\/.+|dist\/.+)$/.test(relative(root, file));
     const packed = (file: string) => (relative(root, file) === "README.md" ? join(root, "PACKAGE-README.md") : file);
-    const broken: string[] = [];
-    for (const page of [join(root, "README.md"), ...docs]) {
-      const text = readFileSync(packed(page), "utf8");
-      for (const target of links(text)) {
-        const [path, anchor] = target.split("#") as [string, string | undefined];
-        const file = path === "" ? page : resolve(dirname(page), decodeURIComponent(path));
-        if (!shipped(file) || !existsSync(packed(file))) broken.push(`${relative(root, packed(page))}: ${target} is not in the package`);
-        else if (anchor && file.endsWith(".md") && !anchors(readFileSync(packed(file), "utf8")).has(anchor)) broken.push(`${relative(root, packed(page))}: ${target}: no heading #${anchor}`);
-      }
-    }
-    expect(broken).toEqual([]);
+    expect(brokenLinks([join(root, "README.md"), ...docs], shipped, packed)).toEqual([]);
     const readme = readFileSync(join(root, "PACKAGE-README.md"), "utf8");
     expect(readme).toContain("npx crashlab init");
     expect(links(readme)).toContain("docs/writing-a-package.md");

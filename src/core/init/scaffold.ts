@@ -105,27 +105,20 @@ function writeAll(dir: string, files: Record<string, string | Uint8Array>): void
   } catch (error) {
     for (const path of created.reverse()) rmSync(path, { recursive: true, force: true });
     const { code, message } = error as NodeJS.ErrnoException;
-    throw new InitError(`could not write ${at}: ${FS_REASONS[code ?? ""] ?? message}; nothing was written — ${FS_FIXES[code ?? ""] ?? "fix that, then run crashlab init again"}`);
+    const known = FS_PROBLEMS[code ?? ""];
+    throw new InitError(`could not write ${at}: ${known?.reason ?? message}; nothing was written — ${known?.fix ?? "fix that, then run crashlab init again"}`);
   }
 }
 
-const FS_REASONS: Record<string, string> = {
-  ENOTDIR: "part of that path is a file, not a folder",
-  EEXIST: "something is already there",
-  EISDIR: "a folder is in the way",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  EROFS: "the file system is read-only",
-  ENOSPC: "no space left on the device",
-};
-const FS_FIXES: Record<string, string> = {
-  ENOTDIR: "move that file away or initialise another folder",
-  EEXIST: "move it away or initialise another folder",
-  EISDIR: "move that folder away or initialise another folder",
-  EACCES: "initialise a folder you can write to",
-  EPERM: "initialise a folder you can write to",
-  EROFS: "initialise a folder on a writable disk",
-  ENOSPC: "free some space, then run crashlab init again",
+/** What a file-system error code means here, and what to do about it. */
+const FS_PROBLEMS: Record<string, { reason: string; fix: string }> = {
+  ENOTDIR: { reason: "part of that path is a file, not a folder", fix: "move that file away or initialise another folder" },
+  EEXIST: { reason: "something is already there", fix: "move it away or initialise another folder" },
+  EISDIR: { reason: "a folder is in the way", fix: "move that folder away or initialise another folder" },
+  EACCES: { reason: "permission denied", fix: "initialise a folder you can write to" },
+  EPERM: { reason: "permission denied", fix: "initialise a folder you can write to" },
+  EROFS: { reason: "the file system is read-only", fix: "initialise a folder on a writable disk" },
+  ENOSPC: { reason: "no space left on the device", fix: "free some space, then run crashlab init again" },
 };
 
 /** walk.json and its WAV, generated from the scaffold's CRAWL dataset in a scratch folder. */
