@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { pcm16FromBytes } from "../audio/pcm";
 import { pcm16Wav, readWav } from "../audio/wav";
 import { sha256 } from "../provenance/digest";
-import { artifactKey, writeFileAtomic } from "../report/files";
+import { artifactKey, writeFileAtomic } from "../files/atomic";
 import type { AudioNote } from "../report/artifacts";
 import { parseFlags } from "./flags";
 import { UsageError } from "./usage-error";

@@ -9,7 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compareRuns, latencyText, type Comparison, type CompareRun, type CompareTrial, type RateChange } from "../compare/compare";
 import { escapeHtml, STYLE } from "../report/html";
-import { writeFileAtomic } from "../report/files";
+import { writeFileAtomic } from "../files/atomic";
 import { scanResultsFile } from "../report/results-reader";
 import { ResultsTrial } from "../report/results-schema";
 import { decimalNumber, parseFlags } from "./flags";

@@ -1,16 +1,15 @@
 import { resolve } from "node:path";
 import { CachedSynthesizer, CacheOnlySynthesizer, EspeakSynthesizer, OPENAI_SPEECH_PROVIDER, OpenAISpeechSynthesizer } from "../speech/index";
-import { conversationTranscript } from "../report/artifacts";
-import type { TrialRecord } from "../record/trial-record";
 import type { RunOptions } from "../run/run";
 import { DEFAULT_LIVE_CALLER, LiveCaller } from "../caller/live-caller";
 import { OfflineCaller } from "../caller/offline-caller";
 import { GPT_LIVE_URL } from "../live/target";
 import { OPENAI_API_BASE_URL } from "../services/auth";
 import { CompletionObserver } from "../trial/conversation/completion-observer";
-import type { ConversationLine, ConversationSettings } from "../trial/context";
+import type { ConversationSettings } from "../trial/context";
 import { readInputFile } from "../dataset/input-file";
 import { UsageError, type ResolvedRunOptions } from "./options";
+import type { EngineSetup } from "../runner/request";
 
 /**
  * How a `crashlab run` turns its resolved options into the engine's run options, caller speech and
@@ -121,22 +120,17 @@ export function conversationSettings(options: ResolvedRunOptions, packageDir: st
   };
 }
 
-/** `--verbose`, while a conversation unfolds: `  run_x#1  12.34 s  CALLER (interrupt): …`. */
-export function conversationLine(line: ConversationLine): string {
-  const who = line.speaker === "caller" ? `CALLER${line.label ? ` (${line.label})` : ""}` : "ASSISTANT";
-  return `  ${line.trial_id}  ${(line.at_ms / 1000).toFixed(2).padStart(6)} s  ${who}: ${line.text}`;
-}
-
-/** `--verbose`: the readable transcript, then each assessment, under the trial's progress line. */
-export function verboseTrial(record: TrialRecord): string {
-  const indent = (text: string) => text.trimEnd().split("\n").map((l) => `    ${l}`).join("\n");
-  const assessments = record.assessments.map((a) => `${a.verifier}: ${a.status} — ${a.rationale}`).join("\n");
-  const audio = record.metrics.audio;
-  const pacing = record.events.find((e) => e.type === "audio.pacing")?.data as { chunks?: number; lag_events?: number; max_lag_ms?: number } | undefined;
-  const timing = audio
-    ? `response_latency_ms=${audio.response_latency_ms ?? "null"} response_rate=${audio.response_rate ?? "null"} interruption_rate=${audio.interruption_rate ?? "null"}` +
-      (pacing ? ` · audio: ${pacing.chunks} chunks sent, ${pacing.lag_events} pacing lag events, max lag ${pacing.max_lag_ms} ms` : "")
-    : "";
-  return `${indent(conversationTranscript(record))}\n${indent(assessments)}${timing ? `\n${indent(timing)}` : ""}\n`;
-}
-
+/**
+ * The engine's options for a `crashlab run`, from its resolved settings: the same function in the main
+ * thread and in every trial worker, so a trial runs alike wherever it runs.
+ */
+export const engineSetup: EngineSetup = (settings, where, onLine) => {
+  const options = settings as ResolvedRunOptions;
+  const conversation = where.conversations ? { ...conversationSettings(options, where.package_dir, where.cwd), ...(onLine ? { onLine } : {}) } : undefined;
+  return {
+    ...runOptionsOf(options, where.package_dir),
+    package: { dir: where.package_dir, digest: where.package_digest },
+    speech: callerSpeech(options.speech, options.services.speech, where.package_dir),
+    ...(conversation ? { conversation } : {}),
+  };
+};

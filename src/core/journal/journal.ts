@@ -39,8 +39,11 @@ export class JournalWriter {
     while (written < bytes.length) written += writeSync(this.fd, bytes, written, bytes.length - written);
   }
 
+  /** Close the file; a second call does nothing (a run's session closes it on every way out). */
   close(): void {
+    if (this.fd < 0) return;
     closeSync(this.fd);
+    this.fd = -1;
   }
 }
 

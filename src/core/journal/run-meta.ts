@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../provenance/digest";
-import { writeFileAtomic } from "../report/files";
+import { writeFileAtomic } from "../files/atomic";
 import { indexJournal, JOURNAL_FILE, type JournalEntry } from "./journal";
 
 export const RUN_META_FILE = "run.json";
@@ -18,12 +18,16 @@ export interface RunMeta {
   run_id: string;
   started_at: string;
   plan_digest: string;
+  /** The evaluation package's digest when the run started: every journal row must carry it (or a forced resume's). */
+  package_digest?: string;
+  /** The run's seed: every trial's seed derives from it, and journal rows are checked against it. */
+  seed?: number;
   /** The `crashlab run` arguments it was started with (never a secret: keys come from the environment). */
   argv: string[];
   /** The folder `crashlab run` was started in: relative paths in `argv` are relative to it. */
   cwd?: string;
   /** Each time the run was resumed: when, and whether a changed plan was forced. */
-  resumes: Array<{ at: string; forced: boolean; plan_digest: string }>;
+  resumes: Array<{ at: string; forced: boolean; plan_digest: string; package_digest?: string }>;
   /** `--shard i/n`: this shard and the trial ids it runs; with `plan_trials`, every trial of the plan in order. */
   shard?: { index: number; count: number; trials: string[] };
   plan_trials?: string[];

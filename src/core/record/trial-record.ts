@@ -331,3 +331,12 @@ export const TrialRecord = z.strictObject({
   artifacts: z.record(z.string(), z.string()),
 });
 export type TrialRecord = z.infer<typeof TrialRecord>;
+
+/** passed | failed | inconclusive | infrastructure_error, from the required assessments. */
+export function trialStatus(error: TrialError | null, assessments: ReadonlyArray<Pick<Assessment, "required" | "status">>): TrialStatus {
+  if (error) return "infrastructure_error";
+  const required = assessments.filter((a) => a.required);
+  if (required.some((a) => a.status === "failed")) return "failed";
+  if (required.some((a) => a.status === "inconclusive" || a.status === "error" || a.status === "not_run")) return "inconclusive";
+  return "passed";
+}

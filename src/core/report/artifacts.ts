@@ -6,7 +6,7 @@ import { pcm16Wav } from "../audio/wav";
 import type { EvidenceCatalog } from "../judge/evidence";
 import type { TrialRecord } from "../record/trial-record";
 import type { TrialMedia } from "../trial/context";
-import { artifactKey, writeFileAtomic } from "./files";
+import { artifactKey, writeFileAtomic } from "../files/atomic";
 import { redactShapes, type Redact } from "./redact";
 
 /** Which trials keep their audio (`--artifacts`): every trial, failures (the default), or none. */

@@ -2,6 +2,8 @@ import type { GateDecision } from "../gate/gates";
 import type { TrialRecord } from "../record/trial-record";
 import type { RunSummary } from "../run/summary";
 import type { Interruption, RunDecision } from "../run/run";
+import type { ConversationLine } from "../trial/context";
+import { conversationTranscript } from "./artifacts";
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "  -  " : `${(x * 100).toFixed(0).padStart(3)}%`);
 const ms = (x: number | null) => (x === null ? "-" : `${Math.round(x)}`);
@@ -92,3 +94,23 @@ export function summaryText(
   if (extra.results_dir) lines.push(`results: ${extra.results_dir}`);
   return lines.join("\n");
 }
+
+/** `--verbose`, while a conversation unfolds: `  run_x#1  12.34 s  CALLER (interrupt): …`. */
+export function conversationLine(line: ConversationLine): string {
+  const who = line.speaker === "caller" ? `CALLER${line.label ? ` (${line.label})` : ""}` : "ASSISTANT";
+  return `  ${line.trial_id}  ${(line.at_ms / 1000).toFixed(2).padStart(6)} s  ${who}: ${line.text}`;
+}
+
+/** `--verbose`: the readable transcript, then each assessment, under the trial's progress line. */
+export function verboseTrial(record: TrialRecord): string {
+  const indent = (text: string) => text.trimEnd().split("\n").map((l) => `    ${l}`).join("\n");
+  const assessments = record.assessments.map((a) => `${a.verifier}: ${a.status} — ${a.rationale}`).join("\n");
+  const audio = record.metrics.audio;
+  const pacing = record.events.find((e) => e.type === "audio.pacing")?.data as { chunks?: number; lag_events?: number; max_lag_ms?: number } | undefined;
+  const timing = audio
+    ? `response_latency_ms=${audio.response_latency_ms ?? "null"} response_rate=${audio.response_rate ?? "null"} interruption_rate=${audio.interruption_rate ?? "null"}` +
+      (pacing ? ` · audio: ${pacing.chunks} chunks sent, ${pacing.lag_events} pacing lag events, max lag ${pacing.max_lag_ms} ms` : "")
+    : "";
+  return `${indent(conversationTranscript(record))}\n${indent(assessments)}${timing ? `\n${indent(timing)}` : ""}\n`;
+}
+

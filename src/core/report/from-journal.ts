@@ -7,10 +7,10 @@
 import { join } from "node:path";
 import { evaluateGates, type GateConfig, type GateDecision } from "../gate/gates";
 import { indexJournal, JournalReader, JournalError, type JournalEntry } from "../journal/journal";
-import { trialOutcome } from "../journal/outcome";
+import { trialOutcome } from "../run/outcome";
 import { runDecision, type Interruption, type RunDecision } from "../run/run";
 import { summarize, type RunSummary } from "../run/summary";
-import { AtomicFileWriter } from "./files";
+import { AtomicFileWriter } from "../files/atomic";
 import { junitLines } from "./junit";
 import { redactShapes, type Redact } from "./redact";
 import { resultsHeader, writeResultsFile, type ResultsContext, type ResultsHeader, type ResultsTrialRow } from "./results";

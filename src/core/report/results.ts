@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { RunResult } from "../run/run";
 import type { TargetDescriptor } from "../target/types";
 import { CRASHLAB_VERSION } from "../version";
-import { AtomicFileWriter, writeFileAtomic } from "./files";
+import { AtomicFileWriter, writeFileAtomic } from "../files/atomic";
 import type { TrialRecord } from "../record/trial-record";
 import { redactShapes, type Redact } from "./redact";
 import { junitXml } from "./junit";

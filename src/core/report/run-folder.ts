@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { trialDetail, reportData, reportTrial, type ReportTrial, type TrialSource, type TranscriptFile } from "./view-model";
 import { scanResultsFile } from "./results-reader";
 import { conversationView } from "./waveform";
-import { writeFileAtomic } from "./files";
+import { writeFileAtomic } from "../files/atomic";
 import { redactShapes, type Redact } from "./redact";
 import { packTrial, reportHtml } from "./html";
 import { ResultsFile, ResultsTrial } from "./results-schema";

@@ -12,7 +12,7 @@ import { buildTrials, DEFAULT_LIMITS, DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, Pl
 import type { Limits, TrialRecord } from "../record/trial-record";
 import { prefetchCallerSpeech } from "./prefetch";
 import { summarize, type RunSummary } from "./summary";
-import { trialOutcome, type TrialOutcome } from "../journal/outcome";
+import { trialOutcome, type TrialOutcome } from "./outcome";
 import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialContext, type TrialMedia } from "../trial/index";
 import type { ConversationSettings } from "../trial/context";
 import { conversationDurationLimit } from "../trial/conversation/duration-limit";
@@ -171,27 +171,9 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
     throw new PlanError(`concurrency must be a whole number from 1 to ${MAX_VIRTUAL_CONCURRENCY} (${MAX_REAL_TIME_CONCURRENCY} in real time) (got ${concurrency})`);
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isSafeInteger(seed) || seed < 0) throw new PlanError(`seed must be a non-negative whole number (got ${seed})`);
-  const names = Object.keys(plan.targets);
-  const target_name = options.target ?? plan.default_target ?? names[0]!;
-  if (!plan.targets[target_name]) throw new PlanError(`unknown target "${target_name}"; the plan declares: ${names.join(", ")}`);
-  const target_settings: TargetSettings = { ...DEFAULT_TARGET_SETTINGS, real_time: options.real_time ?? false, ...options.target_settings };
-  if (target_settings.mode === "live" && !target_settings.api_key)
-    throw new PlanError("live mode needs an API key: set OPENAI_API_KEY (or run without --live to use the local simulator)");
+  const { target_name, target, target_settings } = runTarget(plan, options);
   if (!target_settings.real_time && concurrency > MAX_VIRTUAL_CONCURRENCY) throw new PlanError(virtualConcurrencyRefusal(concurrency));
-  let target: TargetAdapter;
-  try {
-    target = instantiateTarget(plan.targets[target_name]!, target_settings);
-  } catch (error) {
-    throw new PlanError(`target "${target_name}" could not be built with these settings: ${(error as Error).message}`);
-  }
-
-  let semantic: Verifier[];
-  try {
-    semantic = semanticVerifiers({ judge: options.judge ?? null, ...(plan.clauses ? { clauses: plan.clauses } : {}), ...(plan.facts ? { facts: plan.facts } : {}) }) as Verifier[];
-  } catch (error) {
-    throw new PlanError(`the semantic judge cannot be set up: ${(error as Error).message}`);
-  }
-  const verifierList: Verifier[] = [outcomeVerifier, ...(plan.verifiers ?? []), ...semantic];
+  const verifierList = runVerifiers(plan, options);
   const ids = new Set(verifierList.map((v) => v.id));
   for (const id of [...(options.gates?.require ?? []), ...(options.gates?.advisory ?? [])])
     if (!ids.has(id)) throw new PlanError(`unknown verifier "${id}" in a gate override; verifiers: ${[...ids].join(", ")}`);
@@ -240,6 +222,66 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
     repetitions,
     concurrency,
   };
+}
+
+/** The run's target adapter, built from the PLAN's factory with the run's settings. */
+function runTarget(plan: Plan, options: RunOptions): { target_name: string; target: TargetAdapter; target_settings: TargetSettings } {
+  const names = Object.keys(plan.targets);
+  const target_name = options.target ?? plan.default_target ?? names[0]!;
+  if (!plan.targets[target_name]) throw new PlanError(`unknown target "${target_name}"; the plan declares: ${names.join(", ")}`);
+  const target_settings: TargetSettings = { ...DEFAULT_TARGET_SETTINGS, real_time: options.real_time ?? false, ...options.target_settings };
+  if (target_settings.mode === "live" && !target_settings.api_key)
+    throw new PlanError("live mode needs an API key: set OPENAI_API_KEY (or run without --live to use the local simulator)");
+  try {
+    return { target_name, target: instantiateTarget(plan.targets[target_name]!, target_settings), target_settings };
+  } catch (error) {
+    throw new PlanError(`target "${target_name}" could not be built with these settings: ${(error as Error).message}`);
+  }
+}
+
+/** Every verifier of the run: the outcome, the PLAN's own, and the semantic judge's clauses. */
+function runVerifiers(plan: Plan, options: RunOptions): Verifier[] {
+  let semantic: Verifier[];
+  try {
+    semantic = semanticVerifiers({ judge: options.judge ?? null, ...(plan.clauses ? { clauses: plan.clauses } : {}), ...(plan.facts ? { facts: plan.facts } : {}) }) as Verifier[];
+  } catch (error) {
+    throw new PlanError(`the semantic judge cannot be set up: ${(error as Error).message}`);
+  }
+  return [outcomeVerifier, ...(plan.verifiers ?? []), ...semantic];
+}
+
+/** One selected trial as data: what crosses to a worker thread and what a run folder's journal is checked against. */
+export interface TrialRef {
+  trial_id: string;
+  case_id: string;
+  repetition: number;
+  seed: number;
+}
+
+/** What a resolved run is as plain data (no closures): enough to rebuild it where the PLAN is loaded again. */
+export type ResolvedRunData = Pick<ResolvedRun, "run_id" | "target_name" | "gate_config" | "limits" | "seed" | "repetitions" | "concurrency"> & { trials: TrialRef[] };
+
+export function resolvedRunData(resolved: ResolvedRun): ResolvedRunData {
+  const { run_id, target_name, gate_config, limits, seed, repetitions, concurrency } = resolved;
+  return { run_id, target_name, gate_config, limits, seed, repetitions, concurrency, trials: resolved.trials.map((t) => ({ trial_id: t.trial_id, case_id: t.case.id, repetition: t.repetition, seed: t.seed })) };
+}
+
+/**
+ * A run resolved elsewhere (the main thread), rebuilt in a thread that loaded the same PLAN: its trials,
+ * seeds, limits and gates are taken as given, never selected again; only what holds closures (the target
+ * adapter, the verifiers) is built here. A case the given trials name but this PLAN lacks means the
+ * package loaded differently: refused.
+ */
+export function rebuildRun(plan: Plan, options: RunOptions, given: ResolvedRunData): ResolvedRun {
+  const { target, target_settings } = runTarget(plan, { ...options, target: given.target_name });
+  const cases = new Map(plan.cases.map((c) => [c.id, c]));
+  const trials = given.trials.map((t) => {
+    const c = cases.get(t.case_id);
+    if (!c) throw new PlanError(`case ${t.case_id} is not in the PLAN loaded here: the package resolved differently than in the main thread`);
+    return { trial_id: t.trial_id, case: c, repetition: t.repetition, seed: t.seed };
+  });
+  const verifiers = runVerifiers(plan, options).map((verifier) => ({ verifier, required: given.gate_config[verifier.id]?.required ?? verifier.required }));
+  return { ...given, skipped: [], target, target_settings, trials, verifiers };
 }
 
 /** Refuses a run above the trial-count ceiling before any trial is built (a stray zero must not exhaust memory). */

@@ -1,7 +1,7 @@
 import { buildEvidenceCatalog } from "../../judge/evidence";
 import { provenanceDigest } from "../../provenance/digest";
 import type { Assessment } from "../../record/assessment";
-import { TRIAL_RECORD_VERSION, type CallerInputRecord, type TrialError, type TrialRecord, type TrialStatus } from "../../record/trial-record";
+import { TRIAL_RECORD_VERSION, trialStatus, type CallerInputRecord, type TrialRecord } from "../../record/trial-record";
 import type { AgentEvent } from "../../target/types";
 import { actualTurns } from "../../verify/turns";
 import type { Json } from "../../world/types";
@@ -91,11 +91,3 @@ export function finishRecord(trial: TrialState, draft: DraftRecord, assessments:
   return { record, media, catalog };
 }
 
-/** passed | failed | inconclusive | infrastructure_error, from the required assessments. */
-export function trialStatus(error: TrialError | null, assessments: readonly Assessment[]): TrialStatus {
-  if (error) return "infrastructure_error";
-  const required = assessments.filter((a) => a.required);
-  if (required.some((a) => a.status === "failed")) return "failed";
-  if (required.some((a) => a.status === "inconclusive" || a.status === "error" || a.status === "not_run")) return "inconclusive";
-  return "passed";
-}

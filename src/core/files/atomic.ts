@@ -1,5 +1,5 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 
 /** Result folders are private to the user (0700), files 0600 (evaluation-contract §7). */
 export function ensureDir(dir: string): void {
@@ -53,4 +53,20 @@ export class AtomicFileWriter {
     this.fd = null;
     rmSync(this.tmp, { force: true });
   }
+}
+
+/**
+ * Remove the temp files a stopped writer left under a folder (`<name>.tmp-<pid>`): a file written whole
+ * is renamed into place, so a temp file is always an unfinished write. Called by the folder's new writer,
+ * which holds its lock, so no live writer's temp file can be among them. Returns them, relative.
+ */
+export function removeLeftoverTemps(dir: string): string[] {
+  const removed: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile() && /\.tmp-\d+$/.test(entry.name)) {
+      const path = join(entry.parentPath, entry.name);
+      rmSync(path, { force: true });
+      removed.push(relative(dir, path));
+    }
+  return removed.sort();
 }

@@ -1,9 +1,10 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { PackageError } from "./load-package";
-import type { SettledTrial } from "./trial-output";
-import type { FromWorker, ToWorker, WorkerRun, WorkerSetup } from "./trial-worker";
+import { PackageError } from "../package/load";
+import type { RunRequest } from "./request";
+import type { SettledTrial } from "./settle";
+import type { FromWorker, ToWorker, WorkerRun } from "./worker";
 
 /** A trial handed to the pool comes back settled, or lost with why (its worker died or could not start). */
 export type PooledTrial = { settled: SettledTrial } | { lost: string };
@@ -32,20 +33,20 @@ export class TrialPool {
 
   private constructor(
     private readonly entry: URL,
-    private readonly setup: WorkerSetup,
+    private readonly setup: RunRequest,
     private readonly perWorker: number,
     private readonly onLine: (text: string) => void,
   ) {}
 
   /** Start `size` workers and wait until each has loaded the package; a package no worker can load is the user's error. */
-  static async start(entry: URL, setup: WorkerSetup, size: number, perWorker: number, onLine: (text: string) => void): Promise<TrialPool> {
+  static async start(entry: URL, setup: RunRequest, size: number, perWorker: number, onLine: (text: string) => void): Promise<TrialPool> {
     const pool = new TrialPool(entry, setup, perWorker, onLine);
     const started = await Promise.all(Array.from({ length: size }, () => pool.spawn()));
     const failed = started.find((s): s is string => typeof s === "string");
     if (failed !== undefined) {
       await pool.close();
       throw new PackageError(
-        `${setup.file} loads in the main thread but not in a worker thread (${failed}). Offline runs above --concurrency 1 load the package once per worker; run with --concurrency 1 to keep every trial in one thread, or fix what the package needs from the main thread.`,
+        `${setup.package.file} loads in the main thread but not in a worker thread (${failed}). Offline runs above --concurrency 1 load the package once per worker; run with --concurrency 1 to keep every trial in one thread, or fix what the package needs from the main thread.`,
       );
     }
     return pool;
@@ -140,7 +141,7 @@ export class TrialPool {
  * A worker on the built entry (dist/worker.js); from the sources (tests), on src/worker.ts through tsx's
  * loader, registered inside the worker, since a worker thread cannot import TypeScript by itself.
  */
-function startWorker(entry: URL, setup: WorkerSetup): Worker {
+function startWorker(entry: URL, setup: RunRequest): Worker {
   if (!entry.pathname.endsWith(".ts")) return new Worker(entry, { workerData: setup });
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/package.json").replace(/package\.json$/, "dist/esm/api/index.mjs")).href;
   const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;

@@ -1,6 +1,6 @@
 import type { Assessment } from "../record/assessment";
 import type { GateTrial } from "../gate/gates";
-import type { SummaryTrial } from "../run/summary";
+import type { SummaryTrial } from "./summary";
 import type { TrialStatus } from "../record/trial-record";
 import { measuredLatencyMs } from "../timeline/metrics";
 

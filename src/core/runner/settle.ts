@@ -1,12 +1,12 @@
 import type { EvidenceCatalog } from "../judge/evidence";
-import { trialOutcome, type TrialOutcome } from "../journal/outcome";
+import { trialOutcome, type TrialOutcome } from "../run/outcome";
 import type { TrialRecord } from "../record/trial-record";
 import { writeTrialArtifacts, writeTrialArtifactsPaced, type ArtifactPolicy } from "../report/artifacts";
 import type { ProgressRecord } from "../report/console";
 import type { Redact } from "../report/redact";
 import { resultsRow } from "../report/results";
 import type { TrialMedia } from "../trial/index";
-import { verboseTrial } from "./run-settings";
+import { verboseTrial } from "../report/console";
 
 /**
  * A finished trial, once its per-trial artifacts are written: what the main thread still needs of it —

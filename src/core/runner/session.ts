@@ -1,0 +1,143 @@
+/**
+ * A run session owns one run folder while trials are written into it: it creates the folder (or takes
+ * an existing one back on resume), holds its lock, writes run.json, checks what the journal already holds
+ * against the run, clears what a killed writer left (temp files, a torn last line, duplicate rows) and
+ * appends each finished trial. The CLI and the library open the same session, so a run folder is the same
+ * whoever wrote it.
+ */
+import { join } from "node:path";
+import { removeLeftoverTemps, writeFileAtomic } from "../files/atomic";
+import type { GateConfig } from "../gate/gates";
+import { indexJournal, JOURNAL_FILE, JournalReader, JournalWriter, trimTornLine, type JournalEntry } from "../journal/journal";
+import { RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
+import { createRunFolder } from "../report/results-folder";
+import type { TrialRef } from "../run/run";
+import { checkJournal } from "./journal-check";
+import { lockRunFolder, type FolderLock } from "./lock";
+
+export interface SessionStart {
+  /** Where a new run's folder is made (absolute). */
+  results_dir: string;
+  run_id: string;
+  plan_digest: string;
+  package_digest: string;
+  seed: number;
+  /** This run's (this shard's) trials, in order. */
+  trials: readonly TrialRef[];
+  /** A shard's place and the whole plan's trial ids; null for an unsharded run. */
+  shard: { index: number; count: number; plan_trials: string[] } | null;
+  gate_config: GateConfig;
+  /** What run.json stores to resume the run from the command line (the library stores none). */
+  argv: string[];
+  cwd?: string;
+  /** Take back the folder of this run instead of making one. */
+  resume: { dir: string; meta: RunMeta } | null;
+}
+
+export class RunSession {
+  readonly journal: JournalWriter;
+  private constructor(
+    readonly dir: string,
+    readonly meta: RunMeta,
+    /** Trials the journal already holds (a resumed run does not run them again). */
+    readonly finished: ReadonlySet<string>,
+    /** What taking the folder back repaired, for the user to read. */
+    readonly notes: readonly string[],
+    private readonly lock: FolderLock,
+  ) {
+    this.journal = new JournalWriter(join(dir, JOURNAL_FILE));
+  }
+
+  static open(start: SessionStart): RunSession {
+    const dir = start.resume ? start.resume.dir : createRunFolder(start.results_dir, start.run_id);
+    const lock = lockRunFolder(dir);
+    try {
+      const notes: string[] = [];
+      if (lock.recovered) notes.push(`took over the lock left by process ${lock.recovered.pid}, which is no longer running`);
+      let finished = new Set<string>();
+      let meta: RunMeta;
+      if (start.resume) {
+        const old = start.resume.meta;
+        const temps = removeLeftoverTemps(dir);
+        if (temps.length > 0) notes.push(`removed ${temps.length} unfinished temporary file(s) a stopped writer left (${temps.slice(0, 2).join(", ")}${temps.length > 2 ? ", …" : ""})`);
+        finished = takeBackJournal(dir, old, start, notes);
+        meta = { ...old, resumes: [...old.resumes, { at: new Date().toISOString(), forced: old.plan_digest !== start.plan_digest, plan_digest: start.plan_digest, package_digest: start.package_digest }] };
+      } else
+        meta = {
+          run_meta_version: RUN_META_VERSION,
+          run_id: start.run_id,
+          started_at: new Date().toISOString(),
+          plan_digest: start.plan_digest,
+          package_digest: start.package_digest,
+          seed: start.seed,
+          argv: start.argv,
+          ...(start.cwd !== undefined ? { cwd: start.cwd } : {}),
+          resumes: [],
+          ...(start.shard ? { shard: { index: start.shard.index, count: start.shard.count, trials: start.trials.map((t) => t.trial_id) }, plan_trials: start.shard.plan_trials } : {}),
+        };
+      writeRunMeta(dir, meta);
+      return new RunSession(dir, meta, finished, notes, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  get journalPath(): string {
+    return this.journal.path;
+  }
+
+  /** Append one finished trial's row (redacted) to the journal. */
+  append(row: string): void {
+    this.journal.appendLine(row);
+  }
+
+  /** Stop writing: close the journal and give the folder's lock back (every way a session ends). */
+  close(): void {
+    try {
+      this.journal.close();
+    } finally {
+      this.lock.release();
+    }
+  }
+}
+
+/**
+ * The journal of a resumed run, checked row by row against the run; returns the trials it finished. A
+ * torn last line (a kill mid-append) is cut; rows a second writer added for trials already journaled are
+ * dropped, and the journal rewritten without them.
+ */
+function takeBackJournal(dir: string, old: RunMeta, start: SessionStart, notes: string[]): Set<string> {
+  const path = join(dir, JOURNAL_FILE);
+  const index = indexJournal(path);
+  if (index.torn_bytes > 0) notes.push(`cut off a journal line torn by a stop (${index.torn_bytes} bytes)`);
+  trimTornLine(index);
+  const digests = old.package_digest ? new Set([old.package_digest, ...old.resumes.flatMap((r) => (r.forced && r.package_digest ? [r.package_digest] : [])), ...(old.plan_digest !== start.plan_digest ? [start.package_digest] : [])]) : null;
+  const checked = checkJournal(path, {
+    seeds: new Map(start.trials.map((t) => [t.trial_id, t.seed])),
+    package_digests: digests,
+    gate_config: start.gate_config,
+    allow_unplanned: old.plan_digest !== start.plan_digest,
+  });
+  if (checked.duplicates.length > 0) {
+    rewriteJournal(path, [...checked.entries, ...firstOf(index.entries, checked.unplanned)]);
+    notes.push(`kept the first row of ${new Set(checked.duplicates).size} trial(s) journaled more than once by writers at the same time, dropped ${checked.duplicates.length} later row(s) (${[...new Set(checked.duplicates)].slice(0, 3).join(", ")})`);
+  }
+  return new Set(checked.entries.map((e) => e.trial_id));
+}
+
+function firstOf(entries: readonly JournalEntry[], ids: readonly string[]): JournalEntry[] {
+  const want = new Set(ids);
+  return entries.filter((e) => want.delete(e.trial_id));
+}
+
+/** The journal with only the given rows, in journal order, replaced whole (temp file, then rename). */
+function rewriteJournal(path: string, keep: readonly JournalEntry[]): void {
+  const reader = new JournalReader(path);
+  try {
+    const lines = [...keep].sort((a, b) => a.offset - b.offset).map((e) => JSON.stringify(reader.read(e)) + "\n");
+    writeFileAtomic(path, lines.join(""));
+  } finally {
+    reader.close();
+  }
+}
