@@ -51,6 +51,7 @@ const TRIALS = tier([
   "run-conversations",
   "run-edges",
   "run-interrupt",
+  "runner",
   "secrets",
   "shards",
   "signals",

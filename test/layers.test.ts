@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { importsOf } from "./imports";
 
 /** The one rule between layers (architecture.md, "Layers"), checked by reading every import. */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -16,13 +17,6 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every module specifier in a file: static imports/exports, dynamic import(), require(). */
-export function importsOf(source: string): string[] {
-  const specs: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']/g, /\bimport\s*["']([^"']+)["']/g, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, /\brequire\s*\(\s*["']([^"']+)["']\s*\)/g];
-  for (const p of patterns) for (const m of source.matchAll(p)) specs.push(m[1]!);
-  return specs;
-}
 
 /** Where an import lands, relative to the repo root ("src/core/…", "crashlab/…", or the package name). */
 function target(root: string, file: string, spec: string): string {

@@ -24,7 +24,9 @@ export type {
 
 // Plans, cases and runs.
 export { definePlan, crawl, walk, converse, datasetCases, PlanError, DEFAULT_LIMITS, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions, type RunDefaults, type CaseRecording } from "../core/run/plan";
-export { run, resolveRun, type RunOptions, type RunResult, type GateOverrides } from "../core/run/run";
+export { resolveRun, type RunOptions, type RunResult, type GateOverrides } from "../core/run/run";
+export { run, type LibraryRunOptions, type FolderRunResult } from "../core/runner/run";
+export type { RunReporter } from "../core/runner/execute";
 export type { TrialRecord, TrialStatus, Assessment, OutcomeCheck, Dimension, ToolExecution, Turn, Limits, WorldEventRecord, JsonPatchOperation } from "../core/record/index";
 // Datasets (evaluation-contract §1).
 export { loadDataset, parseDataset, DatasetError, type LoadedDataset } from "../core/dataset/load";

@@ -7,7 +7,20 @@
  * playback timeline, as a caller would hear it, not a model-only figure.
  */
 import { pcm16FromBytes } from "./pcm";
-import type { PlacedAssistantAudio, PlacedAudioSpan } from "../timeline/turns";
+
+/** A stretch of assistant audio placed on the timeline (ms), and where its samples sit in the track. */
+export interface PlacedAudioSpan {
+  start_ms: number;
+  end_ms: number;
+  sample_offset: number;
+  sample_count: number;
+}
+
+export interface PlacedAssistantAudio {
+  spans: PlacedAudioSpan[];
+  /** The assistant channel from timeline 0, gaps zero-filled. */
+  track: Int16Array;
+}
 
 export interface PlaybackStats {
   /** Frames played since the relay started (each 20 ms). */

@@ -7,7 +7,9 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, relative, resolve } from "node:path";
-import { indexJournal, JOURNAL_FILE, JournalReader, JournalWriter, type JournalEntry } from "../journal/journal";
+import { JOURNAL_FILE, JournalReader, JournalWriter, type JournalEntry } from "../journal/journal";
+import { checkJournal } from "../runner/journal-check";
+import { trialSeed } from "../run/plan";
 import { readRunMeta, RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
 import { summaryText } from "../report/console";
 import { writeOutputsFromJournal } from "../report/from-journal";
@@ -66,7 +68,18 @@ function readBlob(dir: string): Blob {
   const gates = header.gates as Record<string, unknown> | undefined;
   if (!run || typeof run !== "object" || typeof run.started_at !== "string" || !gates || typeof gates.config !== "object" || gates.config === null)
     throw new MergeError(`${results} has no run section (with started_at) or no gates.config; it was edited or written by another crashlab version — run that shard again`);
-  return { dir, meta: meta as Blob["meta"], header: header as unknown as ResultsHeader, entries: indexJournal(join(dir, JOURNAL_FILE)).entries };
+  // Every row is checked against the shard it sits in: its trial, its seed, its package, its status
+  // recomputed from its assessments (a row edited to say "passed" is refused, never merged).
+  const h = header as unknown as ResultsHeader;
+  const checked = checkJournal(join(dir, JOURNAL_FILE), {
+    seeds: new Map((meta.shard.trials as string[]).map((id) => [id, trialSeed(h.run.seed, id)])),
+    package_digests: new Set([meta.package_digest ?? h.run.package_digest]),
+    gate_config: h.gates.config,
+    allow_unplanned: false,
+  });
+  if (checked.duplicates.length > 0)
+    throw new MergeError(`${join(dir, JOURNAL_FILE)} holds trial ${checked.duplicates[0]} twice (two writers at once): resume that shard with \`crashlab run --resume ${dir}\` (it keeps the first row), then merge`);
+  return { dir, meta: meta as Blob["meta"], header: h, entries: checked.entries };
 }
 
 /** Every artifact file of a shard, relative to its run folder. */

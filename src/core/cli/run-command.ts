@@ -28,7 +28,7 @@ import { TrialPool } from "../runner/pool";
 import { RunSession } from "../runner/session";
 import { execute, type RunReporter } from "../runner/execute";
 import type { RunRequest } from "../runner/request";
-import type { CliIO } from "./main";
+import type { CliIO } from "./io";
 
 export async function runCommand(argv: string[], givenIo: CliIO, cliRedact: Redact, cliSecrets: string[]): Promise<number> {
   let io = givenIo;
@@ -178,7 +178,8 @@ async function runPackage(given: RunInvocation): Promise<number> {
       resume: resumption ? { dir: resumption.dir, meta: resumption.meta } : null,
     });
     try {
-      for (const note of session.notes) if (!options.quiet) io.stderr(`crashlab: ${session.dir}: ${note}\n`);
+      // What taking the folder back repaired is said even with --quiet: the user should know the folder was damaged.
+      for (const note of session.notes) io.stderr(`crashlab: ${session.dir}: ${note}\n`);
       if (resumption && !options.quiet)
         io.stderr(`crashlab: resuming ${session.meta.run_id}: ${resolved.trials.filter((t) => session.finished.has(t.trial_id)).length} of ${resolved.trials.length} trial(s) finished before, the rest run now\n`);
       if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");

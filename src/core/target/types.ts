@@ -1,13 +1,7 @@
 import type { Clock } from "../time/clock";
-import type { Json } from "../world/types";
+import type { Json, ToolDeclaration } from "../world/types";
 
-/** A tool the target may call, as declared to its backend (OpenAI function-tool shape). */
-export interface ToolDeclaration {
-  type: "function";
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+export type { ToolDeclaration } from "../world/types";
 
 export interface HistoryMessage {
   role: "user" | "assistant";

@@ -1,5 +1,6 @@
 import { TimelineInputError } from "./errors";
 import { type Interval, mergeIntervals } from "./intervals";
+import type { PlacedAssistantAudio, PlacedAudioSpan } from "../audio/playback";
 
 export type SpeakerRole = "user" | "assistant";
 
@@ -119,16 +120,7 @@ export interface AssistantAudioDelta {
 }
 
 /** Where one delta landed on the timeline; `sample_offset` indexes the track. */
-export interface PlacedAudioSpan extends Interval {
-  sample_offset: number;
-  sample_count: number;
-}
-
-export interface PlacedAssistantAudio {
-  spans: PlacedAudioSpan[];
-  /** The assistant channel from timeline 0, gaps zero-filled. */
-  track: Int16Array;
-}
+export type { PlacedAssistantAudio, PlacedAudioSpan } from "../audio/playback";
 
 /**
  * §2: assistant audio has no timestamps, so each delta (in arrival order) is placed at

@@ -166,3 +166,11 @@ export interface WorldOptions {
   /** Trial-timeline time source for event stamps. */
   now: () => number;
 }
+
+/** A tool the target may call, as declared to its backend (OpenAI function-tool shape). */
+export interface ToolDeclaration {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}

@@ -1,7 +1,7 @@
 import jsonpatch from "fast-json-patch";
 import { Immer, enablePatches, type Draft, type Patch } from "immer";
 import { z } from "zod";
-import type { ToolDeclaration } from "../target/types";
+import type { ToolDeclaration } from "./types";
 import { DraftSession, freezeState } from "./draft";
 import { describeIssues, issuesFrom, WorldSetupError } from "./errors";
 import { freezeJson, toJson, toPointer } from "./json";

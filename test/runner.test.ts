@@ -1,0 +1,180 @@
+/**
+ * The runner as library callers and the CLI share it: `run()` with a results folder writes the folder
+ * `crashlab run` writes; a run folder has one writer at a time; a journal read back is checked row by row.
+ */
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PLAN } from "../crashlab/evaluations";
+import { run } from "../src/alpha/index";
+import { engineSetup } from "../src/core/cli/run-settings";
+import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
+import { cli, runFolder } from "./cli-harness";
+
+const repo = resolve(import.meta.dirname, "..");
+const tmp = (name: string) => mkdtempSync(join(tmpdir(), `runner-${name}-`));
+
+/** Every file under a folder, relative, sorted. */
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** A results.json trial row without what differs between two runs of one seed: wall-clock facts. */
+function comparableRow(row: Record<string, unknown>) {
+  const { wall: _wall, started_at: _started, wall_ms: _ms, ...rest } = row;
+  return rest;
+}
+
+const results = (dir: string) => JSON.parse(readFileSync(join(dir, "results.json"), "utf8"));
+const journalLines = (dir: string) => readFileSync(join(dir, "trials.jsonl"), "utf8").split("\n").filter(Boolean);
+
+describe("run() from the library", () => {
+  it("writes the same run folder as `crashlab run` for the same request (CRAWL, WALK and RUN cases)", async () => {
+    const args = ["--example", "harbor_001", "--example", "harbor_003_clean", "--example", "run_missing_name", "--repetitions", "2", "--artifacts", "all", "--quiet"];
+    const out = tmp("cli");
+    const byCli = await cli(["run", ...args, "--results-dir", out], {});
+    expect(byCli.code, byCli.stderr).toBe(0);
+    const cliDir = runFolder(out);
+    const header = results(cliDir).run;
+
+    const settings = resolveOptions(parseRunArgs(args), PLAN.defaults, {});
+    const engine = engineSetup(settings, { package_dir: join(repo, "crashlab"), package_digest: header.package_digest, cwd: repo, conversations: true });
+    const lib = await run(PLAN, { ...engine, artifacts: "all", results_dir: tmp("lib") });
+    expect(lib.decision.exit_code).toBe(0);
+    expect(lib.summary.trials).toBe(6);
+
+    // The same files: run.json, lock gone, journal, results.json, junit.xml, report.html, every artifact.
+    expect(files(lib.run_dir)).toEqual(files(cliDir));
+    expect(files(cliDir)).toEqual(expect.arrayContaining(["run.json", "trials.jsonl", "results.json", "junit.xml", "report.html"]));
+    expect(files(cliDir).filter((f) => f.startsWith("audio/")).length).toBeGreaterThan(0);
+    // The same trials, row for row, and the same decision.
+    const a = results(cliDir);
+    const b = results(lib.run_dir);
+    expect(b.trials.map(comparableRow)).toEqual(a.trials.map(comparableRow));
+    expect(b.gates).toEqual(a.gates);
+    expect(b.summary).toEqual(a.summary);
+    expect({ ...b.run, run_id: 0, started_at: 0, finished_at: 0 }).toEqual({ ...a.run, run_id: 0, started_at: 0, finished_at: 0 });
+    // Artifacts (transcripts, events, audio) are byte-identical.
+    for (const f of files(cliDir).filter((f) => /^(audio|transcripts|events)\//.test(f))) expect(readFileSync(join(lib.run_dir, f)).equals(readFileSync(join(cliDir, f))), f).toBe(true);
+    // Only the command line differs: the library has none to store.
+    expect(JSON.parse(readFileSync(join(cliDir, "run.json"), "utf8")).argv).toContain("--example");
+    expect(JSON.parse(readFileSync(join(lib.run_dir, "run.json"), "utf8")).argv).toEqual([]);
+  });
+
+  it("resumes its own folder: the journal's trials are not run again and the outputs cover them all", async () => {
+    const options = { target: "text_restaurant", repetitions: 2, selection: { ids: ["harbor_001", "harbor_008"] }, results_dir: tmp("lib-resume") };
+    const first = await run(PLAN, options);
+    const lines = journalLines(first.run_dir);
+    expect(lines).toHaveLength(4);
+    writeFileSync(join(first.run_dir, "trials.jsonl"), lines.slice(0, 1).join("\n") + "\n");
+    const seen: string[] = [];
+    const again = await run(PLAN, { ...options, resume: first.run_dir, reporters: [{ onTrialEnd: (t) => void seen.push(t.trial_id) }] });
+    expect(again.run_dir).toBe(first.run_dir);
+    expect(seen).toHaveLength(3);
+    expect(seen).not.toContain(JSON.parse(lines[0]!).trial_id);
+    expect(results(first.run_dir).trials.map(comparableRow)).toEqual(
+      lines.map((l) => comparableRow(JSON.parse(l))).sort((x, y) => lines.findIndex((l) => JSON.parse(l).trial_id === x.trial_id) - lines.findIndex((l) => JSON.parse(l).trial_id === y.trial_id)),
+    );
+    expect(JSON.parse(readFileSync(join(first.run_dir, "run.json"), "utf8")).resumes).toHaveLength(1);
+    // Another selection is another plan: refused, nothing run.
+    await expect(run(PLAN, { ...options, selection: { ids: ["harbor_001"] }, resume: first.run_dir })).rejects.toThrow(/another plan or other options/);
+  });
+});
+
+describe("a run folder taken back", () => {
+  const base = ["run", "--target", "text_restaurant", "--example", "harbor_001", "--example", "harbor_008", "--repetitions", "2", "--quiet"];
+
+  async function partialRun(name: string): Promise<{ dir: string; lines: string[] }> {
+    const out = tmp(name);
+    expect((await cli([...base, "--results-dir", out], {})).code).toBe(0);
+    const dir = runFolder(out);
+    const lines = journalLines(dir);
+    writeFileSync(join(dir, "trials.jsonl"), lines.slice(0, 2).join("\n") + "\n");
+    return { dir, lines };
+  }
+
+  it("refuses a second writer while the first runs, and takes over a lock its holder left behind", async () => {
+    const { dir } = await partialRun("lock");
+    const [one, two] = await Promise.all([cli(["run", "--resume", dir], {}), cli(["run", "--resume", dir], {})]);
+    const codes = [one.code, two.code].sort();
+    expect(codes).toEqual([0, 2]);
+    const refused = one.code === 2 ? one : two;
+    expect(refused.stderr).toContain(join(dir, "run.lock"));
+    expect(refused.stderr).toContain(`being written by process ${process.pid}`);
+    expect(refused.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(journalLines(dir)).toHaveLength(4);
+    expect(readdirSync(dir)).not.toContain("run.lock");
+
+    // A lock whose process is gone (a kill) is stale: the next resume takes it over and says so.
+    writeFileSync(join(dir, "trials.jsonl"), journalLines(dir).slice(0, 3).join("\n") + "\n");
+    writeFileSync(join(dir, "run.lock"), JSON.stringify({ pid: 2 ** 22 + 17, host: (await import("node:os")).hostname(), since: "2026-01-01T00:00:00.000Z" }));
+    const taken = await cli(["run", "--resume", dir], {});
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stderr).toContain(`took over the lock left by process ${2 ** 22 + 17}, which is no longer running`);
+    expect(journalLines(dir)).toHaveLength(4);
+  });
+
+  it("keeps the first row of a trial two writers journaled, and says what it dropped", async () => {
+    const { dir, lines } = await partialRun("dupes");
+    appendFileSync(join(dir, "trials.jsonl"), lines[1] + "\n" + lines[0] + "\n");
+    const resumed = await cli(["run", "--resume", dir], {});
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/kept the first row of 2 trial\(s\) journaled more than once .* dropped 2 later row\(s\)/);
+    expect(journalLines(dir).map((l) => JSON.parse(l).trial_id).sort()).toEqual(lines.map((l) => JSON.parse(l).trial_id).sort());
+  });
+
+  it("removes the temp files a killed writer left", async () => {
+    const { dir } = await partialRun("temps");
+    writeFileSync(join(dir, "transcripts", "left.json.tmp-99999"), "{");
+    const resumed = await cli(["run", "--resume", dir], {});
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain("removed 1 unfinished temporary file(s)");
+    expect(files(dir).filter((f) => /\.tmp-\d+$/.test(f))).toEqual([]);
+  });
+
+  it.each([
+    ["a status forged to passed", (row: Record<string, any>) => ({ ...row, status: "passed" }), /status says passed but its assessments say failed/],
+    ["a seed from another --seed", (row: Record<string, any>) => ({ ...row, seed: row.seed + 1 }), /is not the seed this run gives the trial/],
+    ["another package's row", (row: Record<string, any>) => ({ ...row, provenance: { ...row.provenance, parts: { ...row.provenance.parts, package: "sha256:0000" } } }), /is not the package this run was started with/],
+    ["a trial not in the run", (row: Record<string, any>) => ({ ...row, trial_id: "harbor_099#1", case_id: "harbor_099" }), /this trial is not one of the run's/],
+  ])("refuses a journal row with %s, naming the line, and runs nothing", async (_what, edit, message) => {
+    const out = tmp("forged");
+    const faulty = ["run", "--target", "text_faulty_double_books", "--example", "harbor_001", "--repetitions", "2", "--results-dir", out, "--quiet"];
+    expect((await cli(faulty, {})).code).toBe(1);
+    const dir = runFolder(out);
+    const rows = journalLines(dir).map((l) => JSON.parse(l));
+    expect(rows[0].status).toBe("failed");
+    writeFileSync(join(dir, "trials.jsonl"), JSON.stringify(edit(rows[0])) + "\n");
+    const before = statSync(join(dir, "trials.jsonl")).mtimeMs;
+    const resumed = await cli(["run", "--resume", dir], {});
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain(`${join(dir, "trials.jsonl")}, line 1`);
+    expect(resumed.stderr).toMatch(message);
+    expect(resumed.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(statSync(join(dir, "trials.jsonl")).mtimeMs).toBe(before);
+    expect(readdirSync(dir)).not.toContain("run.lock");
+  });
+});
+
+describe("merge reads shards as input", () => {
+  it("refuses a shard whose journal row says passed while its assessments say failed, and writes nothing", async () => {
+    const out = tmp("merge");
+    const shard = (i: number) => cli(["run", "--target", "text_faulty_double_books", "--example", "harbor_001", "--example", "harbor_008", "--shard", `${i}/2`, "--results-dir", join(out, `s${i}`), "--quiet"], {});
+    for (const i of [1, 2]) expect([0, 1]).toContain((await shard(i)).code);
+    const dirs = [1, 2].map((i) => runFolder(join(out, `s${i}`)));
+    const owner = dirs.find((d) => journalLines(d).some((l) => JSON.parse(l).status === "failed"))!;
+    const rows = journalLines(owner).map((l) => JSON.parse(l));
+    const at = rows.findIndex((r) => r.status === "failed");
+    rows[at].status = "passed";
+    writeFileSync(join(owner, "trials.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const merged = await cli(["merge", ...dirs, "--results-dir", join(out, "merged")], {});
+    expect(merged.code).toBe(2);
+    expect(merged.stderr).toContain(`${join(owner, "trials.jsonl")}, line ${at + 1}`);
+    expect(merged.stderr).toMatch(/status says passed but its assessments say failed/);
+    expect(readdirSync(out).sort()).toEqual(["s1", "s2"]);
+  });
+});
