@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import * as alpha from "crashlab/alpha";
 import { main } from "../src/core/cli/main";
 import { buildRunReport } from "../src/core/report/run-folder";
-import type { ResultsFile } from "../src/core/report/results-schema";
+import type { ResultsFile } from "../src/core/record/results";
 import { launchBrowser } from "../test/browser";
 
 const repo = resolve(import.meta.dirname, "..");

@@ -7,7 +7,7 @@ import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
 import type { TrialDetail } from "../src/core/report/client/data";
 import { unpackTrial } from "../src/core/report/html";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 
 /**
  * `--artifacts`: by default a run keeps the audio of every trial that did not pass and of each case's

@@ -9,7 +9,7 @@ import { pcm16ToBytes } from "../src/core/audio/pcm";
 import { cli } from "./cli-harness";
 import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { startLiveSimulator } from "../src/core/live/simulator";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 import { bookingBackend, NOT_FOUND, outputTexts, recordingServer, type RecordingServer } from "./endpoint-fixtures";
 import { clauseOf, verdict } from "./judge-fixtures";
 import { tone, toneSynthesizer } from "./live-helpers";

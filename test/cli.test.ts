@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 
 const repo = resolve(import.meta.dirname, "..");
 

@@ -11,7 +11,7 @@ import { cli, runFolder } from "./cli-harness";
 import { DEFAULT_CALLER_VOICE, parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { startLiveSimulator, type LiveSimulator } from "../src/core/live/simulator";
 import { transcriptBridge } from "../src/core/live/transcript-bridge";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 import { EspeakSynthesizer } from "../src/core/speech/espeak";
 import { bookingBackend, NOT_FOUND, outputTexts, recordingServer, responseBody, textOutput, type RecordingServer, type SeenHttp } from "./endpoint-fixtures";
 import { clauseOf, verdict } from "./judge-fixtures";

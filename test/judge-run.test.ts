@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
 import { unpackTrial } from "../src/core/report/html";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
 
 /**

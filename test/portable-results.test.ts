@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 import { pcm16DurationMs } from "../src/core/audio/pcm";
 import { roundMs } from "../src/core/timeline/metrics";
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { Scenario } from "../src/core/dataset/schema";
 import { buildEvidenceCatalog } from "../src/core/judge/evidence";
 import { ProcedureResult, TaskMetrics, type ToolExecution, Turn } from "../src/core/record/trial-record";
-import { ResultsTrial } from "../src/core/report/results-schema";
+import { ResultsTrial } from "../src/core/record/results";
 import { grade, type GradingInput } from "../src/core/verify/deterministic";
 import { gradeProcedure, procedureAdherence, type ProcedureEvidence, type ProcedureSpec } from "../src/core/verify/procedure";
 

@@ -11,7 +11,7 @@ import { main } from "../src/core/cli/main";
 import type { TrialDetail } from "../src/core/report/client/data";
 import { unpackTrial } from "../src/core/report/html";
 import { GUTTER, timelineDuration } from "../src/core/report/client/timeline";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 import { isExecutableFile, launchBrowser, PACKAGED_CHROMIUM_ENV, SYSTEM_CHROMIUM, watch, type Browser, type PageWatch } from "./browser";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
 

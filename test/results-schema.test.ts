@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resultsJsonSchema } from "../src/core/report/results-schema";
+import { resultsJsonSchema } from "../src/core/record/results";
 import { CRASHLAB_VERSION } from "../src/core/version";
 
 const repo = resolve(import.meta.dirname, "..");

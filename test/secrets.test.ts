@@ -9,7 +9,7 @@ import { isOpenAIHost } from "../src/core/cli/credentials";
 import { cli, runFolder } from "./cli-harness";
 import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { LiveClient } from "../src/core/live/client";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
 import { unpackTrial } from "../src/core/report/html";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 import { buildTrials } from "../src/core/run/plan";
 import { expectedSeconds, parseShard, shardTrials } from "../src/core/run/shard";
 

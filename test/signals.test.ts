@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readWav } from "../src/core/audio/wav";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 
 /**
  * Issue 8 items 3 and 4, end to end: the real bin in a child process, stopped by real signals. An

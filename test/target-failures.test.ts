@@ -10,7 +10,7 @@ import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
 import { gptLiveTarget } from "../src/core/live/target";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 import { definePlan } from "../src/core/run/plan";
 import { run } from "../src/core/run/run";
 import { EspeakSynthesizer } from "../src/core/speech/espeak";

@@ -5,7 +5,7 @@ import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
-import { ResultsFile } from "../src/core/report/results-schema";
+import { ResultsFile } from "../src/core/record/results";
 import { PLAN } from "../crashlab/evaluations";
 import { resolveRun, trialContext } from "../src/core/run/run";
 import { resultsRow } from "../src/core/report/results";

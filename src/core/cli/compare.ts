@@ -11,7 +11,7 @@ import { compareRuns, latencyText, type Comparison, type CompareRun, type Compar
 import { escapeHtml, STYLE } from "../report/html";
 import { writeFileAtomic } from "../files/atomic";
 import { scanResultsFile } from "../report/results-reader";
-import { ResultsTrial } from "../report/results-schema";
+import { ResultsTrial } from "../record/results";
 import { decimalNumber, parseFlags } from "./flags";
 import { UsageError } from "./usage-error";
 import type { ViewIO } from "./view";

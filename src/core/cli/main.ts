@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
 import { checkCasesAgainstWorlds } from "../run/preflight";
-import { resultsJsonSchema } from "../report/results-schema";
+import { resultsJsonSchema } from "../record/results";
 import { redactor, type Redact } from "../report/redact";
 import { CRASHLAB_VERSION } from "../version";
 import { validateRecordings } from "../walk/recordings";

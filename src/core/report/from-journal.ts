@@ -14,7 +14,7 @@ import { AtomicFileWriter } from "../files/atomic";
 import { junitLines } from "./junit";
 import { redactShapes, type Redact } from "./redact";
 import { resultsHeader, writeResultsFile, type ResultsContext, type ResultsHeader, type ResultsTrialRow } from "./results";
-import { ResultsTrial } from "./results-schema";
+import { ResultsTrial } from "../record/results";
 
 export interface JournalRunMeta {
   run_id: string;

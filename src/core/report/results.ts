@@ -6,7 +6,7 @@ import { AtomicFileWriter, writeFileAtomic } from "../files/atomic";
 import type { TrialRecord } from "../record/trial-record";
 import { redactShapes, type Redact } from "./redact";
 import { junitXml } from "./junit";
-import { RESULTS_VERSION, ResultsFile, ResultsTrial } from "./results-schema";
+import { RESULTS_VERSION, ResultsFile, ResultsTrial } from "../record/results";
 
 export type ResultsTrialRow = ResultsFile["trials"][number];
 

@@ -6,7 +6,7 @@ import { conversationView } from "./waveform";
 import { writeFileAtomic } from "../files/atomic";
 import { redactShapes, type Redact } from "./redact";
 import { packTrial, reportHtml } from "./html";
-import { ResultsFile, ResultsTrial } from "./results-schema";
+import { ResultsFile, ResultsTrial } from "../record/results";
 
 /** A run folder that cannot be turned into a report (no results.json, or one that does not parse). */
 export class RunFolderError extends Error {

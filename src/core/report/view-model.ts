@@ -4,7 +4,7 @@ import type { Delegation, ToolExecution, Turn } from "../record/trial-record";
 import { percentile, wilsonInterval } from "../stats/rates";
 import { measuredLatencyMs } from "../timeline/metrics";
 import type { AssessmentView, AudioView, CaseView, DecisionState, EvidenceView, GateState, GateView, LabelledSpan, RateRow, ReportData, TrialDetail, TrialRow, TurnView } from "./client/data";
-import type { ResultsFile } from "./results-schema";
+import type { ResultsFile } from "../record/results";
 
 /**
  * The report's data, built from what a run folder holds: results.json, each trial's transcripts/<trial>.json
