@@ -307,10 +307,26 @@ function checkTrialCount(cases: number, repetitions: number, maxTrials: number):
 export async function run(plan: Plan, options: RunOptions = {}, resolved = resolveRun(plan, options)): Promise<RunResult> {
   const git: GitState = options.package?.dir ? gitState(options.package.dir) : { commit: null, dirty: null };
   const keep = options.keep_records !== false;
-  return runEach(plan, options, resolved, async (spec) => {
+  const loop = await runEach(options, resolved, async (spec) => {
     const { record, media, catalog } = await runTrial(trialContext(plan, options, resolved, spec, git));
     return { outcome: trialOutcome(record), ...(keep ? { record } : {}), report: (done, total) => options.onTrialEnd?.(record, done, total, media, catalog) };
   });
+  const gates = evaluateGates(loop.outcomes, resolved.gate_config);
+  return {
+    run_id: resolved.run_id,
+    plan: plan.name,
+    target: resolved.target_name,
+    seed: resolved.seed,
+    repetitions: resolved.repetitions,
+    started_at: loop.started_at,
+    finished_at: loop.finished_at,
+    records: loop.records,
+    gate_config: resolved.gate_config,
+    gates,
+    decision: runDecision(gates, loop.interruption, resolved.trials.length),
+    interruption: loop.interruption,
+    summary: summarize(loop.outcomes),
+  };
 }
 
 /** What runs one trial: the same for every trial of a run, wherever it runs (this thread or a worker). */
@@ -362,17 +378,26 @@ export interface FinishedTrial {
   report: (done: number, total: number) => void | Promise<void>;
 }
 
+/** What the run loop leaves: the finished trials (records only if kept), what did not run, and when. */
+export interface LoopResult {
+  started_at: string;
+  finished_at: string;
+  records: TrialRecord[];
+  /** This loop's finished trials, slim; a resumed run's earlier trials are in its journal, not here. */
+  outcomes: TrialOutcome[];
+  interruption: Interruption | null;
+}
+
 /**
  * The run loop shared by every way of executing a trial: hands out trials in order, `concurrency` at a
  * time, skips finished ones (--resume), stops handing out at an interrupt, stops waiting at abandon,
  * then the gates over what finished and the list of what did not.
  */
 export async function runEach(
-  plan: Plan,
   options: Pick<RunOptions, "signal" | "abandon" | "skip" | "onTrialStart" | "real_time" | "speech">,
   resolved: ResolvedRun,
   execute: (spec: TrialSpec, index: number) => Promise<FinishedTrial>,
-): Promise<RunResult> {
+): Promise<LoopResult> {
   const started_at = new Date().toISOString();
   const records: Array<TrialRecord | undefined> = [];
   const outcomes: TrialOutcome[] = new Array(resolved.trials.length);
@@ -411,22 +436,7 @@ export async function runEach(
     outcomes[i] || skip.has(spec.trial_id) ? [] : [{ trial_id: spec.trial_id, case_id: spec.case.id, reason: started.has(i) ? ("abandoned while running" as const) : ("not started" as const) }],
   );
   const interruption: Interruption | null = not_run.length > 0 ? { signal: signalName(options.signal, options.abandon), not_run } : null;
-  const gates = evaluateGates(finishedOutcomes, resolved.gate_config);
-  return {
-    run_id: resolved.run_id,
-    plan: plan.name,
-    target: resolved.target_name,
-    seed: resolved.seed,
-    repetitions: resolved.repetitions,
-    started_at,
-    finished_at: new Date().toISOString(),
-    records: finished,
-    gate_config: resolved.gate_config,
-    gates,
-    decision: runDecision(gates, interruption, resolved.trials.length),
-    interruption,
-    summary: summarize(finishedOutcomes),
-  };
+  return { started_at, finished_at: new Date().toISOString(), records: finished, outcomes: finishedOutcomes, interruption };
 }
 
 function abortedPromise(signal: AbortSignal): Promise<void> {

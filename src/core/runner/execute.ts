@@ -9,7 +9,7 @@ import type { Redact } from "../report/redact";
 import type { ResultsContext } from "../report/results";
 import { writeRunReport } from "../report/run-folder";
 import type { ArtifactPolicy } from "../report/artifacts";
-import { runEach, trialContext, type ResolvedRun, type RunOptions, type RunResult } from "../run/run";
+import { runEach, trialContext, type LoopResult, type ResolvedRun, type RunOptions, type RunResult } from "../run/run";
 import type { Plan } from "../run/plan";
 import { lostTrial } from "../trial/lost";
 import { trialOutcome } from "../run/outcome";
@@ -60,12 +60,12 @@ export async function execute(x: Execution): Promise<Executed> {
   };
   const options: RunOptions = { ...x.options, keep_records: false, skip };
   const git: GitState = x.options.package?.dir ? gitState(x.options.package.dir) : { commit: null, dirty: null };
-  let result: RunResult;
+  let loop: LoopResult;
   const pool = x.pool;
   try {
     if (pool) {
       pool.begin({ runDir: session.dir, git });
-      result = await runEach(plan, options, resolved, async (spec) => {
+      loop = await runEach(options, resolved, async (spec) => {
         const pooled = await pool.run(spec.trial_id);
         // A trial its worker lost (the worker died) still ends with a record: infrastructure_error at stage "worker".
         let trial: SettledTrial;
@@ -79,7 +79,7 @@ export async function execute(x: Execution): Promise<Executed> {
     } else {
       // Real time: other sessions' audio ticks run between this trial's files.
       const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-      result = await runEach(plan, options, resolved, async (spec) => {
+      loop = await runEach(options, resolved, async (spec) => {
         const { record, media, catalog } = await runTrial(trialContext(plan, options, resolved, spec, git));
         const outcome = trialOutcome(record);
         return {
@@ -93,28 +93,23 @@ export async function execute(x: Execution): Promise<Executed> {
   }
   // The workers' part is done: they stop (and free their memory) while the outputs are written.
   const stopping = pool?.close();
-  const outputs = writeOutputsFromJournal(
-    session.dir,
-    session.journalPath,
-    resolved.trials.map((t) => t.trial_id),
-    {
-      run_id: session.meta.run_id,
-      plan: result.plan,
-      target: result.target,
-      seed: result.seed,
-      repetitions: result.repetitions,
-      started_at: session.meta.resumes.length > 0 ? session.meta.started_at : result.started_at,
-      finished_at: result.finished_at,
-      gate_config: result.gate_config,
-    },
-    result.interruption,
-    x.results,
-    x.redact,
-  );
+  // Summary, gates and decision are computed once, from the journal: it holds a resumed run's earlier trials too.
+  const header = {
+    run_id: session.meta.run_id,
+    plan: plan.name,
+    target: resolved.target_name,
+    seed: resolved.seed,
+    repetitions: resolved.repetitions,
+    started_at: session.meta.resumes.length > 0 ? session.meta.started_at : loop.started_at,
+    finished_at: loop.finished_at,
+    gate_config: resolved.gate_config,
+  };
+  const outputs = writeOutputsFromJournal(session.dir, session.journalPath, resolved.trials.map((t) => t.trial_id), header, loop.interruption, x.results, x.redact);
   // The report is built from the run folder alone, exactly as `crashlab view` would rebuild it.
   const reportFile = await writeRunReport(session.dir, x.redact, true);
   await stopping;
-  const executed = { result: { ...result, run_id: session.meta.run_id, summary: outputs.summary, gates: outputs.gates, decision: outputs.decision }, outputs, report: reportFile };
+  const result: RunResult = { ...header, records: loop.records, gates: outputs.gates, decision: outputs.decision, interruption: loop.interruption, summary: outputs.summary };
+  const executed = { result, outputs, report: reportFile };
   for (const r of x.reporters) await r.onRunEnd?.({ run_dir: session.dir, ...executed });
   return executed;
 }
