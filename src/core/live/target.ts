@@ -62,10 +62,6 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
   const responsesBackend = clientBackend(settings) === "responses";
   if (settings.delegation === "client" && !responsesBackend && !options.offline)
     throw new Error("client delegation needs a backend: give the target an offline policy, or a Responses endpoint (client_backend: \"responses\")");
-  // The harness prepares a trial's caller audio right before starting its session; each simulator learns
-  // only its own trial's words (two trials may send identical audio chunks, e.g. a CRAWL synthesis and
-  // the clean WALK recording made from it).
-  let pending: Array<{ pcm: Uint8Array; text: string }> = [];
   let assistantVoice: SimulatorSynthesizer | undefined;
   // The simulator's own voice is a fixed function of its text: each reply is synthesized once per process (memo.ts).
   const voice = () => (assistantVoice ??= options.offline?.synthesizer ?? memoizedEspeak(settings.voice, settings.simulator_speech_cache));
@@ -100,12 +96,7 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
     session() {
       return { instructions: options.instructions, voice: settings.voice, delegation: settings.delegation, tools: options.tools };
     },
-    prepareCallerAudio(audio) {
-      if (settings.mode === "offline") pending.push({ pcm: audio.pcm, text: audio.text });
-    },
     async start(request: SessionRequest, io: SessionIO): Promise<TargetSession> {
-      const registrations = pending;
-      pending = [];
       let simulator: LiveSimulator | undefined;
       let url = settings.endpoint ?? GPT_LIVE_URL;
       // null: no Authorization header at all (a custom endpoint nobody named a key for).
@@ -121,7 +112,9 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
           ...(options.offline!.faults ? { faults: options.offline!.faults } : {}),
           ...(options.offline!.timing ? { timing: options.offline!.timing } : {}),
         });
-        for (const r of registrations) simulator.registerCallerAudio(r.pcm, r.text);
+        // Each simulator learns only its own trial's words, from its own session request (two trials may send
+        // identical audio chunks, e.g. a CRAWL synthesis and the clean WALK recording made from it).
+        if (request.caller_audio) simulator.registerCallerAudio(request.caller_audio.pcm, request.caller_audio.text);
         // Offline means the local simulator: its placeholder token never leaves this process.
         url = simulator.url;
         apiKey = "offline-simulator";

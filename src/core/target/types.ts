@@ -25,6 +25,14 @@ export interface SessionRequest {
   delegation: DelegationMode;
   tools: ToolDeclaration[];
   context?: CallerContext;
+  /**
+   * The caller's words and the exact audio that will carry them, for an offline simulator-backed target
+   * only: no speech recognizer ships offline, so the simulator is told what these bytes say (its stand-in
+   * for recognition). It is `input.text` — what was synthesized or recorded — never anything evaluator-only;
+   * offline runs therefore check the pipeline, not speech understanding. Live targets ignore it: nothing of
+   * it crosses the wire.
+   */
+  caller_audio?: { pcm: Uint8Array; text: string };
 }
 
 /** Token usage of one backend response (Responses API shape, normalized). */
@@ -156,15 +164,8 @@ export interface TargetAdapter {
   readonly kind: string;
   /** Which caller inputs the adapter accepts. */
   readonly accepts: ReadonlyArray<InputKind>;
-  /**
-   * Offline simulator-backed adapters only: bind the caller's words to the exact audio that will be sent,
-   * because no speech recognizer ships offline. The harness passes `input.text` (what was synthesized),
-   * never anything evaluator-only. Offline runs therefore check the pipeline, not speech understanding.
-   * Called immediately before `start()` of the same trial (no await in between), which consumes it.
-   */
-  prepareCallerAudio?(audio: { pcm: Uint8Array; text: string }): void;
   describe(): TargetDescriptor;
   /** The instructions, voice, delegation mode and tools the session starts with. */
-  session(): Omit<SessionRequest, "session_label" | "context">;
+  session(): Omit<SessionRequest, "session_label" | "context" | "caller_audio">;
   start(request: SessionRequest, io: SessionIO): Promise<TargetSession>;
 }

@@ -8,18 +8,19 @@ import type { TrialState } from "../state";
  * Session start: the target's own configuration, labelled with the trial id, plus the caller's
  * authorized context; nothing evaluator-only. The session reaches the trial only through its SessionIO.
  *
- * `callerAudio` is for offline targets only: the simulator has no recognizer, so it is told the words of
- * these exact bytes (its stand-in for speech recognition); nothing crosses the wire, live targets ignore
- * it. The adapter hands what it was told to the next session it starts, so telling and starting must
- * happen with no await between them, or a concurrent trial could start with this trial's words.
+ * `callerAudio` is for offline targets only: the simulator has no recognizer, so the session request tells
+ * it the words of these exact bytes (its stand-in for speech recognition); nothing crosses the wire, live
+ * targets ignore it.
  */
 export async function startSession(trial: TrialState, callerAudio?: { pcm: Uint8Array; text: string }): Promise<TargetSession> {
   const { target } = trial.ctx;
   const scenario = trial.scenario;
-  if (callerAudio) target.prepareCallerAudio?.(callerAudio);
   const base = target.session();
   try {
-    trial.session = await target.start({ ...base, session_label: trial.spec.trial_id, ...(scenario.input.context ? { context: callerContext(scenario) } : {}) }, sessionIO(trial));
+    trial.session = await target.start(
+      { ...base, session_label: trial.spec.trial_id, ...(scenario.input.context ? { context: callerContext(scenario) } : {}), ...(callerAudio ? { caller_audio: callerAudio } : {}) },
+      sessionIO(trial),
+    );
   } catch (e) {
     throw new StageError("session_start", e);
   }
