@@ -36,6 +36,7 @@ import { parseRunArgs, resolveOptions, UsageError, type RawRunArgs, type Resolve
 import { callerSpeech, conversationLine, conversationSettings, runOptionsOf } from "./run-settings";
 import { settleTrial, settleTrialPaced, type SettledTrial } from "./trial-output";
 import { TrialPool } from "./trial-pool";
+import { machineFault, machineFaultLine } from "./machine-fault";
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -121,6 +122,12 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
     if (isInputError(error)) {
       io.stderr(`crashlab: ${oneParagraph(error.message)}${error.name === "UsageError" ? " (see `crashlab --help`)" : ""}\n`);
       return 2;
+    }
+    // The machine's fault (a full disk, a read-only file system, …): one line with what to do, exit 3.
+    const fault = machineFault(error);
+    if (fault) {
+      io.stderr(`crashlab: ${machineFaultLine(fault, command === "audio" ? "audio extract" : command)}\n`);
+      return 3;
     }
     // Our own bug: the stack helps us fix it; it goes through the same redaction as every other output.
     io.stderr(`crashlab: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { generateAudio } from "../walk/generate";
+import { machineFault } from "../cli/machine-fault";
+import { atPath } from "../report/files";
 import { PACKAGE_DEPENDENCIES, PACKAGE_DEV_DEPENDENCIES, PACKAGE_SCRIPTS, packageJson, SCAFFOLD_FILES, tsconfigJson } from "./templates";
 
 /*
@@ -104,6 +106,8 @@ function writeAll(dir: string, files: Record<string, string | Uint8Array>): void
     }
   } catch (error) {
     for (const path of created.reverse()) rmSync(path, { recursive: true, force: true });
+    // A full or read-only disk, a permission the process lacks: the machine's fault, one line and exit 3 from the CLI.
+    if (machineFault(error)) throw atPath(error, at);
     const { code, message } = error as NodeJS.ErrnoException;
     const known = FS_PROBLEMS[code ?? ""];
     throw new InitError(`could not write ${at}: ${known?.reason ?? message}; nothing was written — ${known?.fix ?? "fix that, then run crashlab init again"}`);
@@ -115,10 +119,6 @@ const FS_PROBLEMS: Record<string, { reason: string; fix: string }> = {
   ENOTDIR: { reason: "part of that path is a file, not a folder", fix: "move that file away or initialise another folder" },
   EEXIST: { reason: "something is already there", fix: "move it away or initialise another folder" },
   EISDIR: { reason: "a folder is in the way", fix: "move that folder away or initialise another folder" },
-  EACCES: { reason: "permission denied", fix: "initialise a folder you can write to" },
-  EPERM: { reason: "permission denied", fix: "initialise a folder you can write to" },
-  EROFS: { reason: "the file system is read-only", fix: "initialise a folder on a writable disk" },
-  ENOSPC: { reason: "no space left on the device", fix: "free some space, then run crashlab init again" },
 };
 
 /** walk.json and its WAV, generated from the scaffold's CRAWL dataset in a scratch folder. */

@@ -16,8 +16,22 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (error) {
     // A failed write or rename (a folder at `path`, a full or read-only disk) leaves no temp file behind.
     rmSync(tmp, { force: true });
-    throw error;
+    throw atPath(error, path);
   }
+}
+
+/**
+ * Give a SystemError the path of the file it was about when the call that raised it had only a file
+ * descriptor (`write` says no path): the error then names the file, also where only its message travels
+ * (from a trial's worker thread). The message keeps Node's own form, `CODE: text, syscall 'path'`.
+ */
+export function atPath<T>(error: T, path: string): T {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e === "object" && e !== null && typeof e.code === "string" && e.path === undefined) {
+    e.path = path;
+    if (typeof e.message === "string") e.message = `${e.message} '${path}'`;
+  }
+  return error;
 }
 
 /** Artifact file stem for a trial id: `case#3` → `case.r3` (injective; avoids '#' in URLs and reports). */
@@ -36,21 +50,38 @@ export class AtomicFileWriter {
     this.fd = openSync(this.tmp, "w", 0o600);
   }
 
+  /** A write that fails (a full disk) removes the temp file at once; `abort` after it is harmless. */
   write(text: string): void {
     const bytes = Buffer.from(text, "utf8");
     let written = 0;
-    while (written < bytes.length) written += writeSync(this.fd!, bytes, written, bytes.length - written);
+    try {
+      while (written < bytes.length) written += writeSync(this.fd!, bytes, written, bytes.length - written);
+    } catch (error) {
+      this.abort();
+      throw atPath(error, this.path);
+    }
   }
 
   commit(): void {
-    closeSync(this.fd!);
+    const fd = this.fd!;
+    // Cleared first: a close that fails (a full disk can surface there) must not be closed twice by abort.
     this.fd = null;
-    renameSync(this.tmp, this.path);
+    try {
+      closeSync(fd);
+      renameSync(this.tmp, this.path);
+    } catch (error) {
+      this.abort();
+      throw atPath(error, this.path);
+    }
   }
 
   abort(): void {
-    if (this.fd !== null) closeSync(this.fd);
+    const fd = this.fd;
     this.fd = null;
-    rmSync(this.tmp, { force: true });
+    try {
+      if (fd !== null) closeSync(fd);
+    } finally {
+      rmSync(this.tmp, { force: true });
+    }
   }
 }

@@ -5,6 +5,7 @@
  * (a fresh temporary file, then rename) with 0600 files and 0700 folders.
  */
 import { randomUUID } from "node:crypto";
+import { atPath } from "../report/files";
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
@@ -94,7 +95,10 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw error;
+    // Named by the file it was to become, not the temporary one.
+    const e = error as NodeJS.ErrnoException;
+    if (typeof e?.code === "string" && e.path === temporary) e.path = path;
+    throw atPath(error, path);
   }
 }
 
