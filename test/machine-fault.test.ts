@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { machineFault, machineFaultInMessage, machineFaultLine } from "../src/core/cli/machine-fault";
-import { AtomicFileWriter, atPath, writeFileAtomic } from "../src/core/report/files";
+import { spawnSync } from "node:child_process";
+import { AtomicFileWriter, atPath, removeLeftoverTemps, writeFileAtomic } from "../src/core/report/files";
 
 /** Node's SystemError as a failing call raises it. */
 const systemError = (code: string, syscall: string, path?: string) =>
@@ -61,5 +62,28 @@ describe("the machine's faults in one line", () => {
     w.abort();
     expect(readdirSync(dir)).toEqual(["taken"]);
     expect(existsSync(join(dir, `taken.tmp-${process.pid}`))).toBe(false);
+  });
+});
+
+describe("leftover temporary files", () => {
+  it("removes `<file>.tmp-<pid>` of processes that no longer exist, anywhere below the run folder, and nothing else", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fault-leftovers-"));
+    mkdirSync(join(dir, "audio", "a.r1"), { recursive: true });
+    mkdirSync(join(dir, "events"));
+    // A pid that has just ended (its process was waited for).
+    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+    expect(dead).toMatch(/^\d+$/);
+    const files = {
+      wav: join(dir, "audio", "a.r1", `conversation.wav.tmp-${dead}`),
+      events: join(dir, "events", `a.r1.jsonl.gz.tmp-${dead}`),
+      mine: join(dir, `results.json.tmp-${process.pid}`),
+      kept: join(dir, "audio", "a.r1", "conversation.wav"),
+      notTemp: join(dir, "notes.tmp-x1"),
+    };
+    for (const f of Object.values(files)) writeFileSync(f, "x");
+    expect(removeLeftoverTemps(dir).sort()).toEqual([files.wav, files.events].sort());
+    expect(existsSync(files.wav) || existsSync(files.events)).toBe(false);
+    expect([files.mine, files.kept, files.notTemp].every((f) => existsSync(f))).toBe(true);
+    expect(removeLeftoverTemps(dir)).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { progressLine, summaryText } from "../report/console";
 import { createRunFolder } from "../report/results-folder";
 import { checkCasesAgainstWorlds } from "../run/preflight";
 import { writeRunReport } from "../report/run-folder";
+import { removeLeftoverTemps } from "../report/files";
 import { writeOutputsFromJournal } from "../report/from-journal";
 import { indexJournal, JOURNAL_FILE, JournalWriter, trimTornLine } from "../journal/journal";
 import { planDigest, RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
@@ -155,6 +156,9 @@ async function runCommand(argv: string[], givenIo: CliIO, cliRedact: Redact, cli
   if (resumption) {
     cli = resumption.cli;
     io = { ...io, cwd: resumption.cwd };
+    // A kill mid-write leaves `<file>.tmp-<pid>` files (a whole conversation.wav at times) that nothing renames.
+    const leftovers = removeLeftoverTemps(resumption.dir);
+    if (leftovers.length > 0 && !cli.quiet) io.stderr(`crashlab: removed ${leftovers.length} temporary file(s) a stopped run left in ${resumption.dir}\n`);
   }
   const shard = cli.shard !== undefined ? parseShard(cli.shard) : null;
   checkRunName(cli["run-name"]);

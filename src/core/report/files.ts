@@ -1,5 +1,5 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 /** Result folders are private to the user (0700), files 0600 (evaluation-contract §7). */
 export function ensureDir(dir: string): void {
@@ -83,5 +83,42 @@ export class AtomicFileWriter {
     } finally {
       rmSync(this.tmp, { force: true });
     }
+  }
+}
+
+/**
+ * Remove the temporary files a killed process left in a run folder (`<file>.tmp-<pid>`, anywhere below it):
+ * a SIGKILL mid-write leaves one behind, up to a whole conversation.wav, and nothing else ever renames it.
+ * Only those of a process that no longer exists are removed: a live process may still be writing its own
+ * (a pid reused since keeps its file until a later resume, which costs space, never a file someone is
+ * writing). Returns the paths removed.
+ */
+export function removeLeftoverTemps(runDir: string): string[] {
+  const removed: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        const pid = /\.tmp-(\d+)$/.exec(entry.name)?.[1];
+        if (pid !== undefined && !processLives(Number(pid))) {
+          rmSync(path, { force: true });
+          removed.push(path);
+        }
+      }
+    }
+  };
+  walk(runDir);
+  return removed;
+}
+
+function processLives(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
