@@ -112,7 +112,8 @@ export function removeLeftoverTemps(runDir: string): string[] {
   return removed;
 }
 
-function processLives(pid: number): boolean {
+/** Whether a process with this id exists (EPERM: it does, under another user). */
+export function processLives(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
