@@ -229,7 +229,8 @@ describe("a disk that fails mid-run: exit 3, one line, a journal to resume from"
     const esc = named.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     expect(stderr).toMatch(new RegExp(`^crashlab: cannot write ${esc}/\\S+: ${cause} and resume with crashlab run --resume ${esc}\\n$`));
     const before = journal(dir);
-    expect(before.rows.length).toBeGreaterThanOrEqual(1);
+    // The mount turned read-only once a trial was journaled (a file size limit stops at the first large file).
+    if (namespaces) expect(before.rows.length).toBeGreaterThanOrEqual(1);
     expect(before.rows.length).toBeLessThan(TOTAL);
     expect(temps(dir)).toEqual([]);
     await resumeAndCompare(dir);
