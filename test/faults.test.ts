@@ -73,12 +73,14 @@ async function killWhen(run: ReturnType<typeof started>, ready: () => boolean): 
 }
 
 let reference: ResultsFile;
+let referenceDir: string;
 
 beforeAll(async () => {
   const whole = mkdtempSync(join(tmpdir(), "faults-whole-"));
   const r = await cli(["run", ...ARGS, "--results-dir", whole, "--quiet"]);
   expect(r.code).toBe(0);
-  reference = results(folder(whole));
+  referenceDir = folder(whole);
+  reference = results(referenceDir);
   expect(reference.trials).toHaveLength(TOTAL);
 }, 180_000);
 
@@ -234,5 +236,56 @@ describe("a disk that fails mid-run: exit 3, one line, a journal to resume from"
     expect(before.rows.length).toBeLessThan(TOTAL);
     expect(temps(dir)).toEqual([]);
     await resumeAndCompare(dir);
+  }, 240_000);
+});
+
+describe("the other commands that write: a read-only file system is one line, exit 3", () => {
+  it(`view, compare --html, audio extract, init and generate-audio (${namespaces ? "a read-only bind mount: EROFS" : "a file size limit: EFBIG"})`, () => {
+    const work = mkdtempSync(join(tmpdir(), "faults-commands-"));
+    const ro = join(work, "ro");
+    const logs = join(work, "logs");
+    mkdirSync(ro);
+    mkdirSync(logs);
+    const q = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
+    const trial = reference.trials[0]!.trial_id;
+    const commands: Record<string, string[]> = {
+      view: ["view", join(ro, "run"), "--print"],
+      compare: ["compare", referenceDir, referenceDir, "--html", join(ro, "compare.html")],
+      audio: ["audio", "extract", join(ro, "run"), "--trial", trial],
+      init: ["init", join(ro, "pkg")],
+      generate: ["generate-audio", "--data", "crashlab/data/crawl.json", "--output-data", join(ro, "walk.json"), "--example", "harbor_001"],
+    };
+    const runs = Object.entries(commands)
+      .map(([name, argv]) => `${[...TSX, ...argv].map(q).join(" ")} >/dev/null 2>${q(join(logs, name))}; echo $? >${q(join(logs, `${name}.code`))}`)
+      .join("; ");
+    // A copy of a finished run without its report, so `view` must write one.
+    const copy = `cp -a ${q(referenceDir)} ${q(join(ro, "run"))} && rm ${q(join(ro, "run", "report.html"))}`;
+    const script = namespaces
+      ? `${copy} && mount --bind ${q(ro)} ${q(ro)} && mount -o remount,bind,ro ${q(ro)} || exit 91; ${runs}`
+      : `${copy} || exit 91; trap '' XFSZ; ulimit -f 1; ${runs}`;
+    const shell = spawnSync(namespaces ? "unshare" : "sh", namespaces ? ["-m", "sh", "-c", script] : ["-c", script], { cwd: repo, env: { ...process.env, OPENAI_API_KEY: "" }, encoding: "utf8", timeout: 170_000 });
+    expect(shell.status, shell.stderr).toBe(0);
+    const cause = namespaces ? "the file system is read-only; make it writable" : "the file would pass the file size limit; raise the limit \\(ulimit -f\\)";
+    const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    // Per command: the file named (a fixed folder, then a pattern for the rest) and the command to run again.
+    const expected: Record<string, [string, string, string]> = {
+      view: [join(ro, "run", "report.html"), "", "view"],
+      compare: [join(ro, "compare.html"), "", "compare"],
+      audio: [join(ro, "run", "audio"), "/\\S+\\.wav", "audio extract"],
+      // Under a file size limit init fails first in its scratch folder (where it generates the WALK recording).
+      init: namespaces ? [join(ro, "pkg"), "(/\\S+)?", "init"] : ["/", "\\S+", "init"],
+      generate: [ro, "/\\S+", "generate-audio"],
+    };
+    for (const [name, [fixed, rest, command]] of Object.entries(expected)) {
+      const stderr = readFileSync(join(logs, name), "utf8");
+      expect(readFileSync(join(logs, `${name}.code`), "utf8").trim(), `${name}: ${stderr}`).toBe("3");
+      expect(stderr, name).not.toMatch(/internal error|\n\s+at /);
+      // view says first that it builds the missing report, generate-audio what it is making; the fault is then one line.
+      const lines = stderr.trimEnd().split("\n");
+      expect(lines.length, name).toBe(name === "view" || name === "generate" ? 2 : 1);
+      expect(lines.at(-1), name).toMatch(new RegExp(`^crashlab: cannot write ${esc(fixed)}${rest}: ${cause} and run crashlab ${command} again$`));
+    }
+    // Nothing was left half-written where writing was possible.
+    expect(temps(work)).toEqual([]);
   }, 240_000);
 });

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { generateAudio } from "../walk/generate";
 import { machineFault } from "../cli/machine-fault";
-import { atPath } from "../report/files";
+import { atPath, makeDirs } from "../report/files";
 import { PACKAGE_DEPENDENCIES, PACKAGE_DEV_DEPENDENCIES, PACKAGE_SCRIPTS, packageJson, SCAFFOLD_FILES, tsconfigJson } from "./templates";
 
 /*
@@ -99,7 +99,7 @@ function writeAll(dir: string, files: Record<string, string | Uint8Array>): void
   try {
     for (const file of order) {
       at = join(dir, file);
-      const firstNew = mkdirSync(dirname(at), { recursive: true });
+      const firstNew = makeDirs(dirname(at));
       if (firstNew) created.push(firstNew);
       writeFileSync(at, files[file]!, { flag: file === "package.json" ? "w" : "wx" });
       created.push(at);
@@ -125,7 +125,12 @@ const FS_PROBLEMS: Record<string, { reason: string; fix: string }> = {
 async function walkRecording(): Promise<Record<string, string | Uint8Array>> {
   const scratch = mkdtempSync(join(tmpdir(), "crashlab-init-"));
   try {
-    writeFileSync(join(scratch, "crawl.json"), SCAFFOLD_FILES["crashlab/data/crawl.json"]!);
+    const source = join(scratch, "crawl.json");
+    try {
+      writeFileSync(source, SCAFFOLD_FILES["crashlab/data/crawl.json"]!);
+    } catch (error) {
+      throw atPath(error, source);
+    }
     await generateAudio({ data: join(scratch, "crawl.json"), outputData: join(scratch, "walk.json"), examples: [WALK_RECORDING.scenario], condition: WALK_RECORDING.condition });
     const [dataset, wav] = WALK_FILES as [string, string];
     return { [dataset]: readFileSync(join(scratch, "walk.json"), "utf8"), [wav]: readFileSync(join(scratch, "audio", basename(wav))) };

@@ -3,7 +3,25 @@ import { dirname, join } from "node:path";
 
 /** Result folders are private to the user (0700), files 0600 (evaluation-contract §7). */
 export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
+}
+
+/**
+ * `mkdir -p`, returning the first folder made (undefined when none was). Node's recursive mkdir says ENOENT
+ * when an ancestor cannot be made (a read-only or full disk); then the folders are made one at a time, so
+ * the error is the real one (EROFS, ENOSPC) and names the folder it is about.
+ */
+export function makeDirs(dir: string, mode?: number): string | undefined {
+  const options = mode === undefined ? {} : { mode };
+  try {
+    return mkdirSync(dir, { recursive: true, ...options });
+  } catch (error) {
+    const parent = dirname(dir);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT" || parent === dir) throw error;
+    const first = makeDirs(parent, mode);
+    mkdirSync(dir, options);
+    return first ?? dir;
+  }
 }
 
 /** Write a file atomically (temp file + rename): a crash never leaves a half-written artifact. */
