@@ -33,7 +33,7 @@ export interface MachineFault {
 export function machineFault(error: unknown): MachineFault | null {
   if (typeof error !== "object" || error === null) return null;
   const { code, path, syscall } = error as NodeJS.ErrnoException;
-  if (typeof code !== "string" || !(code in CAUSES)) return null;
+  if (typeof code !== "string" || !Object.hasOwn(CAUSES, code)) return null;
   return { code: code as MachineFaultCode, path: typeof path === "string" ? finalName(path) : null, syscall: syscall ?? null, ...CAUSES[code as MachineFaultCode] };
 }
 
