@@ -32,6 +32,7 @@ const TRIALS = tier([
   "determinism",
   "duration-limit",
   "endpoints",
+  "faults",
   "golden-records",
   "grounding-run",
   "init",

@@ -30,6 +30,8 @@ interface Case {
   env?: Record<string, string>;
   code?: number;
   expect: string[];
+  /** What the message must not hold (a secret it was given). */
+  absent?: string[];
 }
 
 type Setup =
@@ -95,7 +97,8 @@ function wav(spec: WavSpec): Buffer {
   return spec.cut !== undefined ? out.subarray(0, spec.cut) : out;
 }
 
-function applySetup(dir: string, steps: Setup[]): void {
+/** `fill` expands {repo}, {fixtures} and {dir} in a link's target (a link out of the case's folder needs an absolute one). */
+function applySetup(dir: string, steps: Setup[], fill: (text: string) => string = (t) => t): void {
   for (const step of steps) {
     const at = (p: string) => {
       const path = join(dir, p);
@@ -105,7 +108,7 @@ function applySetup(dir: string, steps: Setup[]): void {
     if ("text" in step) writeFileSync(at(step.text[0]), step.text[1]);
     else if ("mkdir" in step) mkdirSync(at(step.mkdir), { recursive: true });
     else if ("fifo" in step) execFileSync("mkfifo", [at(step.fifo)]);
-    else if ("symlink" in step) symlinkSync(step.symlink[1], at(step.symlink[0]));
+    else if ("symlink" in step) symlinkSync(fill(step.symlink[1]), at(step.symlink[0]));
     else if ("wav" in step) writeFileSync(at(step.wav[0]), wav(step.wav[1]));
     else {
       const fd = openSync(at(step.sparse[0]), "w");
@@ -176,7 +179,7 @@ describe("the bad-input corpus", () => {
     const dir = mkdtempSync(join(tmpdir(), "crashlab-bad-"));
     const fill = (text: string) => text.replaceAll("{dir}", dir).replaceAll("{fixtures}", fixtures).replaceAll("{ok}", join(fixtures, "ok-package")).replaceAll("{repo}", repo);
     if (c.dataset) copyFileSync(join(fixtures, c.dataset), join(dir, "d.json"));
-    applySetup(dir, c.setup ?? []);
+    applySetup(dir, c.setup ?? [], fill);
     const expected = c.expect.map(fill);
     const code = c.code ?? 2;
 
@@ -202,6 +205,7 @@ describe("the bad-input corpus", () => {
       const before = snapshot(dir);
       const result = await cli(c.argv!.map(fill), dir, c.env ?? {});
       expectOneClearParagraph(result, code, expected, c.id);
+      for (const secret of c.absent ?? []) expect(result.stderr, c.id).not.toContain(secret);
       expect(snapshot(dir)).toEqual(before);
     }
     expect(existsSync(join(dir, "out")) && lstatSync(join(dir, "out")).isDirectory()).toBe(false);

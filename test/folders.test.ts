@@ -33,13 +33,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   verify: ["dataset", "language", "record", "timeline", "world"],
   judge: ["dataset", "record", "services", "timeline", "verify"],
   caller: ["audio", "dataset", "language", "live", "services", "time", "timeline", "world"],
-  walk: [ROOT_FILES, "audio", "dataset", "speech", "stats"],
-  trial: ["audio", "caller", "dataset", "judge", "provenance", "record", "services", "target", "time", "timeline", "verify", "walk", "world"],
+  walk: [ROOT_FILES, "audio", "dataset", "files", "speech", "stats"],
+  trial: ["audio", "caller", "dataset", "files", "judge", "provenance", "record", "services", "target", "time", "timeline", "verify", "walk", "world"],
   run: [ROOT_FILES, "dataset", "gate", "judge", "provenance", "record", "speech", "stats", "target", "timeline", "trial", "verify", "walk", "world"],
   package: ["dataset", "run", "trial", "world"],
-  report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "run", "stats", "target", "timeline", "trial", "walk"],
-  runner: [ROOT_FILES, "files", "gate", "journal", "judge", "package", "provenance", "record", "report", "run", "trial"],
-  init: [ROOT_FILES, "walk"],
+  report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "run", "services", "stats", "target", "timeline", "trial", "walk"],
+  runner: [ROOT_FILES, "files", "gate", "journal", "judge", "package", "provenance", "record", "report", "run", "services", "trial"],
+  init: [ROOT_FILES, "files", "walk"],
   cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "run", "runner", "services", "speech", "target", "trial", "walk"],
 };
 

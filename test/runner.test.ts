@@ -132,7 +132,7 @@ describe("a run folder taken back", () => {
     writeFileSync(join(dir, "transcripts", "left.json.tmp-99999"), "{");
     const resumed = await cli(["run", "--resume", dir], {});
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain("removed 1 unfinished temporary file(s)");
+    expect(resumed.stderr).toContain(`removed 1 temporary file(s) a stopped run left in ${dir} (transcripts/left.json.tmp-99999)`);
     expect(files(dir).filter((f) => /\.tmp-\d+$/.test(f))).toEqual([]);
   });
 

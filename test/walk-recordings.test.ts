@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -203,5 +203,85 @@ describe("validating a dataset's recordings", () => {
     expect(problems.every((p) => p.message.includes(`in dataset ${file}`))).toBe(true);
     expect(validateRecordings(parseDataset({ ...raw, scenarios: raw.scenarios.slice(0, 1) }, file), file)).toEqual([]);
     void dir;
+  });
+});
+
+describe("recordings reached through symbolic links", () => {
+  /** A recording at `audio/caller.wav` of a dataset in `<root>/set`, loaded; the error when refused. */
+  const load = (datasetDir: string) => {
+    try {
+      return loadRecording(join(datasetDir, "walk.json"), { id: "harbor_003" }, { id: "caller_recording", path: "audio/caller.wav" });
+    } catch (error) {
+      return error as RecordingError;
+    }
+  };
+  const layout = () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "walk-links-")));
+    const set = join(root, "set");
+    mkdirSync(join(set, "store"), { recursive: true });
+    mkdirSync(join(root, "elsewhere"));
+    writeFileSync(join(set, "store", "caller.wav"), good);
+    writeFileSync(join(root, "elsewhere", "caller.wav"), good);
+    return { root, set };
+  };
+
+  it("a link to a file or a folder inside the dataset's folder is followed", () => {
+    const { set } = layout();
+    mkdirSync(join(set, "audio"));
+    symlinkSync("../store/caller.wav", join(set, "audio", "caller.wav"));
+    expect(load(set)).toMatchObject({ samples: speech.length });
+    rmSync(join(set, "audio"), { recursive: true });
+    symlinkSync("store", join(set, "audio"));
+    expect(load(set)).toMatchObject({ samples: speech.length });
+  });
+
+  it("a link to a file, or through a folder, outside the dataset's folder is refused like '..', by its real path", () => {
+    const { root, set } = layout();
+    mkdirSync(join(set, "audio"));
+    symlinkSync(join(root, "elsewhere", "caller.wav"), join(set, "audio", "caller.wav"));
+    const file = load(set) as RecordingError;
+    expect(file).toBeInstanceOf(RecordingError);
+    expect(file.code).toBe("outside_folder");
+    expect(file.message).toBe(
+      `Recording "caller_recording" of scenario "harbor_003" in dataset ${join(set, "walk.json")} (audio/caller.wav → ${join(set, "audio", "caller.wav")}) cannot be used: ` +
+        `field input.recordings[].path leads through a symbolic link to ${join(root, "elsewhere", "caller.wav")}, outside the dataset's folder ${set}. ` +
+        "copy the file into the dataset's folder (cp -L audio/caller.wav …) and point the path at the copy; a link may only reach a file inside the dataset's folder, or git-annex's objects of the dataset's own repository.",
+    );
+    rmSync(join(set, "audio"), { recursive: true });
+    symlinkSync(join(root, "elsewhere"), join(set, "audio"));
+    expect((load(set) as RecordingError).code).toBe("outside_folder");
+    // A relative link climbing out is the same.
+    rmSync(join(set, "audio"));
+    symlinkSync("../elsewhere", join(set, "audio"));
+    expect((load(set) as RecordingError).code).toBe("outside_folder");
+    // The dataset's folder itself reached through a link: its real path counts, so the link inside still works.
+    rmSync(join(set, "audio"));
+    symlinkSync("store", join(set, "audio"));
+    symlinkSync(set, join(root, "set-link"));
+    expect(load(join(root, "set-link"))).toMatchObject({ samples: speech.length });
+  });
+
+  it("git-annex: a link into the annex objects of the repository holding the dataset is followed; another repository's is refused", () => {
+    const { root, set } = layout();
+    // The repository is root; its dataset lives in set/.
+    const object = join(root, ".git", "annex", "objects", "Xx", "Yy", "SHA256E-s1--ab.wav");
+    mkdirSync(join(object, ".."), { recursive: true });
+    writeFileSync(object, good);
+    mkdirSync(join(set, "audio"));
+    symlinkSync(object, join(set, "audio", "caller.wav"));
+    expect(load(set)).toMatchObject({ samples: speech.length });
+    // Another repository's annex is outside, like any other folder.
+    const other = realpathSync(mkdtempSync(join(tmpdir(), "walk-other-repo-")));
+    const foreign = join(other, ".git", "annex", "objects", "a.wav");
+    mkdirSync(join(foreign, ".."), { recursive: true });
+    writeFileSync(foreign, good);
+    rmSync(join(set, "audio", "caller.wav"));
+    symlinkSync(foreign, join(set, "audio", "caller.wav"));
+    expect((load(set) as RecordingError).code).toBe("outside_folder");
+    // Outside annex/objects, the repository's .git is no dataset's folder either.
+    writeFileSync(join(root, ".git", "config.wav"), good);
+    rmSync(join(set, "audio", "caller.wav"));
+    symlinkSync(join(root, ".git", "config.wav"), join(set, "audio", "caller.wav"));
+    expect((load(set) as RecordingError).code).toBe("outside_folder");
   });
 });

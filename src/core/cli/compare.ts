@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { compareRuns, latencyText, type Comparison, type CompareRun, type CompareTrial, type RateChange } from "../compare/compare";
 import { escapeHtml, STYLE } from "../report/html";
 import { writeFileAtomic } from "../files/atomic";
+import { machineFault } from "../files/machine-fault";
 import { scanResultsFile } from "../report/results-reader";
 import { ResultsTrial } from "../record/results";
 import { decimalNumber, parseFlags } from "./flags";
@@ -162,6 +163,8 @@ export async function compareCommand(argv: string[], io: ViewIO): Promise<number
     try {
       writeFileAtomic(html, htmlPage(c, gates, asked));
     } catch (error) {
+      // A full or read-only disk is the machine's fault, said as such by the CLI (exit 3), not a bad --html.
+      if (machineFault(error)) throw error;
       throw new UsageError(`--html ${values.html} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a file in a folder you can write to`);
     }
   }

@@ -1,4 +1,5 @@
 import { UsageError } from "./usage-error";
+import { urlForDisplay } from "../services/redact";
 
 /**
  * Which credential goes to which service (issue: keys are scoped). `OPENAI_API_KEY` is sent only to
@@ -70,7 +71,7 @@ export function checkEndpointUrl(flag: string, value: string, schemes: readonly 
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${flag} takes a ${schemes.join(" or ")} URL, e.g. ${example} (got "${value}")`);
+    throw new UsageError(`${flag} takes a ${schemes.join(" or ")} URL, e.g. ${example} (got "${urlForDisplay(value)}")`);
   }
   if (!schemes.includes(url.protocol.replace(/:$/, ""))) throw new UsageError(`${flag} takes a ${schemes.map((s) => `${s}://`).join(" or ")} URL, e.g. ${example} (got "${url.protocol}//…")`);
   if (url.username || url.password)
@@ -79,7 +80,7 @@ export function checkEndpointUrl(flag: string, value: string, schemes: readonly 
   if (url.search && onlyApiVersion) return value;
   if (url.search || url.hash)
     throw new UsageError(
-      `${flag} must not have a query string or fragment (got "${url.search || url.hash}"): give the base URL only, e.g. ${example}${azure ? " (Azure endpoints may carry only ?api-version=…)" : " (an Azure endpoint may carry ?api-version=…; Azure hosts are recognized, or pass --azure)"}`,
+      `${flag} must not have a query string or fragment (got "${url.search ? "?<redacted>" : "#<redacted>"}", not shown: a query may hold a token): give the base URL only, e.g. ${example}${azure ? " (Azure endpoints may carry only ?api-version=…)" : " (an Azure endpoint may carry ?api-version=…; Azure hosts are recognized, or pass --azure)"}`,
     );
   return value;
 }

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
 import { checkCasesAgainstWorlds } from "../run/preflight";
 import { resultsJsonSchema } from "../record/results";
-import { redactor, type Redact } from "../report/redact";
+import { redactor, type Redact } from "../services/redact";
 import { CRASHLAB_VERSION } from "../version";
 import { validateRecordings } from "../walk/recordings";
 import { generateAudioCommand } from "./generate-audio";
@@ -18,6 +18,7 @@ import { planWithDatasets } from "../package/datasets";
 import { scaffold, scaffoldSummary } from "../init/scaffold";
 import { UsageError } from "./options";
 import { runCommand } from "./run-command";
+import { machineFault, machineFaultLine } from "../files/machine-fault";
 
 export type { CliIO } from "./io";
 import type { CliIO } from "./io";
@@ -83,6 +84,12 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
     if (isInputError(error)) {
       io.stderr(`crashlab: ${oneParagraph(error.message)}${error.name === "UsageError" ? " (see `crashlab --help`)" : ""}\n`);
       return 2;
+    }
+    // The machine's fault (a full disk, a read-only file system, …): one line with what to do, exit 3.
+    const fault = machineFault(error);
+    if (fault) {
+      io.stderr(`crashlab: ${machineFaultLine(fault, command === "audio" ? "audio extract" : command)}\n`);
+      return 3;
     }
     // Our own bug: the stack helps us fix it; it goes through the same redaction as every other output.
     io.stderr(`crashlab: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);

@@ -4,7 +4,8 @@
  * settings (their plan digests differ), a shard given twice or missing, a trial in two blobs or in
  * none, are refused: a merged run is exactly the unsharded run, or nothing is written.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { processLives } from "../files/atomic";
 import { randomBytes } from "node:crypto";
 import { join, relative, resolve } from "node:path";
 import { JOURNAL_FILE, JournalReader, JournalWriter, type JournalEntry } from "../journal/journal";
@@ -17,7 +18,7 @@ import { createRunFolder } from "../report/results-folder";
 import { scanResultsFile } from "../report/results-reader";
 import type { ResultsHeader } from "../report/results";
 import { writeRunReport } from "../report/run-folder";
-import type { Redact } from "../report/redact";
+import type { Redact } from "../services/redact";
 import { checkRunName, parseFlags } from "./flags";
 import { UsageError } from "./usage-error";
 import type { ViewIO } from "./view";
@@ -147,16 +148,29 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
       if (other !== undefined) throw new MergeError(`${file} is in two shards (${other} and ${b.dir}): a trial's artifacts belong to one shard — were the folders copied into each other? Merge the shards as \`crashlab run --shard i/n\` wrote them`);
       artifactOwner.set(file, b.dir);
     }
-  const runDir = createRunFolder(resolve(io.cwd, values["results-dir"] ?? "results"), run_id);
+  const resultsDir = resolve(io.cwd, values["results-dir"] ?? "results");
+  // The merged run is written in a hidden folder and renamed into place whole, so a merge killed midway
+  // (SIGKILL: no handler runs) never leaves a run folder that looks finished, or half of one; the next merge
+  // into the same results folder removes what a killed one left.
+  const runDir = createRunFolder(resultsDir, `.${run_id}.merging-${process.pid}`);
+  const finalDir = resolve(resultsDir, run_id);
+  removeStaleMerges(resultsDir);
+  let outputs: Awaited<ReturnType<typeof writeMerged>>;
   try {
-    return await writeMerged(runDir);
+    outputs = await writeMerged(runDir);
+    renameSync(runDir, finalDir);
   } catch (error) {
     // Nothing half-written: a merge that fails leaves no folder behind.
     rmSync(runDir, { recursive: true, force: true });
     throw error;
   }
+  const report = join(finalDir, "report.html");
+  if (values.json) io.stdout(readFileSync(join(finalDir, "results.json"), "utf8"));
+  else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id, target: first.header.run.target, results_dir: join(finalDir, "results.json"), interruption: null }) + "\n");
+  if (!values.quiet && !values.json) io.stderr(`crashlab: merged ${blobs.length} shard(s), ${first.meta.plan_trials.length} trial(s) → ${finalDir}; report ${report}\n`);
+  return outputs.decision.exit_code;
 
-  async function writeMerged(runDir: string): Promise<number> {
+  async function writeMerged(runDir: string) {
     for (const b of blobs)
       for (const sub of ["events", "transcripts", "audio"]) if (existsSync(join(b.dir, sub))) cpSync(join(b.dir, sub), join(runDir, sub), { recursive: true, errorOnExist: true, force: false });
     const journal = new JournalWriter(join(runDir, JOURNAL_FILE));
@@ -184,10 +198,15 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
     { concurrency: h.run.concurrency, real_time: h.run.real_time, package_digest: h.run.package_digest, target_descriptor: h.run.target_descriptor as never, limits: h.run.limits },
     redact,
   );
-  const report = await writeRunReport(runDir, redact);
-  if (values.json) io.stdout(readFileSync(outputs.results, "utf8"));
-  else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id, target: h.run.target, results_dir: outputs.results, interruption: null }) + "\n");
-  if (!values.quiet && !values.json) io.stderr(`crashlab: merged ${blobs.length} shard(s), ${first.meta.plan_trials.length} trial(s) → ${runDir}; report ${report}\n`);
-  return outputs.decision.exit_code;
+  await writeRunReport(runDir, redact);
+  return outputs;
+  }
+}
+
+/** Hidden folders of merges killed midway (their process is gone), in the results folder. */
+function removeStaleMerges(resultsDir: string): void {
+  for (const name of readdirSync(resultsDir)) {
+    const pid = /^\..+\.merging-(\d+)$/.exec(name)?.[1];
+    if (pid !== undefined && !processLives(Number(pid))) rmSync(join(resultsDir, name), { recursive: true, force: true });
   }
 }

@@ -13,7 +13,7 @@ import { checkCasesAgainstWorlds } from "../run/preflight";
 import { planDigest } from "../journal/run-meta";
 import { digestInputs, lastFailedCases, planChanged, resumeArgs, type Resumption } from "./resume";
 import { parseShard, shardTrials } from "../run/shard";
-import { redactor, type Redact } from "../report/redact";
+import { redactor, type Redact } from "../services/redact";
 import { resolveRun, resolvedRunData } from "../run/run";
 import { CRASHLAB_VERSION } from "../version";
 import { findPlayer } from "./listen";
@@ -179,7 +179,7 @@ async function runPackage(given: RunInvocation): Promise<number> {
     });
     try {
       // What taking the folder back repaired is said even with --quiet: the user should know the folder was damaged.
-      for (const note of session.notes) io.stderr(`crashlab: ${session.dir}: ${note}\n`);
+      for (const note of session.notes) io.stderr(`crashlab: ${note}\n`);
       if (resumption && !options.quiet)
         io.stderr(`crashlab: resuming ${session.meta.run_id}: ${resolved.trials.filter((t) => session.finished.has(t.trial_id)).length} of ${resolved.trials.length} trial(s) finished before, the rest run now\n`);
       if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");

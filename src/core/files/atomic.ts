@@ -3,7 +3,25 @@ import { dirname, join, relative } from "node:path";
 
 /** Result folders are private to the user (0700), files 0600 (evaluation-contract §7). */
 export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
+}
+
+/**
+ * `mkdir -p`, returning the first folder made (undefined when none was). Node's recursive mkdir says ENOENT
+ * when an ancestor cannot be made (a read-only or full disk); then the folders are made one at a time, so
+ * the error is the real one (EROFS, ENOSPC) and names the folder it is about.
+ */
+export function makeDirs(dir: string, mode?: number): string | undefined {
+  const options = mode === undefined ? {} : { mode };
+  try {
+    return mkdirSync(dir, { recursive: true, ...options });
+  } catch (error) {
+    const parent = dirname(dir);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT" || parent === dir) throw error;
+    const first = makeDirs(parent, mode);
+    mkdirSync(dir, options);
+    return first ?? dir;
+  }
 }
 
 /** Write a file atomically (temp file + rename): a crash never leaves a half-written artifact. */
@@ -16,8 +34,22 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (error) {
     // A failed write or rename (a folder at `path`, a full or read-only disk) leaves no temp file behind.
     rmSync(tmp, { force: true });
-    throw error;
+    throw atPath(error, path);
   }
+}
+
+/**
+ * Give a SystemError the path of the file it was about when the call that raised it had only a file
+ * descriptor (`write` says no path): the error then names the file, also where only its message travels
+ * (from a trial's worker thread). The message keeps Node's own form, `CODE: text, syscall 'path'`.
+ */
+export function atPath<T>(error: T, path: string): T {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e === "object" && e !== null && typeof e.code === "string" && e.path === undefined) {
+    e.path = path;
+    if (typeof e.message === "string") e.message = `${e.message} '${path}'`;
+  }
+  return error;
 }
 
 /** Artifact file stem for a trial id: `case#3` → `case.r3` (injective; avoids '#' in URLs and reports). */
@@ -36,37 +68,76 @@ export class AtomicFileWriter {
     this.fd = openSync(this.tmp, "w", 0o600);
   }
 
+  /** A write that fails (a full disk) removes the temp file at once; `abort` after it is harmless. */
   write(text: string): void {
     const bytes = Buffer.from(text, "utf8");
     let written = 0;
-    while (written < bytes.length) written += writeSync(this.fd!, bytes, written, bytes.length - written);
+    try {
+      while (written < bytes.length) written += writeSync(this.fd!, bytes, written, bytes.length - written);
+    } catch (error) {
+      this.abort();
+      throw atPath(error, this.path);
+    }
   }
 
   commit(): void {
-    closeSync(this.fd!);
+    const fd = this.fd!;
+    // Cleared first: a close that fails (a full disk can surface there) must not be closed twice by abort.
     this.fd = null;
-    renameSync(this.tmp, this.path);
+    try {
+      closeSync(fd);
+      renameSync(this.tmp, this.path);
+    } catch (error) {
+      this.abort();
+      throw atPath(error, this.path);
+    }
   }
 
   abort(): void {
-    if (this.fd !== null) closeSync(this.fd);
+    const fd = this.fd;
     this.fd = null;
-    rmSync(this.tmp, { force: true });
+    try {
+      if (fd !== null) closeSync(fd);
+    } finally {
+      rmSync(this.tmp, { force: true });
+    }
   }
 }
 
 /**
- * Remove the temp files a stopped writer left under a folder (`<name>.tmp-<pid>`): a file written whole
- * is renamed into place, so a temp file is always an unfinished write. Called by the folder's new writer,
- * which holds its lock, so no live writer's temp file can be among them. Returns them, relative.
+ * Remove the temporary files a killed process left in a run folder (`<file>.tmp-<pid>`, anywhere below it):
+ * a SIGKILL mid-write leaves one behind, up to a whole conversation.wav, and nothing else ever renames it.
+ * Only those of a process that no longer exists are removed: a live process may still be writing its own
+ * (a pid reused since keeps its file until a later resume, which costs space, never a file someone is
+ * writing). Returns the paths removed.
  */
-export function removeLeftoverTemps(dir: string): string[] {
+export function removeLeftoverTemps(runDir: string): string[] {
   const removed: string[] = [];
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
-    if (entry.isFile() && /\.tmp-\d+$/.test(entry.name)) {
-      const path = join(entry.parentPath, entry.name);
-      rmSync(path, { force: true });
-      removed.push(relative(dir, path));
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        const pid = /\.tmp-(\d+)$/.exec(entry.name)?.[1];
+        if (pid !== undefined && !processLives(Number(pid))) {
+          rmSync(path, { force: true });
+          removed.push(path);
+        }
+      }
     }
-  return removed.sort();
+  };
+  walk(runDir);
+  return removed;
+}
+
+/** Whether a process with this id exists (EPERM: it does, under another user). */
+export function processLives(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

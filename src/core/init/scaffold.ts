@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { generateAudio } from "../walk/generate";
+import { machineFault } from "../files/machine-fault";
+import { atPath, makeDirs } from "../files/atomic";
 import { PACKAGE_DEPENDENCIES, PACKAGE_DEV_DEPENDENCIES, PACKAGE_SCRIPTS, packageJson, SCAFFOLD_FILES, tsconfigJson } from "./templates";
 
 /*
@@ -97,13 +99,15 @@ function writeAll(dir: string, files: Record<string, string | Uint8Array>): void
   try {
     for (const file of order) {
       at = join(dir, file);
-      const firstNew = mkdirSync(dirname(at), { recursive: true });
+      const firstNew = makeDirs(dirname(at));
       if (firstNew) created.push(firstNew);
       writeFileSync(at, files[file]!, { flag: file === "package.json" ? "w" : "wx" });
       created.push(at);
     }
   } catch (error) {
     for (const path of created.reverse()) rmSync(path, { recursive: true, force: true });
+    // A full or read-only disk, a permission the process lacks: the machine's fault, one line and exit 3 from the CLI.
+    if (machineFault(error)) throw atPath(error, at);
     const { code, message } = error as NodeJS.ErrnoException;
     const known = FS_PROBLEMS[code ?? ""];
     throw new InitError(`could not write ${at}: ${known?.reason ?? message}; nothing was written — ${known?.fix ?? "fix that, then run crashlab init again"}`);
@@ -115,17 +119,18 @@ const FS_PROBLEMS: Record<string, { reason: string; fix: string }> = {
   ENOTDIR: { reason: "part of that path is a file, not a folder", fix: "move that file away or initialise another folder" },
   EEXIST: { reason: "something is already there", fix: "move it away or initialise another folder" },
   EISDIR: { reason: "a folder is in the way", fix: "move that folder away or initialise another folder" },
-  EACCES: { reason: "permission denied", fix: "initialise a folder you can write to" },
-  EPERM: { reason: "permission denied", fix: "initialise a folder you can write to" },
-  EROFS: { reason: "the file system is read-only", fix: "initialise a folder on a writable disk" },
-  ENOSPC: { reason: "no space left on the device", fix: "free some space, then run crashlab init again" },
 };
 
 /** walk.json and its WAV, generated from the scaffold's CRAWL dataset in a scratch folder. */
 async function walkRecording(): Promise<Record<string, string | Uint8Array>> {
   const scratch = mkdtempSync(join(tmpdir(), "crashlab-init-"));
   try {
-    writeFileSync(join(scratch, "crawl.json"), SCAFFOLD_FILES["crashlab/data/crawl.json"]!);
+    const source = join(scratch, "crawl.json");
+    try {
+      writeFileSync(source, SCAFFOLD_FILES["crashlab/data/crawl.json"]!);
+    } catch (error) {
+      throw atPath(error, source);
+    }
     await generateAudio({ data: join(scratch, "crawl.json"), outputData: join(scratch, "walk.json"), examples: [WALK_RECORDING.scenario], condition: WALK_RECORDING.condition });
     const [dataset, wav] = WALK_FILES as [string, string];
     return { [dataset]: readFileSync(join(scratch, "walk.json"), "utf8"), [wav]: readFileSync(join(scratch, "audio", basename(wav))) };

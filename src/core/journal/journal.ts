@@ -8,6 +8,7 @@
  * resumed run cuts off before it appends.
  */
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { atPath } from "../files/atomic";
 
 export const JOURNAL_FILE = "trials.jsonl";
 
@@ -36,7 +37,12 @@ export class JournalWriter {
     if (json.includes("\n")) throw new Error("a journal line cannot hold a newline");
     const bytes = Buffer.from(json + "\n", "utf8");
     let written = 0;
-    while (written < bytes.length) written += writeSync(this.fd, bytes, written, bytes.length - written);
+    try {
+      while (written < bytes.length) written += writeSync(this.fd, bytes, written, bytes.length - written);
+    } catch (error) {
+      // A full disk: the error names the journal (a torn last line is cut off on resume).
+      throw atPath(error, this.path);
+    }
   }
 
   /** Close the file; a second call does nothing (a run's session closes it on every way out). */

@@ -80,6 +80,8 @@ export function lastRun(resultsDir: string): { dir: string; meta: RunMeta; entri
   if (!existsSync(resultsDir)) return null;
   let best: { dir: string; meta: RunMeta } | null = null;
   for (const name of readdirSync(resultsDir)) {
+    // A hidden folder is a merge still being written (or killed midway), not a run.
+    if (name.startsWith(".")) continue;
     const dir = join(resultsDir, name);
     if (!existsSync(join(dir, RUN_META_FILE))) continue;
     let meta: RunMeta;

@@ -6,6 +6,7 @@ import type { BehaviorClause } from "./clauses";
 import type { EvidenceItem } from "./evidence";
 import { addTokens, NO_TOKENS, type JudgeTokens } from "./prices";
 import { serviceClientOptions, type AuthHeader } from "../services/auth";
+import { urlForDisplay } from "../services/redact";
 
 /**
  * The semantic judge (§6, seed 002): one Responses API call per applicable clause and repetition, with
@@ -83,9 +84,9 @@ export function resolveJudgeSettings(settings: JudgeSettings): ResolvedJudgeSett
     try {
       url = new URL(settings.endpoint);
     } catch {
-      throw new JudgeConfigError(`judge endpoint "${settings.endpoint}" is not a URL; give the base URL of a Responses-compatible server, e.g. http://127.0.0.1:8080/v1 (--judge-endpoint)`);
+      throw new JudgeConfigError(`judge endpoint "${urlForDisplay(settings.endpoint)}" is not a URL; give the base URL of a Responses-compatible server, e.g. http://127.0.0.1:8080/v1 (--judge-endpoint)`);
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new JudgeConfigError(`judge endpoint "${settings.endpoint}" must be http:// or https:// (--judge-endpoint)`);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new JudgeConfigError(`judge endpoint "${urlForDisplay(settings.endpoint)}" must be http:// or https:// (--judge-endpoint)`);
     url.username = "";
     url.password = "";
     endpoint = url.toString().replace(/\/$/, "");

@@ -34,6 +34,7 @@
  */
 import WebSocket from "ws";
 import { decodePcmBase64 } from "../audio/pcm";
+import { redactUrls, urlForDisplay } from "../services/redact";
 import { authHeaders, type AuthHeader } from "../services/auth";
 import { RealClock, type Clock } from "../time/clock";
 import {
@@ -272,7 +273,7 @@ export class LiveClient {
         ...NO_COMPRESSION,
       });
     } catch (cause) {
-      const error = new LiveConnectionError("socket_error", `cannot open "${options.url}": ${(cause as Error).message}; use a ws:// or wss:// URL`, { cause });
+      const error = new LiveConnectionError("socket_error", `cannot open "${urlForDisplay(options.url)}": ${redactUrls((cause as Error).message, [options.url])}; use a ws:// or wss:// URL`, { cause });
       this.failStart(error);
       this.setState("closed");
       throw error;

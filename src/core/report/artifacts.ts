@@ -7,7 +7,7 @@ import type { EvidenceCatalog } from "../judge/evidence";
 import type { TrialRecord } from "../record/trial-record";
 import type { TrialMedia } from "../trial/context";
 import { artifactKey, writeFileAtomic } from "../files/atomic";
-import { redactShapes, type Redact } from "./redact";
+import { redactShapes, type Redact } from "../services/redact";
 
 /** Which trials keep their audio (`--artifacts`): every trial, failures (the default), or none. */
 export type ArtifactPolicy = "all" | "failures" | "none";

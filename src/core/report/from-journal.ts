@@ -12,7 +12,7 @@ import { runDecision, type Interruption, type RunDecision } from "../run/run";
 import { summarize, type RunSummary } from "../run/summary";
 import { AtomicFileWriter } from "../files/atomic";
 import { junitLines } from "./junit";
-import { redactShapes, type Redact } from "./redact";
+import { redactShapes, type Redact } from "../services/redact";
 import { resultsHeader, writeResultsFile, type ResultsContext, type ResultsHeader, type ResultsTrialRow } from "./results";
 import { ResultsTrial } from "../record/results";
 

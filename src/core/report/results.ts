@@ -4,7 +4,7 @@ import type { TargetDescriptor } from "../target/types";
 import { CRASHLAB_VERSION } from "../version";
 import { AtomicFileWriter, writeFileAtomic } from "../files/atomic";
 import type { TrialRecord } from "../record/trial-record";
-import { redactShapes, type Redact } from "./redact";
+import { redactShapes, type Redact } from "../services/redact";
 import { junitXml } from "./junit";
 import { RESULTS_VERSION, ResultsFile, ResultsTrial } from "../record/results";
 

@@ -4,7 +4,7 @@ import { trialDetail, reportData, reportTrial, type ReportTrial, type TrialSourc
 import { scanResultsFile } from "./results-reader";
 import { conversationView } from "./waveform";
 import { writeFileAtomic } from "../files/atomic";
-import { redactShapes, type Redact } from "./redact";
+import { redactShapes, type Redact } from "../services/redact";
 import { packTrial, reportHtml } from "./html";
 import { ResultsFile, ResultsTrial } from "../record/results";
 

@@ -5,7 +5,7 @@
  */
 import { gitState, type GitState } from "../provenance/digest";
 import { writeOutputsFromJournal, type JournalOutputs } from "../report/from-journal";
-import type { Redact } from "../report/redact";
+import type { Redact } from "../services/redact";
 import type { ResultsContext } from "../report/results";
 import { writeRunReport } from "../report/run-folder";
 import type { ArtifactPolicy } from "../report/artifacts";

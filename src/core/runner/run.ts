@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { readRunMeta, planDigest, RunMetaError } from "../journal/run-meta";
-import { redactShapes } from "../report/redact";
+import { redactShapes } from "../services/redact";
 import type { ArtifactPolicy } from "../report/artifacts";
 import { DEFAULT_ARTIFACT_POLICY } from "../report/artifacts";
 import { resolveRun, resolvedRunData, run as runInMemory, type RunOptions, type RunResult } from "../run/run";

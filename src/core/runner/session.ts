@@ -5,7 +5,7 @@
  * appends each finished trial. The CLI and the library open the same session, so a run folder is the same
  * whoever wrote it.
  */
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { removeLeftoverTemps, writeFileAtomic } from "../files/atomic";
 import type { GateConfig } from "../gate/gates";
 import { indexJournal, JOURNAL_FILE, JournalReader, JournalWriter, trimTornLine, type JournalEntry } from "../journal/journal";
@@ -53,13 +53,13 @@ export class RunSession {
     const lock = lockRunFolder(dir);
     try {
       const notes: string[] = [];
-      if (lock.recovered) notes.push(`took over the lock left by process ${lock.recovered.pid}, which is no longer running`);
+      if (lock.recovered) notes.push(`${dir}: took over the lock left by process ${lock.recovered.pid}, which is no longer running`);
       let finished = new Set<string>();
       let meta: RunMeta;
       if (start.resume) {
         const old = start.resume.meta;
         const temps = removeLeftoverTemps(dir);
-        if (temps.length > 0) notes.push(`removed ${temps.length} unfinished temporary file(s) a stopped writer left (${temps.slice(0, 2).join(", ")}${temps.length > 2 ? ", …" : ""})`);
+        if (temps.length > 0) notes.push(`removed ${temps.length} temporary file(s) a stopped run left in ${dir} (${temps.slice(0, 2).map((t) => relative(dir, t)).join(", ")}${temps.length > 2 ? ", …" : ""})`);
         finished = takeBackJournal(dir, old, start, notes);
         meta = { ...old, resumes: [...old.resumes, { at: new Date().toISOString(), forced: old.plan_digest !== start.plan_digest, plan_digest: start.plan_digest, package_digest: start.package_digest }] };
       } else
@@ -110,7 +110,7 @@ export class RunSession {
 function takeBackJournal(dir: string, old: RunMeta, start: SessionStart, notes: string[]): Set<string> {
   const path = join(dir, JOURNAL_FILE);
   const index = indexJournal(path);
-  if (index.torn_bytes > 0) notes.push(`cut off a journal line torn by a stop (${index.torn_bytes} bytes)`);
+  if (index.torn_bytes > 0) notes.push(`${path}: cut off the last line, torn by a stop (${index.torn_bytes} bytes)`);
   trimTornLine(index);
   const digests = old.package_digest ? new Set([old.package_digest, ...old.resumes.flatMap((r) => (r.forced && r.package_digest ? [r.package_digest] : [])), ...(old.plan_digest !== start.plan_digest ? [start.package_digest] : [])]) : null;
   const checked = checkJournal(path, {
@@ -121,7 +121,7 @@ function takeBackJournal(dir: string, old: RunMeta, start: SessionStart, notes: 
   });
   if (checked.duplicates.length > 0) {
     rewriteJournal(path, [...checked.entries, ...firstOf(index.entries, checked.unplanned)]);
-    notes.push(`kept the first row of ${new Set(checked.duplicates).size} trial(s) journaled more than once by writers at the same time, dropped ${checked.duplicates.length} later row(s) (${[...new Set(checked.duplicates)].slice(0, 3).join(", ")})`);
+    notes.push(`${path}: kept the first row of ${new Set(checked.duplicates).size} trial(s) journaled more than once by writers at the same time, dropped ${checked.duplicates.length} later row(s) (${[...new Set(checked.duplicates)].slice(0, 3).join(", ")})`);
   }
   return new Set(checked.entries.map((e) => e.trial_id));
 }

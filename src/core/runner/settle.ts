@@ -3,7 +3,7 @@ import { trialOutcome, type TrialOutcome } from "../run/outcome";
 import type { TrialRecord } from "../record/trial-record";
 import { writeTrialArtifacts, writeTrialArtifactsPaced, type ArtifactPolicy } from "../report/artifacts";
 import type { ProgressRecord } from "../report/console";
-import type { Redact } from "../report/redact";
+import type { Redact } from "../services/redact";
 import { resultsRow } from "../report/results";
 import type { TrialMedia } from "../trial/index";
 import { verboseTrial } from "../report/console";

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { GitState } from "../provenance/digest";
-import { redactor, type Redact } from "../report/redact";
+import { redactor, type Redact } from "../services/redact";
 import { conversationLine } from "../report/console";
 import { rebuildRun, trialContext } from "../run/run";
 import { runTrial } from "../trial/index";

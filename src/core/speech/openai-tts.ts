@@ -5,6 +5,7 @@
  */
 import OpenAI from "openai";
 import { pcm16FromBytes } from "../audio/pcm";
+import { urlForDisplay } from "../services/redact";
 import { serviceClientOptions, splitServiceUrl, type AuthHeader } from "../services/auth";
 import {
   SPEECH_SAMPLE_RATE,
@@ -110,12 +111,12 @@ export class OpenAISpeechSynthesizer implements SpeechSynthesizer {
   }
 
   #badAudio(detail: string): SpeechError {
-    return new SpeechError("bad_audio", OPENAI_SPEECH_PROVIDER, `${this.baseURL}/audio/speech ${detail}`);
+    return new SpeechError("bad_audio", OPENAI_SPEECH_PROVIDER, `${urlForDisplay(`${this.baseURL}/audio/speech`)} ${detail}`);
   }
 
   /** SDK errors → SpeechError saying what to fix; the API key never appears in a message. */
   #describe(error: unknown): SpeechError {
-    const at = `${this.baseURL}/audio/speech`;
+    const at = urlForDisplay(`${this.baseURL}/audio/speech`);
     const cause = { cause: error };
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
       return new SpeechError("timeout", OPENAI_SPEECH_PROVIDER, `${at} did not answer in time; retry, or raise the speech timeout`, undefined, cause);

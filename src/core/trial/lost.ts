@@ -1,3 +1,4 @@
+import { machineFaultError, machineFaultInMessage } from "../files/machine-fault";
 import { sha256 } from "../provenance/digest";
 import type { TrialContext, TrialOutcome } from "./context";
 import { StageError } from "./errors";
@@ -14,6 +15,10 @@ import { TrialState } from "./state";
  * (world set up, nothing delivered, nothing said), so it reads and grades like any other errored trial.
  */
 export async function lostTrial(ctx: TrialContext, stage: string, message: string): Promise<TrialOutcome> {
+  // A trial whose files could not be written (a full or read-only disk) is not the trial's error: it stops the
+  // run, like the same fault in the main thread, rather than journal an infrastructure_error and go on.
+  const fault = machineFaultInMessage(message);
+  if (fault) throw machineFaultError(fault);
   const trial = new TrialState(ctx);
   await trial.live(async () => {
     setUpWorld(trial);

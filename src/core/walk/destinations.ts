@@ -5,7 +5,8 @@
  * (a fresh temporary file, then rename) with 0600 files and 0700 folders.
  */
 import { randomUUID } from "node:crypto";
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync, type Stats } from "node:fs";
+import { atPath, makeDirs } from "../files/atomic";
+import { lstatSync, renameSync, rmSync, writeFileSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 export type DestinationErrorCode = "traversal" | "symlink" | "not_a_file" | "collision" | "source_overwrite" | "unowned";
@@ -87,14 +88,17 @@ export function checkDatasetTarget(outputDataset: string): Stats | undefined {
 
 /** Atomic write: a new temporary file beside the target (created exclusively, 0600), then rename. */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(path), 0o700);
   const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
   try {
     writeFileSync(temporary, data, { mode: 0o600, flag: "wx" });
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw error;
+    // Named by the file it was to become, not the temporary one.
+    const e = error as NodeJS.ErrnoException;
+    if (typeof e?.code === "string" && e.path === temporary) e.path = path;
+    throw atPath(error, path);
   }
 }
 

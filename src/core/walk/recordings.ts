@@ -6,7 +6,8 @@
  * the command that converts it. Synchronous, like loadDataset, so a PLAN can be built at import time.
  */
 import { createHash } from "node:crypto";
-import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { describeWav, readWav, WavError, type WavAudio } from "../audio/wav";
 import { formatBytes, InputFileError, readInputFile } from "../dataset/input-file";
 import type { Dataset, Scenario } from "../dataset/schema";
@@ -31,7 +32,8 @@ export type RecordingErrorCode =
   | "truncated_data"
   | "bad_container"
   | "unsupported_format"
-  | "no_samples";
+  | "no_samples"
+  | "outside_folder";
 
 /** What the functions below need of a recording entry. */
 export interface RecordingEntry {
@@ -61,7 +63,7 @@ export class RecordingError extends Error {
     const where = declared_path === path ? path : `${declared_path} → ${path}`;
     super(
       `Recording "${recording_id}" of scenario "${scenario_id}" in dataset ${dataset} (${where}) cannot be used: ${problem}. ` +
-        `WALK replays recordings exactly and needs a non-empty mono 16-bit signed PCM WAV at 24,000 Hz; ${fix}.`,
+        (code === "outside_folder" ? `${fix}.` : `WALK replays recordings exactly and needs a non-empty mono 16-bit signed PCM WAV at 24,000 Hz; ${fix}.`),
     );
   }
 }
@@ -96,9 +98,18 @@ export function loadRecording(datasetFile: string, scenario: Pick<Scenario, "id"
     throw new RecordingError(code, datasetFile, scenario.id, recording.id, path, problem, fix, recording.path);
   };
 
-  // Symbolic links are followed: a link is made on purpose by whoever owns the folder (git-annex and
-  // shared audio folders use them), unlike a path in the dataset's text. What it reaches must still be
-  // a regular file within the size limit.
+  // Symbolic links are followed, but what they reach must lie in the dataset's folder, like a path written
+  // in the dataset (no '..'): a link is a path too, and a dataset from elsewhere could carry one to any
+  // file. What it reaches must still be a regular file within the size limit.
+  if (!isAbsolute(recording.path)) {
+    const outside = escapesFolder(datasetFile, path);
+    if (outside)
+      fail(
+        "outside_folder",
+        `field input.recordings[].path leads through a symbolic link to ${outside.real}, outside the dataset's folder ${outside.root}`,
+        `copy the file into the dataset's folder (cp -L ${shellQuote(recording.path)} …) and point the path at the copy; a link may only reach a file inside the dataset's folder, or git-annex's objects of the dataset's own repository`,
+      );
+  }
   let bytes: Uint8Array;
   try {
     bytes = readInputFile(path, MAX_RECORDING_BYTES);
@@ -175,6 +186,63 @@ export function loadRecording(datasetFile: string, scenario: Pick<Scenario, "id"
     condition: recording.condition ?? "clean",
     metadata: { ...(recording.metadata ?? {}) },
   };
+}
+
+/**
+ * Where a recording's real path (every link followed) lies outside its dataset's real folder, that path
+ * and the folder; null when it is inside, or when it cannot be resolved (missing, a loop: said by the read).
+ * git-annex keeps a repository's files as links into its own `.git/annex/objects`, so a target there, in
+ * the repository that holds the dataset, is the dataset's own file.
+ */
+function escapesFolder(datasetFile: string, path: string): { real: string; root: string } | null {
+  let real: string;
+  let root: string;
+  try {
+    real = realpathSync(path);
+    root = realpathSync(dirname(resolve(datasetFile)));
+  } catch {
+    return null;
+  }
+  if (within(real, root)) return null;
+  // Only a regular file escapes: a device or a FIFO is refused as what it is by the read.
+  try {
+    if (!statSync(real).isFile()) return null;
+  } catch {
+    return null;
+  }
+  const annex = annexObjects(root);
+  if (annex && within(real, annex)) return null;
+  return { real, root };
+}
+
+function within(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+/** The real `annex/objects` folder of the git repository enclosing `dir` (`.git` a folder, or a worktree's `gitdir:` file). */
+function annexObjects(dir: string): string | null {
+  for (let at = dir; ; at = dirname(at)) {
+    const dotGit = join(at, ".git");
+    if (existsSync(dotGit)) {
+      try {
+        let gitDir = dotGit;
+        if (statSync(dotGit).isFile()) {
+          const pointer = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+          if (!pointer) return null;
+          gitDir = resolve(at, pointer);
+          // A linked worktree's objects live in the common folder of the main repository.
+          const common = join(gitDir, "commondir");
+          if (existsSync(common)) gitDir = resolve(gitDir, readFileSync(common, "utf8").trim());
+        }
+        const objects = join(gitDir, "annex", "objects");
+        return existsSync(objects) ? realpathSync(objects) : null;
+      } catch {
+        return null;
+      }
+    }
+    if (dirname(at) === at) return null;
+  }
 }
 
 /** Every recording of every scenario checked; returns all problems (empty when all are usable). */

@@ -26,3 +26,25 @@ export function redactor(secrets: Iterable<string | undefined | null>): Redact {
 
 /** Without known secrets: only the shapes (what a library caller gets by default). */
 export const redactShapes: Redact = redactor([]);
+
+/**
+ * An endpoint URL as messages print it: the query string, the fragment and any user:password@ replaced,
+ * since a gateway's token may ride there in any name (`?token=…`, `?sig=…`) and any shape, which the
+ * key-shaped rule above cannot see. Works on text that does not parse as a URL too.
+ */
+export function urlForDisplay(value: string): string {
+  return value
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/i, "$1<redacted>@")
+    .replace(/\?[^#]*/, "?<redacted>")
+    .replace(/#.*/, "#<redacted>");
+}
+
+/**
+ * Every URL in a message (a library's error text may quote the one it was given), shown as urlForDisplay
+ * does: first the `known` ones exactly (a URL with a space in it is quoted whole), then anything URL-shaped.
+ */
+export function redactUrls(text: string, known: readonly string[] = []): string {
+  let out = text;
+  for (const url of known) if (url) out = out.split(url).join(urlForDisplay(url));
+  return out.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi, (url) => urlForDisplay(url));
+}

@@ -1,0 +1,291 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as alpha from "../src/alpha/index";
+import { main } from "../src/core/cli/main";
+import { ResultsFile } from "../src/core/record/results";
+
+/**
+ * The machine's faults, end to end with the real bin (src/cli.ts through tsx) in a child process: SIGKILL at
+ * several points of a run and of a merge, a full disk and a read-only file system in the middle of a run.
+ * After each, the run is resumed (or the merge retried) and must equal an uninterrupted one, with no
+ * temporary file and no half-written folder left.
+ *
+ * The full disk is a 3 MB tmpfs and the read-only file system a read-only bind mount, each made in a private
+ * mount namespace (`unshare -m`, as root on Linux, as CI runs). Where namespaces are not allowed the same tests
+ * run with a file size limit instead (`ulimit -f`, which fails writes with EFBIG): they say so, and skip nothing.
+ */
+const repo = resolve(import.meta.dirname, "..");
+// 8 trials, every conversation.wav kept (about 1 MB each) so a run writes enough to fill a small disk.
+const ARGS = ["--tag", "crawl", "--max-examples", "4", "--repetitions", "2", "--seed", "5", "--artifacts", "all"];
+const TOTAL = 8;
+const TSX = [process.execPath, "--import", "tsx", "src/cli.ts"];
+
+const namespaces = process.env.CRASHLAB_TEST_NO_UNSHARE !== "1" && spawnSync("unshare", ["-m", "sh", "-c", `mount -t tmpfs -o size=1m tmpfs "${tmpdir()}" && umount "${tmpdir()}"`]).status === 0;
+if (!namespaces) console.warn("faults.test: unshare -m cannot mount here; the full and read-only disk tests use a file size limit (EFBIG) instead");
+
+async function cli(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {} });
+  return { code, stdout, stderr };
+}
+
+const runFolders = (out: string) => (existsSync(out) ? readdirSync(out).filter((n) => !n.startsWith(".")) : []);
+const folder = (out: string) => join(out, runFolders(out)[0]!);
+const results = (dir: string) => ResultsFile.parse(JSON.parse(readFileSync(join(dir, "results.json"), "utf8")));
+/** A trial row without what the wall clock decides (when it started, how long it took in real time). */
+const comparable = ({ started_at: _s, wall_ms: _w, ...rest }: ResultsFile["trials"][number]) => rest;
+const allFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? allFiles(join(dir, n)) : [join(dir, n)])) : []);
+const temps = (dir: string) => allFiles(dir).filter((f) => /\.tmp-\d+$/.test(f));
+/** The journal's whole lines, each parsed: a valid journal is whole JSON lines, then at most one torn line. */
+function journal(dir: string): { rows: Array<{ trial_id: string }>; torn: boolean } {
+  const file = join(dir, "trials.jsonl");
+  if (!existsSync(file)) return { rows: [], torn: false };
+  const text = readFileSync(file, "utf8");
+  const lines = text.split("\n");
+  const tail = lines.pop()!;
+  return { rows: lines.map((l) => JSON.parse(l) as { trial_id: string }), torn: tail !== "" };
+}
+
+function started(argv: string[]): { child: ChildProcess; closed: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
+  const child = spawn(TSX[0]!, [...TSX.slice(1), ...argv], { cwd: repo, env: { ...process.env, OPENAI_API_KEY: "" }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  return { child, closed: new Promise((done) => child.on("close", (code, signal) => done({ code, signal, stderr }))) };
+}
+
+/** Poll every few milliseconds until `ready()` or the child ends; then SIGKILL it (when still running). */
+async function killWhen(run: ReturnType<typeof started>, ready: () => boolean): Promise<{ killed: boolean }> {
+  let over = false;
+  void run.closed.then(() => (over = true));
+  while (!over) {
+    if (ready()) {
+      run.child.kill("SIGKILL");
+      const end = await run.closed;
+      return { killed: end.signal === "SIGKILL" };
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return { killed: false };
+}
+
+let reference: ResultsFile;
+let referenceDir: string;
+
+beforeAll(async () => {
+  const whole = mkdtempSync(join(tmpdir(), "faults-whole-"));
+  const r = await cli(["run", ...ARGS, "--results-dir", whole, "--quiet"]);
+  expect(r.code).toBe(0);
+  referenceDir = folder(whole);
+  reference = results(referenceDir);
+  expect(reference.trials).toHaveLength(TOTAL);
+}, 180_000);
+
+/** The resumed run equals the uninterrupted one, trial for trial, and leaves no temporary file. */
+async function resumeAndCompare(dir: string) {
+  const resumed = await cli(["run", "--resume", dir]);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  const got = results(dir);
+  expect(got.trials.map(comparable)).toEqual(reference.trials.map(comparable));
+  expect(got.summary).toEqual(reference.summary);
+  expect(got.gates).toEqual(reference.gates);
+  expect(journal(dir).rows.map((r) => r.trial_id).sort()).toEqual(reference.trials.map((t) => t.trial_id).sort());
+  expect(temps(dir)).toEqual([]);
+  return resumed;
+}
+
+describe("SIGKILL at any point of a run, then --resume, equals the uninterrupted run", () => {
+  const points: Array<[string, (dir: string) => boolean, (rows: number) => void]> = [
+    ["before any trial is journaled (the run folder just made)", (dir) => existsSync(join(dir, "run.json")), (n) => expect(n).toBe(0)],
+    ["after some trials are journaled", (dir) => journal(dir).rows.length >= 2, (n) => expect(n).toBeGreaterThanOrEqual(2)],
+    ["after most trials are journaled", (dir) => journal(dir).rows.length >= TOTAL - 2, (n) => expect(n).toBeGreaterThanOrEqual(TOTAL - 2)],
+  ];
+  for (const [when, ready, journaled] of points)
+    it(`killed ${when}`, async () => {
+      const out = mkdtempSync(join(tmpdir(), "faults-kill-"));
+      const run = started(["run", ...ARGS, "--results-dir", out, "--quiet"]);
+      const { killed } = await killWhen(run, () => runFolders(out).length > 0 && ready(folder(out)));
+      expect(killed).toBe(true);
+      const dir = folder(out);
+      expect(existsSync(join(dir, "results.json"))).toBe(false);
+      const rows = journal(dir).rows.length;
+      journaled(rows);
+      expect(rows).toBeLessThan(TOTAL);
+      await resumeAndCompare(dir);
+    }, 180_000);
+
+  it("killed in the middle of writing a file: the temporary file it left is removed by --resume", async () => {
+    // Stop the child the moment a temporary file shows, check it is still there, and only then kill it; if the
+    // write finished in between, let it go on and wait for the next one.
+    const out = mkdtempSync(join(tmpdir(), "faults-midwrite-"));
+    // Not --quiet: the resume (which keeps the run's flags) then says what it removed.
+    const run = started(["run", ...ARGS, "--results-dir", out]);
+    let left: string[] = [];
+    const { killed } = await killWhen(run, () => {
+      if (runFolders(out).length === 0 || temps(folder(out)).length === 0) return false;
+      run.child.kill("SIGSTOP");
+      // Signals arrive asynchronously: look only once the whole process (its worker threads too) has stopped.
+      while (!/^\d+ \(.*\) T /.test(readFileSync(`/proc/${run.child.pid}/stat`, "utf8")));
+      left = temps(folder(out));
+      if (left.length > 0) return true;
+      run.child.kill("SIGCONT");
+      return false;
+    });
+    expect(killed).toBe(true);
+    const dir = folder(out);
+    expect(left.length).toBeGreaterThan(0);
+    expect(temps(dir)).toEqual(left);
+    const resumed = await resumeAndCompare(dir);
+    expect(resumed.stderr).toContain(`crashlab: removed ${left.length} temporary file(s) a stopped run left in ${dir}`);
+  }, 180_000);
+});
+
+describe("SIGKILL during crashlab merge", () => {
+  it("leaves no run folder; the next merge removes what the killed one left and equals an unkilled merge", async () => {
+    const shards = mkdtempSync(join(tmpdir(), "faults-shards-"));
+    for (const i of [1, 2]) expect((await cli(["run", ...ARGS, "--shard", `${i}/2`, "--results-dir", join(shards, String(i)), "--quiet"])).code).toBe(0);
+    const blobs = [folder(join(shards, "1")), folder(join(shards, "2"))];
+    const whole = mkdtempSync(join(tmpdir(), "faults-merge-whole-"));
+    expect((await cli(["merge", ...blobs, "--results-dir", whole, "--quiet"])).code).toBe(0);
+    const expected = results(folder(whole));
+
+    const out = mkdtempSync(join(tmpdir(), "faults-merge-killed-"));
+    const merge = started(["merge", ...blobs, "--results-dir", out]);
+    const { killed } = await killWhen(merge, () => readdirSync(out).some((n) => n.includes(".merging-")));
+    expect(killed).toBe(true);
+    // What the killed merge left is hidden and unfinished: no run folder, nothing --last-failed or view would take for a run.
+    expect(runFolders(out)).toEqual([]);
+    expect(readdirSync(out)).toHaveLength(1);
+    expect(existsSync(join(out, readdirSync(out)[0]!, "results.json"))).toBe(false);
+
+    const again = await cli(["merge", ...blobs, "--results-dir", out, "--quiet"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readdirSync(out)).toEqual(runFolders(out));
+    expect(runFolders(out)).toHaveLength(1);
+    const got = results(folder(out));
+    expect(got.trials.map(comparable)).toEqual(expected.trials.map(comparable));
+    expect(got.trials.map(comparable)).toEqual(reference.trials.map(comparable));
+    expect(got.gates).toEqual(expected.gates);
+    expect(temps(folder(out))).toEqual([]);
+  }, 240_000);
+});
+
+/**
+ * Run `crashlab run ARGS` with its results folder on a disk that fails: `setup` is shell run first (as root in
+ * a private mount namespace when there is one), `during` once the run has journaled a trial. The run folder is
+ * copied out (a tmpfs goes with its namespace) with the exit code and stderr.
+ */
+function faultyRun(kind: "full" | "read-only"): { code: number; stderr: string; dir: string; named: string } {
+  const work = mkdtempSync(join(tmpdir(), `faults-${kind}-`));
+  const out = join(work, "results");
+  const keep = join(work, "kept");
+  mkdirSync(out);
+  mkdirSync(keep);
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const run = [...TSX, "run", ...ARGS, "--results-dir", out, "--quiet"].map(q).join(" ");
+  const waitForTrial = `until [ -n "$(cat ${q(out)}/*/trials.jsonl 2>/dev/null)" ]; do sleep 0.02; done`;
+  let script: string;
+  if (namespaces && kind === "full")
+    // 3 MB: the run folder fills it within a few trials.
+    script = `mount -t tmpfs -o size=3m tmpfs ${q(out)} || exit 90; ${run} 2>${q(keep)}/stderr; echo $? >${q(keep)}/code; cp -a ${q(out)}/. ${q(keep)}/results`;
+  else if (namespaces)
+    // A read-only mount laid over the results folder once a trial is journaled: the writes already open go on
+    // (they belong to the mount below), every new file is refused with EROFS.
+    script = `${run} 2>${q(keep)}/stderr & pid=$!; ${waitForTrial}; mount --bind ${q(out)} ${q(out)} && mount -o remount,bind,ro ${q(out)} || { kill $pid; exit 91; }; wait $pid; echo $? >${q(keep)}/code; umount ${q(out)}; cp -a ${q(out)}/. ${q(keep)}/results`;
+  else
+    // No namespaces: a file size limit (in 512-byte blocks; SIGXFSZ ignored so the write fails with EFBIG).
+    script = `trap '' XFSZ; ulimit -f 1000; ${run} 2>${q(keep)}/stderr; echo $? >${q(keep)}/code; cp -a ${q(out)}/. ${q(keep)}/results`;
+  const shell = spawnSync(namespaces ? "unshare" : "sh", namespaces ? ["-m", "sh", "-c", script] : ["-c", script], { cwd: repo, env: { ...process.env, OPENAI_API_KEY: "" }, encoding: "utf8", timeout: 170_000 });
+  expect(shell.status, shell.stderr).toBe(0);
+  const results = join(keep, "results");
+  const id = runFolders(results)[0]!;
+  // `named`: the run folder where the run wrote it, as the message names it; `dir`: the copy to resume.
+  return { code: Number(readFileSync(join(keep, "code"), "utf8")), stderr: readFileSync(join(keep, "stderr"), "utf8"), dir: join(results, id), named: join(out, id) };
+}
+
+describe("a disk that fails mid-run: exit 3, one line, a journal to resume from", () => {
+  it(`the disk fills up (${namespaces ? "a 3 MB tmpfs: ENOSPC" : "a file size limit: EFBIG"}): one line naming the file and the cause, then --resume finishes the run`, async () => {
+    const { code, stderr, dir, named } = faultyRun("full");
+    expect(code).toBe(3);
+    const cause = namespaces ? "the disk is full; free space" : "the file would pass the file size limit; raise the limit \\(ulimit -f\\)";
+    const esc = named.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    expect(stderr).toMatch(new RegExp(`^crashlab: cannot write ${esc}/\\S+: ${cause} and resume with crashlab run --resume ${esc}\\n$`));
+    expect(stderr).not.toMatch(/internal error|    at /);
+    // The journal: whole JSON lines of finished trials (a torn last line is allowed: resume cuts it off).
+    const before = journal(dir);
+    expect(before.rows.length).toBeLessThan(TOTAL);
+    for (const row of before.rows) expect(reference.trials.map(comparable)).toContainEqual(comparable(row as ResultsFile["trials"][number]));
+    expect(existsSync(join(dir, "results.json"))).toBe(false);
+    expect(temps(dir)).toEqual([]);
+    // Space freed (the folder is on a real disk now): --resume finishes it like an uninterrupted run.
+    await resumeAndCompare(dir);
+  }, 240_000);
+
+  it(`the file system turns read-only mid-run (${namespaces ? "EROFS" : "a file size limit: EFBIG"}): one line naming the file and the cause, then --resume finishes the run`, async () => {
+    const { code, stderr, dir, named } = faultyRun("read-only");
+    expect(code).toBe(3);
+    const cause = namespaces ? "the file system is read-only; make it writable" : "the file would pass the file size limit; raise the limit \\(ulimit -f\\)";
+    const esc = named.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    expect(stderr).toMatch(new RegExp(`^crashlab: cannot write ${esc}/\\S+: ${cause} and resume with crashlab run --resume ${esc}\\n$`));
+    const before = journal(dir);
+    // The mount turned read-only once a trial was journaled (a file size limit stops at the first large file).
+    if (namespaces) expect(before.rows.length).toBeGreaterThanOrEqual(1);
+    expect(before.rows.length).toBeLessThan(TOTAL);
+    expect(temps(dir)).toEqual([]);
+    await resumeAndCompare(dir);
+  }, 240_000);
+});
+
+describe("the other commands that write: a read-only file system is one line, exit 3", () => {
+  it(`view, compare --html, audio extract, init and generate-audio (${namespaces ? "a read-only bind mount: EROFS" : "a file size limit: EFBIG"})`, () => {
+    const work = mkdtempSync(join(tmpdir(), "faults-commands-"));
+    const ro = join(work, "ro");
+    const logs = join(work, "logs");
+    mkdirSync(ro);
+    mkdirSync(logs);
+    const q = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
+    const trial = reference.trials[0]!.trial_id;
+    const commands: Record<string, string[]> = {
+      view: ["view", join(ro, "run"), "--print"],
+      compare: ["compare", referenceDir, referenceDir, "--html", join(ro, "compare.html")],
+      audio: ["audio", "extract", join(ro, "run"), "--trial", trial],
+      init: ["init", join(ro, "pkg")],
+      generate: ["generate-audio", "--data", "crashlab/data/crawl.json", "--output-data", join(ro, "walk.json"), "--example", "harbor_001"],
+    };
+    const runs = Object.entries(commands)
+      .map(([name, argv]) => `${[...TSX, ...argv].map(q).join(" ")} >/dev/null 2>${q(join(logs, name))}; echo $? >${q(join(logs, `${name}.code`))}`)
+      .join("; ");
+    // A copy of a finished run without its report, so `view` must write one.
+    const copy = `cp -a ${q(referenceDir)} ${q(join(ro, "run"))} && rm ${q(join(ro, "run", "report.html"))}`;
+    const script = namespaces
+      ? `${copy} && mount --bind ${q(ro)} ${q(ro)} && mount -o remount,bind,ro ${q(ro)} || exit 91; ${runs}`
+      : `${copy} || exit 91; trap '' XFSZ; ulimit -f 1; ${runs}`;
+    const shell = spawnSync(namespaces ? "unshare" : "sh", namespaces ? ["-m", "sh", "-c", script] : ["-c", script], { cwd: repo, env: { ...process.env, OPENAI_API_KEY: "" }, encoding: "utf8", timeout: 170_000 });
+    expect(shell.status, shell.stderr).toBe(0);
+    const cause = namespaces ? "the file system is read-only; make it writable" : "the file would pass the file size limit; raise the limit \\(ulimit -f\\)";
+    const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    // Per command: the file named (a fixed folder, then a pattern for the rest) and the command to run again.
+    const expected: Record<string, [string, string, string]> = {
+      view: [join(ro, "run", "report.html"), "", "view"],
+      compare: [join(ro, "compare.html"), "", "compare"],
+      audio: [join(ro, "run", "audio"), "/\\S+\\.wav", "audio extract"],
+      // Under a file size limit init fails first in its scratch folder (where it generates the WALK recording).
+      init: namespaces ? [join(ro, "pkg"), "(/\\S+)?", "init"] : ["/", "\\S+", "init"],
+      generate: [ro, "/\\S+", "generate-audio"],
+    };
+    for (const [name, [fixed, rest, command]] of Object.entries(expected)) {
+      const stderr = readFileSync(join(logs, name), "utf8");
+      expect(readFileSync(join(logs, `${name}.code`), "utf8").trim(), `${name}: ${stderr}`).toBe("3");
+      expect(stderr, name).not.toMatch(/internal error|\n\s+at /);
+      // view says first that it builds the missing report, generate-audio what it is making; the fault is then one line.
+      const lines = stderr.trimEnd().split("\n");
+      expect(lines.length, name).toBe(name === "view" || name === "generate" ? 2 : 1);
+      expect(lines.at(-1), name).toMatch(new RegExp(`^crashlab: cannot write ${esc(fixed)}${rest}: ${cause} and run crashlab ${command} again$`));
+    }
+    // Nothing was left half-written where writing was possible.
+    expect(temps(work)).toEqual([]);
+  }, 240_000);
+});
