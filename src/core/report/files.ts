@@ -1,9 +1,29 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { dirname, parse, resolve } from "node:path";
 
-/** Result folders are private to the user (0700), files 0600 (evaluation-contract §7). */
+/**
+ * Result folders are private to the user (0700), files 0600. Missing folders are made one level at a
+ * time: a recursive mkdir under /proc never returns, so a path there would hang the command.
+ */
 export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    try {
+      statSync(at);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || at === parse(at).root) throw error;
+      missing.unshift(at);
+    }
+  }
+  for (const at of missing) {
+    try {
+      mkdirSync(at, { mode: 0o700 });
+    } catch (error) {
+      // Made meanwhile by another writer (a trial worker): what was wanted.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
 }
 
 /** Write a file atomically (temp file + rename): a crash never leaves a half-written artifact. */
