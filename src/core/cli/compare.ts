@@ -5,13 +5,13 @@
  * a required verifier) and baseline-relative limits on P90 response latency and duration; exit 1 when
  * one fails, as `run` does for its gates.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compareRuns, latencyText, type Comparison, type CompareRun, type CompareTrial, type RateChange } from "../compare/compare";
 import { escapeHtml, STYLE } from "../report/html";
 import { writeFileAtomic } from "../report/files";
 import { scanResultsFile } from "../report/results-reader";
-import { ResultsTrial } from "../report/results-schema";
+import { ResultsFile, ResultsTrial } from "../report/results-schema";
 import { decimalNumber, parseFlags } from "./flags";
 import { UsageError } from "./usage-error";
 import type { ViewIO } from "./view";
@@ -36,11 +36,15 @@ measured it) and duration; overall also what the target consumed.
 
 Exit codes: 0 no gate failed (or none asked for), 1 a comparison gate failed, 2 usage or input error.`;
 
+const ResultsHeader = ResultsFile.omit({ trials: true });
+
 function readRun(dir: string): CompareRun {
   const file = join(dir, "results.json");
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder: pass the folders of two finished runs (results/<run-id>)`);
   if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: pass the folders of two finished runs (results/<run-id>)`);
   if (!statSync(file).isFile()) throw new UsageError(`${file} is not a file: the run folder is damaged`);
   const trials: CompareTrial[] = [];
+  const ids = new Set<string>();
   const scan = scanResultsFile(file);
   let step: ReturnType<typeof scan.next>;
   try {
@@ -49,6 +53,9 @@ function readRun(dir: string): CompareRun {
       const parsed = ResultsTrial.safeParse(JSON.parse(step.value));
       if (!parsed.success) throw new UsageError(`${file}, field trials.${i}.${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}; it was written by another crashlab version or edited`);
       const t = parsed.data;
+      // A trial counted twice would weigh twice in every rate.
+      if (ids.has(t.trial_id)) throw new UsageError(`${file}, field trials.${i}.trial_id: trial ${t.trial_id} is listed twice; it was edited — run again`);
+      ids.add(t.trial_id);
       const latencies = t.metrics.audio?.response_latencies_ms;
       trials.push({
         trial_id: t.trial_id,
@@ -70,6 +77,9 @@ function readRun(dir: string): CompareRun {
   const config = header.gates?.config;
   if (!header.run || typeof header.run !== "object" || !config || typeof config !== "object" || Array.isArray(config))
     throw new UsageError(`${file} has no run section or no gates.config object; it was written by another crashlab version or edited`);
+  const doc = ResultsHeader.safeParse(header);
+  const issue = doc.success ? (step.value.has_trials ? null : { path: ["trials"], message: "expected an array of trials" }) : doc.error.issues[0]!;
+  if (issue) throw new UsageError(`${file}, field ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}; it was written by another crashlab version or edited`);
   const required = Object.entries(config as Record<string, { required?: unknown }>).filter(([, r]) => r !== null && typeof r === "object" && r.required === true).map(([v]) => v);
   return { run_id: header.run.run_id, target: header.run.target, seed: header.run.seed, required, trials };
 }
@@ -141,7 +151,11 @@ export async function compareCommand(argv: string[], io: ViewIO): Promise<number
   const alpha = values.alpha === undefined ? 0.05 : decimalNumber("--alpha", values.alpha, { min: 0, max: 1 });
   const latencyLimit = values["max-p90-latency-increase"] === undefined ? null : decimalNumber("--max-p90-latency-increase", values["max-p90-latency-increase"], { min: -100, max: 100_000 });
   const durationLimit = values["max-p90-duration-increase"] === undefined ? null : decimalNumber("--max-p90-duration-increase", values["max-p90-duration-increase"], { min: -100, max: 100_000 });
-  const [base, head] = positionals.map((p) => readRun(resolve(io.cwd, p)));
+  const [baseDir, headDir] = positionals.map((p) => resolve(io.cwd, p)) as [string, string];
+  // A run against itself changes nothing: the verdict would be about no comparison at all.
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
+  if (real(baseDir) === real(headDir)) throw new UsageError(`${baseDir} is given twice: compare the baseline run's folder with another run's (the candidate)`);
+  const [base, head] = [readRun(baseDir), readRun(headDir)];
   const c = compareRuns(base!, head!, alpha);
   // Nothing in common is nothing compared: a PASS there would be a verdict about no trial at all.
   if (c.cases.length === 0)
