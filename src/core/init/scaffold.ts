@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, parse, relative, resolve, sep } from "node:path";
 import { generateAudio } from "../walk/generate";
 import { PACKAGE_DEPENDENCIES, PACKAGE_DEV_DEPENDENCIES, PACKAGE_SCRIPTS, packageJson, SCAFFOLD_FILES, tsconfigJson } from "./templates";
 
@@ -39,11 +39,16 @@ export interface ScaffoldReport {
 
 export async function scaffold(dir: string): Promise<ScaffoldReport> {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InitError(`${dir} is not a folder; give a folder to initialise (it is created when missing)`);
+  // Checked before the WALK recording is synthesized: a path that cannot hold the package fails at once.
+  for (const file of [...Object.keys(SCAFFOLD_FILES), ...WALK_FILES]) {
+    const blocked = notAFolderOnTheWay(dir, dirname(file));
+    if (blocked) throw new InitError(`could not write ${join(dir, file)}: ${blocked} is ${kindOf(blocked)}, not a folder; nothing was written — move it away or initialise another folder`);
+  }
   const existing = [...Object.keys(SCAFFOLD_FILES), ...WALK_FILES].filter((file) => existsSync(join(dir, file)));
   if (existing.length > 0)
     throw new InitError(`${dir} already has ${existing.join(", ")}; crashlab init never overwrites a file — move them away or initialise another folder`);
 
-  const files: Record<string, string | Uint8Array> = { ...SCAFFOLD_FILES, ...(await walkRecording()) };
+  const files: Record<string, string | Uint8Array> = { ...SCAFFOLD_FILES };
   const merged: string[] = [];
   const pkgFile = join(dir, "package.json");
   const hasTsconfig = existsSync(join(dir, "tsconfig.json"));
@@ -54,6 +59,7 @@ export async function scaffold(dir: string): Promise<ScaffoldReport> {
   const scripts = { ...PACKAGE_SCRIPTS, typecheck: hasTsconfig ? "tsc --noEmit -p crashlab" : PACKAGE_SCRIPTS.typecheck };
 
   if (existsSync(pkgFile)) {
+    if (!statSync(pkgFile).isFile()) throw new InitError(`${pkgFile} is not a file; move it away, then run crashlab init again`);
     let pkg: Record<string, unknown>;
     try {
       pkg = JSON.parse(readFileSync(pkgFile, "utf8").replace(/^\uFEFF/, "")) as Record<string, unknown>;
@@ -81,8 +87,32 @@ export async function scaffold(dir: string): Promise<ScaffoldReport> {
     if (hasTsconfig) files["package.json"] = (files["package.json"] as string).replace(`"typecheck": "tsc --noEmit"`, `"typecheck": "tsc --noEmit -p crashlab"`);
   }
 
+  Object.assign(files, await walkRecording());
   writeAll(dir, files);
   return { dir, written: Object.keys(files), merged, tsconfig };
+}
+
+/** The first path from the root to `dir/sub` that exists but is not a folder (a file, a link to nothing), or null. */
+function notAFolderOnTheWay(dir: string, sub: string): string | null {
+  const full = resolve(dir, sub);
+  let at = parse(full).root;
+  for (const part of full.slice(at.length).split(sep).filter(Boolean)) {
+    at = join(at, part);
+    let exists = true;
+    try {
+      lstatSync(at);
+    } catch {
+      exists = false;
+    }
+    if (!exists) return null;
+    if (!existsSync(at) || !statSync(at).isDirectory()) return at;
+  }
+  return null;
+}
+
+function kindOf(path: string): string {
+  if (!existsSync(path)) return "a link to nothing";
+  return statSync(path).isFile() ? "a file" : "a special file";
 }
 
 /**
