@@ -87,12 +87,10 @@ export function readRunMeta(runDir: string): RunMeta {
 /** What is wrong with a run.json's shard and plan_trials, or null. */
 function shardProblem(shard: unknown, planTrials: unknown): string | null {
   const ids = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
-  if (typeof shard !== "object" || shard === null || Array.isArray(shard)) return "its shard is not an object (index, count and the trial ids of the slice)";
-  const { index, count, trials } = shard as Record<string, unknown>;
-  if (!Number.isSafeInteger(count) || (count as number) < 1 || !Number.isSafeInteger(index) || (index as number) < 1 || (index as number) > (count as number))
-    return `its shard needs a whole index and count with 1 <= index <= count (got index ${JSON.stringify(index)}, count ${JSON.stringify(count)})`;
-  if (!ids(trials)) return "its shard needs a list of trial ids (shard.trials)";
-  if (!ids(planTrials)) return "a shard's run.json needs plan_trials, the list of every trial id of the plan";
+  const { index, count, trials } = (typeof shard === "object" && shard !== null ? shard : {}) as Record<string, unknown>;
+  const whole = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 1;
+  if (!whole(count) || !whole(index) || (index as number) > (count as number) || !ids(trials) || !ids(planTrials))
+    return `its shard needs a whole index and count and a list of trial ids, and plan_trials a list of trial ids (the index from 1 to the count; got shard ${JSON.stringify(shard)?.slice(0, 80)})`;
   const plan = new Set(planTrials);
   if (plan.size !== planTrials.length) return `plan_trials lists a trial twice (${planTrials.find((id, i) => planTrials.indexOf(id) !== i)})`;
   const outside = trials.find((id) => !plan.has(id));
