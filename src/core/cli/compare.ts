@@ -5,7 +5,7 @@
  * a required verifier) and baseline-relative limits on P90 response latency and duration; exit 1 when
  * one fails, as `run` does for its gates.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compareRuns, latencyText, type Comparison, type CompareRun, type CompareTrial, type RateChange } from "../compare/compare";
 import { escapeHtml, STYLE } from "../report/html";
@@ -151,11 +151,7 @@ export async function compareCommand(argv: string[], io: ViewIO): Promise<number
   const alpha = values.alpha === undefined ? 0.05 : decimalNumber("--alpha", values.alpha, { min: 0, max: 1 });
   const latencyLimit = values["max-p90-latency-increase"] === undefined ? null : decimalNumber("--max-p90-latency-increase", values["max-p90-latency-increase"], { min: -100, max: 100_000 });
   const durationLimit = values["max-p90-duration-increase"] === undefined ? null : decimalNumber("--max-p90-duration-increase", values["max-p90-duration-increase"], { min: -100, max: 100_000 });
-  const [baseDir, headDir] = positionals.map((p) => resolve(io.cwd, p)) as [string, string];
-  // A run against itself changes nothing: the verdict would be about no comparison at all.
-  const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
-  if (real(baseDir) === real(headDir)) throw new UsageError(`${baseDir} is given twice: compare the baseline run's folder with another run's (the candidate)`);
-  const [base, head] = [readRun(baseDir), readRun(headDir)];
+  const [base, head] = positionals.map((p) => readRun(resolve(io.cwd, p)));
   const c = compareRuns(base!, head!, alpha);
   // Nothing in common is nothing compared: a PASS there would be a verdict about no trial at all.
   if (c.cases.length === 0)
