@@ -42,7 +42,10 @@ export async function scaffold(dir: string): Promise<ScaffoldReport> {
   // Checked before the WALK recording is synthesized: a path that cannot hold the package fails at once.
   for (const file of [...Object.keys(SCAFFOLD_FILES), ...WALK_FILES]) {
     const blocked = notAFolderOnTheWay(dir, dirname(file));
-    if (blocked) throw new InitError(`could not write ${join(dir, file)}: ${blocked} is ${kindOf(blocked)}, not a folder; nothing was written — move it away or initialise another folder`);
+    if (blocked) {
+      const { reason, fix } = existsSync(blocked) ? FS_PROBLEMS.ENOTDIR! : { reason: `part of that path (${blocked}) is a symbolic link to nothing`, fix: "remove that link or initialise another folder" };
+      throw new InitError(`could not write ${join(dir, file)}: ${reason}; nothing was written — ${fix}`);
+    }
   }
   const existing = [...Object.keys(SCAFFOLD_FILES), ...WALK_FILES].filter((file) => existsSync(join(dir, file)));
   if (existing.length > 0)
@@ -110,10 +113,6 @@ function notAFolderOnTheWay(dir: string, sub: string): string | null {
   return null;
 }
 
-function kindOf(path: string): string {
-  if (!existsSync(path)) return "a link to nothing";
-  return statSync(path).isFile() ? "a file" : "a special file";
-}
 
 /**
  * Write every file, package.json last (the only one that may replace an existing file). When the machine
