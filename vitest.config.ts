@@ -23,6 +23,7 @@ const TRIALS = tier([
   "artifacts-policy",
   "audio-frames",
   "azure",
+  "bad-folders",
   "bad-input",
   "cli",
   "cli-view",

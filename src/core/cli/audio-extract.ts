@@ -4,9 +4,9 @@
  * provably the exact audio that was sent.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { pcm16FromBytes } from "../audio/pcm";
-import { pcm16Wav, readWav } from "../audio/wav";
+import { pcm16Wav, readWav, WavError } from "../audio/wav";
 import { sha256 } from "../provenance/digest";
 import { artifactKey, writeFileAtomic } from "../files/atomic";
 import type { AudioNote } from "../report/artifacts";
@@ -48,16 +48,24 @@ export async function audioCommand(argv: string[], io: ViewIO): Promise<number> 
   const key = artifactKey(values.trial);
   const transcriptFile = join(runDir, "transcripts", `${key}.json`);
   if (!existsSync(transcriptFile)) throw new UsageError(`run folder ${runDir} has no trial "${values.trial}" (no ${join("transcripts", `${key}.json`)}); a trial id is <case>#<repetition>`);
-  const note = (JSON.parse(readFileSync(transcriptFile, "utf8")) as { audio?: AudioNote }).audio;
+  const note = readNote(transcriptFile, runDir);
   if (!note) throw new UsageError(`trial ${values.trial} has no audio to extract: it ran at the text level, or its run predates conversation.wav notes (its audio/ folder holds whatever it wrote)`);
   if (!note.kept) throw new UsageError(`the audio of trial ${values.trial} was not kept: ${note.reason}`);
   const wavFile = join(runDir, note.conversation_wav);
   if (!existsSync(wavFile)) throw new UsageError(`${wavFile} is missing: the run folder was moved without its audio/ folder, or the file was deleted`);
-  const wav = readWav(readFileSync(wavFile), wavFile);
   // A file cut short, or whose header lies about its size, gives a partial track: refuse it rather than write one.
   const damaged = (what: string) => new UsageError(`${wavFile} ${what}: the run folder was damaged or the file altered, so no track is cut from it`);
+  if (!statSync(wavFile).isFile()) throw damaged("is not a file");
+  let wav: ReturnType<typeof readWav>;
+  try {
+    wav = readWav(readFileSync(wavFile), wavFile);
+  } catch (error) {
+    if (error instanceof WavError) throw damaged(`is not a readable WAV file (${error.message})`);
+    throw error;
+  }
   if (wav.truncated) throw damaged("is cut short (its header promises more audio than the file holds)");
   if (wav.channels !== 2 || wav.sampleRate !== note.sample_rate) throw damaged(`is ${wav.channels} channel(s) at ${wav.sampleRate} Hz, not the 2 channels at ${note.sample_rate} Hz the record describes`);
+  if (wav.format !== "pcm" || wav.bitsPerSample !== 16 || wav.partialFrameBytes > 0) throw damaged(`is not whole frames of 16-bit PCM (${wav.bitsPerSample}-bit ${wav.format}, ${wav.partialFrameBytes} byte(s) of a partial frame at the end)`);
   const stereo = pcm16FromBytes(wav.data);
   const frames = stereo.length >> 1;
   if (frames < note.input_offset_samples + note.input_samples)
@@ -81,7 +89,46 @@ export async function audioCommand(argv: string[], io: ViewIO): Promise<number> 
     check = `, sha256 ${digest} = the record's input`;
   }
   const output = values.output !== undefined ? resolve(io.cwd, values.output) : join(runDir, "audio", key, `${track}.wav`);
-  writeFileAtomic(output, pcm16Wav(samples, wav.sampleRate));
+  const given = values.output !== undefined ? `--output ${values.output}` : output;
+  if (existsSync(output) && statSync(output).isDirectory()) throw new UsageError(`${given} is a folder; give the file to write, e.g. ${join(values.output ?? output, `${track}.wav`)}`);
+  try {
+    writeFileAtomic(output, pcm16Wav(samples, wav.sampleRate));
+  } catch (error) {
+    throw new UsageError(`${given} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a file in a folder you can write to`);
+  }
   io.stdout(`wrote ${output} (${track}, ${samples.length} samples at ${wav.sampleRate} Hz${check})\n`);
   return 0;
+}
+
+/**
+ * The audio note of a trial's transcript file, checked: a damaged note would otherwise cut the wrong
+ * samples, or read a file outside the run folder. Null when the trial has none (a text-level trial).
+ */
+function readNote(file: string, runDir: string): AudioNote | null {
+  const bad = (what: string) => new UsageError(`${file} ${what}; the run folder was edited or damaged, so no track is cut from it`);
+  if (!statSync(file).isFile()) throw bad("is not a file");
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw bad(`is not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw bad("does not hold a JSON object");
+  const note = (doc as { audio?: unknown }).audio;
+  if (note === undefined || note === null) return null;
+  if (typeof note !== "object" || Array.isArray(note)) throw bad("has an audio note that is not an object");
+  const n = note as Record<string, unknown>;
+  if (n.kept === false) return { kept: false, reason: typeof n.reason === "string" ? n.reason : "(no reason recorded)" };
+  if (n.kept !== true) throw bad(`has an audio note whose kept is ${JSON.stringify(n.kept)}, not true or false`);
+  const wav = n.conversation_wav;
+  const inside = typeof wav === "string" && wav !== "" && !isAbsolute(wav) && !relative(runDir, join(runDir, wav)).startsWith("..");
+  if (!inside) throw bad(`has an audio note whose conversation_wav is ${JSON.stringify(wav)}, not a path inside the run folder`);
+  const whole = (k: string, min: number) => {
+    if (!Number.isSafeInteger(n[k]) || (n[k] as number) < min) throw bad(`has an audio note whose ${k} is ${JSON.stringify(n[k])}, not a whole number of at least ${min}`);
+  };
+  whole("sample_rate", 1);
+  whole("input_offset_samples", 0);
+  whole("input_samples", 0);
+  if (typeof n.input_sha256 !== "string") throw bad("has an audio note without input_sha256");
+  return n as AudioNote;
 }

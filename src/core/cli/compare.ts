@@ -12,7 +12,7 @@ import { escapeHtml, STYLE } from "../report/html";
 import { writeFileAtomic } from "../files/atomic";
 import { machineFault } from "../files/machine-fault";
 import { scanResultsFile } from "../report/results-reader";
-import { ResultsTrial } from "../record/results";
+import { ResultsFile, ResultsTrial } from "../record/results";
 import { decimalNumber, parseFlags } from "./flags";
 import { UsageError } from "./usage-error";
 import type { ViewIO } from "./view";
@@ -37,11 +37,15 @@ measured it) and duration; overall also what the target consumed.
 
 Exit codes: 0 no gate failed (or none asked for), 1 a comparison gate failed, 2 usage or input error.`;
 
+const ResultsHeader = ResultsFile.omit({ trials: true });
+
 function readRun(dir: string): CompareRun {
   const file = join(dir, "results.json");
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder: pass the folders of two finished runs (results/<run-id>)`);
   if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: pass the folders of two finished runs (results/<run-id>)`);
   if (!statSync(file).isFile()) throw new UsageError(`${file} is not a file: the run folder is damaged`);
   const trials: CompareTrial[] = [];
+  const ids = new Set<string>();
   const scan = scanResultsFile(file);
   let step: ReturnType<typeof scan.next>;
   try {
@@ -50,6 +54,9 @@ function readRun(dir: string): CompareRun {
       const parsed = ResultsTrial.safeParse(JSON.parse(step.value));
       if (!parsed.success) throw new UsageError(`${file}, field trials.${i}.${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}; it was written by another crashlab version or edited`);
       const t = parsed.data;
+      // A trial counted twice would weigh twice in every rate.
+      if (ids.has(t.trial_id)) throw new UsageError(`${file}, field trials.${i}.trial_id: trial ${t.trial_id} is listed twice; it was edited — run again`);
+      ids.add(t.trial_id);
       const latencies = t.metrics.audio?.response_latencies_ms;
       trials.push({
         trial_id: t.trial_id,
@@ -71,6 +78,9 @@ function readRun(dir: string): CompareRun {
   const config = header.gates?.config;
   if (!header.run || typeof header.run !== "object" || !config || typeof config !== "object" || Array.isArray(config))
     throw new UsageError(`${file} has no run section or no gates.config object; it was written by another crashlab version or edited`);
+  const doc = ResultsHeader.safeParse(header);
+  const issue = doc.success ? (step.value.has_trials ? null : { path: ["trials"], message: "expected an array of trials" }) : doc.error.issues[0]!;
+  if (issue) throw new UsageError(`${file}, field ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}; it was written by another crashlab version or edited`);
   const required = Object.entries(config as Record<string, { required?: unknown }>).filter(([, r]) => r !== null && typeof r === "object" && r.required === true).map(([v]) => v);
   return { run_id: header.run.run_id, target: header.run.target, seed: header.run.seed, required, trials };
 }

@@ -5,10 +5,10 @@
  * none, are refused: a merged run is exactly the unsharded run, or nothing is written.
  */
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
-import { processLives } from "../files/atomic";
 import { randomBytes } from "node:crypto";
 import { join, relative, resolve } from "node:path";
-import { JOURNAL_FILE, JournalReader, JournalWriter, type JournalEntry } from "../journal/journal";
+import { processLives } from "../files/atomic";
+import { indexJournal, JOURNAL_FILE, JournalError, JournalReader, JournalWriter, type JournalEntry } from "../journal/journal";
 import { checkJournal } from "../runner/journal-check";
 import { trialSeed } from "../run/plan";
 import { readRunMeta, RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
@@ -17,6 +17,7 @@ import { writeOutputsFromJournal } from "../report/from-journal";
 import { createRunFolder } from "../report/results-folder";
 import { scanResultsFile } from "../report/results-reader";
 import type { ResultsHeader } from "../report/results";
+import { ResultsFile, ResultsTrial } from "../record/results";
 import { writeRunReport } from "../report/run-folder";
 import type { Redact } from "../services/redact";
 import { checkRunName, parseFlags } from "./flags";
@@ -56,12 +57,14 @@ function readBlob(dir: string): Blob {
   const results = join(dir, "results.json");
   if (!existsSync(results)) throw new MergeError(`${dir} holds no results.json: shard ${meta.shard.index}/${meta.shard.count} did not finish — resume it with \`crashlab run --resume ${dir}\``);
   let header: Record<string, unknown>;
+  let hasTrials: boolean;
   try {
     if (!statSync(results).isFile()) throw new Error("it is not a file");
     const scan = scanResultsFile(results);
     let step = scan.next();
     while (!step.done) step = scan.next();
     header = step.value.header;
+    hasTrials = step.value.has_trials;
   } catch (error) {
     throw new MergeError(`${results} cannot be read (${(error as Error).message}); the shard's run folder is damaged — resume it with \`crashlab run --resume ${dir}\`, or run that shard again`);
   }
@@ -69,25 +72,66 @@ function readBlob(dir: string): Blob {
   const gates = header.gates as Record<string, unknown> | undefined;
   if (!run || typeof run !== "object" || typeof run.started_at !== "string" || !gates || typeof gates.config !== "object" || gates.config === null)
     throw new MergeError(`${results} has no run section (with started_at) or no gates.config; it was edited or written by another crashlab version — run that shard again`);
+  // The merged results.json is built from the first shard's header: all of it must be what this version writes.
+  const parsed = ResultsHeader.safeParse(header);
+  const issue = parsed.success ? (hasTrials ? null : { path: ["trials"], message: "expected an array of trials" }) : parsed.error.issues[0]!;
+  if (issue) throw new MergeError(`${results}, field ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}; it was edited or written by another crashlab version — run that shard again`);
+  const h = header as unknown as ResultsHeader;
+  journalEntries(dir);
   // Every row is checked against the shard it sits in: its trial, its seed, its package, its status
   // recomputed from its assessments (a row edited to say "passed" is refused, never merged).
-  const h = header as unknown as ResultsHeader;
   const checked = checkJournal(join(dir, JOURNAL_FILE), {
-    seeds: new Map((meta.shard.trials as string[]).map((id) => [id, trialSeed(h.run.seed, id)])),
+    seeds: new Map(meta.shard!.trials.map((id) => [id, trialSeed(h.run.seed, id)])),
     package_digests: new Set([meta.package_digest ?? h.run.package_digest]),
     gate_config: h.gates.config,
     allow_unplanned: false,
   });
-  if (checked.duplicates.length > 0)
-    throw new MergeError(`${join(dir, JOURNAL_FILE)} holds trial ${checked.duplicates[0]} twice (two writers at once): resume that shard with \`crashlab run --resume ${dir}\` (it keeps the first row), then merge`);
   return { dir, meta: meta as Blob["meta"], header: h, entries: checked.entries };
+}
+
+const ResultsHeader = ResultsFile.omit({ trials: true });
+
+/**
+ * A shard's journal, every row checked now: a row the merged results.json could not hold would otherwise
+ * be found only after the merged folder was begun.
+ */
+function journalEntries(dir: string): JournalEntry[] {
+  const file = join(dir, JOURNAL_FILE);
+  if (existsSync(file) && !statSync(file).isFile()) throw new MergeError(`${file} is not a file: the shard's run folder is damaged — run that shard again`);
+  let entries: JournalEntry[];
+  try {
+    entries = indexJournal(file).entries;
+  } catch (error) {
+    if (error instanceof JournalError) throw error;
+    throw new MergeError(`${file} cannot be read (${(error as Error).message}); the shard's run folder is damaged — run that shard again`);
+  }
+  const seen = new Set<string>();
+  const reader = entries.length > 0 ? new JournalReader(file) : null;
+  try {
+    for (const [i, e] of entries.entries()) {
+      if (seen.has(e.trial_id)) throw new JournalError(`${file}, line ${i + 1}: trial ${e.trial_id} is journaled twice; a trial is journaled once — the run folder was edited or two runs wrote into it`);
+      seen.add(e.trial_id);
+      const row = ResultsTrial.safeParse(reader!.read(e));
+      if (!row.success) {
+        const issue = row.error.issues[0]!;
+        throw new JournalError(`${file}, line ${i + 1}: the row of ${e.trial_id} does not match this crashlab version's results schema (field ${issue.path.join(".")}: ${issue.message}); run that shard again`);
+      }
+    }
+  } finally {
+    reader?.close();
+  }
+  return entries;
 }
 
 /** Every artifact file of a shard, relative to its run folder. */
 function artifactFiles(dir: string): string[] {
-  return ["events", "transcripts", "audio"].flatMap((sub) =>
-    existsSync(join(dir, sub)) ? readdirSync(join(dir, sub), { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => relative(dir, join(e.parentPath, e.name))) : [],
-  );
+  return ["events", "transcripts", "audio"].flatMap((sub) => {
+    if (!existsSync(join(dir, sub))) return [];
+    if (!statSync(join(dir, sub)).isDirectory()) throw new MergeError(`${join(dir, sub)} is not a folder: the shard's run folder is damaged — run that shard again`);
+    return readdirSync(join(dir, sub), { recursive: true, withFileTypes: true })
+      .filter((e) => !e.isDirectory())
+      .map((e) => relative(dir, join(e.parentPath, e.name)));
+  });
 }
 
 export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): Promise<number> {
@@ -115,6 +159,20 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
   if (missing.length > 0) throw new MergeError(`shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")} missing: give the run folders of all ${count} shards`);
+  // One plan, split once: the same trial list in every run.json, each trial in exactly one slice.
+  for (const b of blobs.slice(1))
+    if (b.meta.plan_trials.length !== first.meta.plan_trials.length || b.meta.plan_trials.some((id, i) => id !== first.meta.plan_trials[i]))
+      throw new MergeError(`${join(b.dir, "run.json")} and ${join(first.dir, "run.json")} list different plan_trials although their plan digests agree: a run.json was edited — run that shard again`);
+  const slice = new Map<string, Blob>();
+  for (const b of blobs)
+    for (const id of b.meta.shard.trials) {
+      const other = slice.get(id);
+      if (other) throw new MergeError(`trial ${id} is in the slices of two shards (${join(other.dir, "run.json")} and ${join(b.dir, "run.json")}): a run.json was edited — run those shards again`);
+      slice.set(id, b);
+    }
+  const unsliced = first.meta.plan_trials.filter((id) => !slice.has(id));
+  if (unsliced.length > 0)
+    throw new MergeError(`${join(first.dir, "run.json")} lists ${unsliced.slice(0, 3).join(", ")}${unsliced.length > 3 ? ", …" : ""} in plan_trials, but no shard's slice holds ${unsliced.length === 1 ? "it" : "them"}: a run.json was edited — run those shards again`);
   // Every trial of the plan finished in exactly one blob.
   const owner = new Map<string, { blob: Blob; entry: JournalEntry }>();
   for (const b of blobs)
@@ -148,32 +206,23 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
       if (other !== undefined) throw new MergeError(`${file} is in two shards (${other} and ${b.dir}): a trial's artifacts belong to one shard — were the folders copied into each other? Merge the shards as \`crashlab run --shard i/n\` wrote them`);
       artifactOwner.set(file, b.dir);
     }
+  // The merged run is written in a hidden folder and renamed into place whole, so a merge that fails, or is
+  // killed midway (SIGKILL: no handler runs), never leaves a run folder that looks finished, or half of one;
+  // the next merge into the same results folder removes what a killed one left.
   const resultsDir = resolve(io.cwd, values["results-dir"] ?? "results");
-  // The merged run is written in a hidden folder and renamed into place whole, so a merge killed midway
-  // (SIGKILL: no handler runs) never leaves a run folder that looks finished, or half of one; the next merge
-  // into the same results folder removes what a killed one left.
-  const runDir = createRunFolder(resultsDir, `.${run_id}.merging-${process.pid}`);
-  const finalDir = resolve(resultsDir, run_id);
+  const scratch = createRunFolder(resultsDir, `.${run_id}.merging-${process.pid}`);
   removeStaleMerges(resultsDir);
-  let outputs: Awaited<ReturnType<typeof writeMerged>>;
   try {
-    outputs = await writeMerged(runDir);
-    renameSync(runDir, finalDir);
+    return await writeMerged(scratch, join(resultsDir, run_id));
   } catch (error) {
-    // Nothing half-written: a merge that fails leaves no folder behind.
-    rmSync(runDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
     throw error;
   }
-  const report = join(finalDir, "report.html");
-  if (values.json) io.stdout(readFileSync(join(finalDir, "results.json"), "utf8"));
-  else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id, target: first.header.run.target, results_dir: join(finalDir, "results.json"), interruption: null }) + "\n");
-  if (!values.quiet && !values.json) io.stderr(`crashlab: merged ${blobs.length} shard(s), ${first.meta.plan_trials.length} trial(s) → ${finalDir}; report ${report}\n`);
-  return outputs.decision.exit_code;
 
-  async function writeMerged(runDir: string) {
+  async function writeMerged(scratch: string, runDir: string): Promise<number> {
     for (const b of blobs)
-      for (const sub of ["events", "transcripts", "audio"]) if (existsSync(join(b.dir, sub))) cpSync(join(b.dir, sub), join(runDir, sub), { recursive: true, errorOnExist: true, force: false });
-    const journal = new JournalWriter(join(runDir, JOURNAL_FILE));
+      for (const sub of ["events", "transcripts", "audio"]) if (existsSync(join(b.dir, sub))) cpSync(join(b.dir, sub), join(scratch, sub), { recursive: true, errorOnExist: true, force: false });
+    const journal = new JournalWriter(join(scratch, JOURNAL_FILE));
     const readers = new Map(blobs.map((b) => [b.dir, new JournalReader(join(b.dir, JOURNAL_FILE))]));
     try {
       for (const id of first.meta.plan_trials) {
@@ -187,10 +236,10 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
   const started_at = blobs.map((b) => b.header.run.started_at).sort()[0]!;
   const finished_at = blobs.map((b) => b.header.run.finished_at).sort().at(-1)!;
   const meta: RunMeta = { run_meta_version: RUN_META_VERSION, run_id, started_at, plan_digest: first.meta.plan_digest, argv: [], resumes: [], plan_trials: first.meta.plan_trials };
-  writeRunMeta(runDir, meta);
+  writeRunMeta(scratch, meta);
   const h = first.header;
   const outputs = writeOutputsFromJournal(
-    runDir,
+    scratch,
     journal.path,
     first.meta.plan_trials,
     { run_id, plan: h.run.plan, target: h.run.target, seed: h.run.seed, repetitions: h.run.repetitions, started_at, finished_at, gate_config: h.gates.config },
@@ -198,8 +247,14 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
     { concurrency: h.run.concurrency, real_time: h.run.real_time, package_digest: h.run.package_digest, target_descriptor: h.run.target_descriptor as never, limits: h.run.limits },
     redact,
   );
-  await writeRunReport(runDir, redact);
-  return outputs;
+  await writeRunReport(scratch, redact);
+  renameSync(scratch, runDir);
+  const report = join(runDir, "report.html");
+  const results = join(runDir, "results.json");
+  if (values.json) io.stdout(readFileSync(results, "utf8"));
+  else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id, target: h.run.target, results_dir: results, interruption: null }) + "\n");
+  if (!values.quiet && !values.json) io.stderr(`crashlab: merged ${blobs.length} shard(s), ${first.meta.plan_trials.length} trial(s) → ${runDir}; report ${report}\n`);
+  return outputs.decision.exit_code;
   }
 }
 

@@ -4,9 +4,12 @@
  * results.json, junit.xml and the report are rebuilt from the whole journal. A plan that changed since
  * (package files, target, settings, trial list) is refused unless `--force`.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { readRunMeta, lastRun, type RunMeta } from "../journal/run-meta";
+import { indexJournal, JOURNAL_FILE, JournalError, JournalReader } from "../journal/journal";
+import { readRunMeta, lastRun, RunMetaError, type RunMeta } from "../journal/run-meta";
+import { ResultsTrial } from "../record/results";
+import { parseShard } from "../run/shard";
 import type { ResolvedRunOptions } from "./options";
 import { parseRunArgs, UsageError, type RawRunArgs } from "./options";
 import { CRASHLAB_VERSION } from "../version";
@@ -38,12 +41,52 @@ export function resumeArgs(cli: RawRunArgs, cwd: string): Resumption {
     if (!(error instanceof UsageError)) throw error;
     throw new UsageError(`${join(dir, "run.json")}: the command line it stored (${meta.argv.join(" ")}) does not parse: ${error.message}; the run folder was edited or written by another crashlab version — start the run again`);
   }
+  if (stored.shard !== undefined) {
+    try {
+      parseShard(stored.shard);
+    } catch (error) {
+      throw new UsageError(`${join(dir, "run.json")}: the command line it stored (${meta.argv.join(" ")}) does not parse: ${(error as Error).message}; the run folder was edited or written by another crashlab version — start the run again`);
+    }
+  }
+  checkJournal(dir, meta);
   const shown: Partial<RawRunArgs> = {};
   for (const k of ["quiet", "json", "verbose", "visualize", "concurrency", "listen"] as const) if (cli[k] !== undefined) (shown as Record<string, unknown>)[k] = cli[k];
   // The run goes on in the folder it started in, so its relative paths (--package, --data, the package
   // found without --package, --results-dir) mean what they meant; a folder that is gone leaves this one.
   const started = typeof meta.cwd === "string" && existsSync(meta.cwd) ? meta.cwd : cwd;
   return { dir, meta, cwd: started, cli: { ...stored, ...shown, resume: dir, force: cli.force } };
+}
+
+/**
+ * The journal's rows, checked before the resumed run writes anything (its run.json comes first): a row
+ * that does not parse or lies outside this shard's slice would otherwise be found only after the run
+ * folder was changed.
+ */
+function checkJournal(dir: string, meta: RunMeta): void {
+  const file = join(dir, JOURNAL_FILE);
+  if (!existsSync(file)) return;
+  if (!statSync(file).isFile()) throw new RunMetaError(`${file} is not a file: the run folder is damaged — start the run again`);
+  const entries = indexJournal(file).entries;
+  const seen = new Set<string>();
+  const slice = meta.shard ? new Set(meta.shard.trials) : null;
+  const reader = new JournalReader(file);
+  try {
+    for (const [i, e] of entries.entries()) {
+      const at = `${file}, line ${i + 1}`;
+      // A trial journaled twice (two writers at once) is not refused: the resume keeps its first row and says so.
+      if (seen.has(e.trial_id)) continue;
+      seen.add(e.trial_id);
+      if (slice && !slice.has(e.trial_id))
+        throw new JournalError(`${at}: trial ${e.trial_id} is not in shard ${meta.shard!.index}/${meta.shard!.count}'s slice (run.json's shard.trials); the journal was edited or another shard's rows were copied in — run that shard again`);
+      const row = ResultsTrial.safeParse(reader.read(e));
+      if (!row.success) {
+        const issue = row.error.issues[0]!;
+        throw new JournalError(`${at}: the row of ${e.trial_id} does not match this crashlab version's results schema (field ${issue.path.join(".")}: ${issue.message}); the journal was edited or written by another crashlab version — start the run again`);
+      }
+    }
+  } finally {
+    reader.close();
+  }
 }
 
 /** The plan digest's inputs from the resolved settings, secrets left out. */

@@ -64,7 +64,10 @@ export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
     const ids = results.trials.map((t) => t.trial_id);
     throw new UsageError(`run ${results.run.run_id} has no trial "${trial}"; its trials are ${ids.slice(0, 6).join(", ")}${ids.length > 6 ? ", …" : ""} (a trial id is <case>#<repetition>)`);
   }
-  if (!existsSync(join(runDir, "report.html"))) {
+  const report = join(runDir, "report.html");
+  // A folder there would be "opened" as a listing, and could never be rebuilt in place.
+  if (existsSync(report) && !statSync(report).isFile()) throw new UsageError(`${report} is not a file: move it away, and \`crashlab view\` builds the report again from the run's artifacts`);
+  if (!existsSync(report)) {
     io.stderr(`crashlab: ${runDir} has no report.html; building it from the run's artifacts\n`);
     await writeRunReport(runDir);
   }

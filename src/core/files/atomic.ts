@@ -1,5 +1,5 @@
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { dirname, join, parse, relative, resolve } from "node:path";
 
 /** Result folders are private to the user (0700), files 0600 (evaluation-contract §7). */
 export function ensureDir(dir: string): void {
@@ -7,21 +7,32 @@ export function ensureDir(dir: string): void {
 }
 
 /**
- * `mkdir -p`, returning the first folder made (undefined when none was). Node's recursive mkdir says ENOENT
- * when an ancestor cannot be made (a read-only or full disk); then the folders are made one at a time, so
- * the error is the real one (EROFS, ENOSPC) and names the folder it is about.
+ * `mkdir -p`, returning the first folder made (undefined when none was). Missing folders are made one level
+ * at a time: Node's recursive mkdir never returns under /proc (a path there would hang the command), and
+ * says ENOENT when an ancestor cannot be made (a read-only or full disk) where one at a time gives the real
+ * error (EROFS, ENOSPC) for the folder it is about.
  */
 export function makeDirs(dir: string, mode?: number): string | undefined {
   const options = mode === undefined ? {} : { mode };
-  try {
-    return mkdirSync(dir, { recursive: true, ...options });
-  } catch (error) {
-    const parent = dirname(dir);
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT" || parent === dir) throw error;
-    const first = makeDirs(parent, mode);
-    mkdirSync(dir, options);
-    return first ?? dir;
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    try {
+      statSync(at);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || at === parse(at).root) throw error;
+      missing.unshift(at);
+    }
   }
+  for (const at of missing) {
+    try {
+      mkdirSync(at, options);
+    } catch (error) {
+      // Made meanwhile by another writer (a trial worker): what was wanted.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  return missing[0];
 }
 
 /** Write a file atomically (temp file + rename): a crash never leaves a half-written artifact. */

@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, parse, relative, resolve, sep } from "node:path";
 import { generateAudio } from "../walk/generate";
 import { machineFault } from "../files/machine-fault";
 import { atPath, makeDirs } from "../files/atomic";
@@ -41,11 +41,19 @@ export interface ScaffoldReport {
 
 export async function scaffold(dir: string): Promise<ScaffoldReport> {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InitError(`${dir} is not a folder; give a folder to initialise (it is created when missing)`);
+  // Checked before the WALK recording is synthesized: a path that cannot hold the package fails at once.
+  for (const file of [...Object.keys(SCAFFOLD_FILES), ...WALK_FILES]) {
+    const blocked = notAFolderOnTheWay(dir, dirname(file));
+    if (blocked) {
+      const { reason, fix } = existsSync(blocked) ? FS_PROBLEMS.ENOTDIR! : { reason: `part of that path (${blocked}) is a symbolic link to nothing`, fix: "remove that link or initialise another folder" };
+      throw new InitError(`could not write ${join(dir, file)}: ${reason}; nothing was written — ${fix}`);
+    }
+  }
   const existing = [...Object.keys(SCAFFOLD_FILES), ...WALK_FILES].filter((file) => existsSync(join(dir, file)));
   if (existing.length > 0)
     throw new InitError(`${dir} already has ${existing.join(", ")}; crashlab init never overwrites a file — move them away or initialise another folder`);
 
-  const files: Record<string, string | Uint8Array> = { ...SCAFFOLD_FILES, ...(await walkRecording()) };
+  const files: Record<string, string | Uint8Array> = { ...SCAFFOLD_FILES };
   const merged: string[] = [];
   const pkgFile = join(dir, "package.json");
   const hasTsconfig = existsSync(join(dir, "tsconfig.json"));
@@ -56,6 +64,7 @@ export async function scaffold(dir: string): Promise<ScaffoldReport> {
   const scripts = { ...PACKAGE_SCRIPTS, typecheck: hasTsconfig ? "tsc --noEmit -p crashlab" : PACKAGE_SCRIPTS.typecheck };
 
   if (existsSync(pkgFile)) {
+    if (!statSync(pkgFile).isFile()) throw new InitError(`${pkgFile} is not a file; move it away, then run crashlab init again`);
     let pkg: Record<string, unknown>;
     try {
       pkg = JSON.parse(readFileSync(pkgFile, "utf8").replace(/^\uFEFF/, "")) as Record<string, unknown>;
@@ -83,9 +92,29 @@ export async function scaffold(dir: string): Promise<ScaffoldReport> {
     if (hasTsconfig) files["package.json"] = (files["package.json"] as string).replace(`"typecheck": "tsc --noEmit"`, `"typecheck": "tsc --noEmit -p crashlab"`);
   }
 
+  Object.assign(files, await walkRecording());
   writeAll(dir, files);
   return { dir, written: Object.keys(files), merged, tsconfig };
 }
+
+/** The first path from the root to `dir/sub` that exists but is not a folder (a file, a link to nothing), or null. */
+function notAFolderOnTheWay(dir: string, sub: string): string | null {
+  const full = resolve(dir, sub);
+  let at = parse(full).root;
+  for (const part of full.slice(at.length).split(sep).filter(Boolean)) {
+    at = join(at, part);
+    let exists = true;
+    try {
+      lstatSync(at);
+    } catch {
+      exists = false;
+    }
+    if (!exists) return null;
+    if (!existsSync(at) || !statSync(at).isDirectory()) return at;
+  }
+  return null;
+}
+
 
 /**
  * Write every file, package.json last (the only one that may replace an existing file). When the machine

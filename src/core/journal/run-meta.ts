@@ -64,15 +64,43 @@ export function readRunMeta(runDir: string): RunMeta {
   const file = join(runDir, RUN_META_FILE);
   if (!existsSync(file))
     throw new RunMetaError(`${runDir} holds no ${RUN_META_FILE}: it is not a run folder, or it was written by a crashlab that could not resume runs — start the run again`);
+  if (!statSync(file).isFile()) throw new RunMetaError(`${file} is not a file: the run folder is damaged — start the run again`);
   let meta: RunMeta;
   try {
     meta = JSON.parse(readFileSync(file, "utf8")) as RunMeta;
   } catch (error) {
     throw new RunMetaError(`${file} is not valid JSON (${(error as Error).message}); the run folder is damaged — start the run again`);
   }
-  if (meta?.run_meta_version !== RUN_META_VERSION || typeof meta.run_id !== "string" || typeof meta.plan_digest !== "string" || !Array.isArray(meta.argv) || !meta.argv.every((a) => typeof a === "string"))
-    throw new RunMetaError(`${file} is not a run description this crashlab reads (run_meta_version ${RUN_META_VERSION} with run_id, plan_digest and argv); start the run again`);
-  return { ...meta, resumes: Array.isArray(meta.resumes) ? meta.resumes : [] };
+  if (
+    meta?.run_meta_version !== RUN_META_VERSION ||
+    typeof meta.run_id !== "string" ||
+    typeof meta.started_at !== "string" ||
+    typeof meta.plan_digest !== "string" ||
+    !Array.isArray(meta.argv) ||
+    !meta.argv.every((a) => typeof a === "string")
+  )
+    throw new RunMetaError(`${file} is not a run description this crashlab reads (run_meta_version ${RUN_META_VERSION} with run_id, started_at, plan_digest and argv); start the run again`);
+  // A shard's slice is what merge and resume trust to know which trials belong where: it must add up.
+  if (meta.shard !== undefined && meta.shard !== null) {
+    const problem = shardProblem(meta.shard, meta.plan_trials);
+    if (problem) throw new RunMetaError(`${file}: ${problem}; the run folder was edited or damaged — run that shard again`);
+  }
+  return { ...meta, shard: meta.shard ?? undefined, resumes: Array.isArray(meta.resumes) ? meta.resumes : [] };
+}
+
+/** What is wrong with a run.json's shard and plan_trials, or null. */
+function shardProblem(shard: unknown, planTrials: unknown): string | null {
+  const ids = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
+  const { index, count, trials } = (typeof shard === "object" && shard !== null ? shard : {}) as Record<string, unknown>;
+  const whole = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 1;
+  if (!whole(count) || !whole(index) || (index as number) > (count as number) || !ids(trials) || !ids(planTrials))
+    return `its shard needs a whole index and count and a list of trial ids, and plan_trials a list of trial ids (the index from 1 to the count; got shard ${JSON.stringify(shard)?.slice(0, 80)})`;
+  const plan = new Set(planTrials);
+  if (plan.size !== planTrials.length) return `plan_trials lists a trial twice (${planTrials.find((id, i) => planTrials.indexOf(id) !== i)})`;
+  const outside = trials.find((id) => !plan.has(id));
+  if (outside !== undefined) return `shard.trials names ${outside}, which plan_trials does not list`;
+  if (new Set(trials).size !== trials.length) return `shard.trials lists a trial twice (${trials.find((id, i) => trials.indexOf(id) !== i)})`;
+  return null;
 }
 
 /** The most recent run folder under a results folder (by start time), with its journal's entries; null when there is none. */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { trialDetail, reportData, reportTrial, type ReportTrial, type TrialSource, type TranscriptFile } from "./view-model";
 import { scanResultsFile } from "./results-reader";
@@ -18,7 +18,9 @@ export class RunFolderError extends Error {
 
 export function readResults(runDir: string): ResultsFile {
   const file = join(runDir, "results.json");
+  if (!existsSync(file) && isLink(file)) throw new RunFolderError(`${file} is a symbolic link to nothing (or to itself): the run folder is damaged — put the run's results.json back, or run again`);
   if (!existsSync(file)) throw new RunFolderError(`${runDir} holds no results.json: pass the folder of one run (results/<run-id>), as printed at the end of \`crashlab run\``);
+  if (!statSync(file).isFile()) throw new RunFolderError(`${file} is not a file: the run folder is damaged — run again`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
@@ -31,6 +33,14 @@ export function readResults(runDir: string): ResultsFile {
     throw new RunFolderError(`${file}, field ${issue.path.join(".") || "(root)"}: ${issue.message}; it was written by another crashlab version or edited — run again with this version`);
   }
   return doc.data;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** One trial's artifacts as the report needs them; what is missing or unreadable is named, never hidden. */
@@ -67,6 +77,7 @@ async function trialSource(runDir: string, trial: ResultsFile["trials"][number])
 export async function buildRunReport(runDir: string, redact: Redact = redactShapes, fresh = false): Promise<string> {
   const file = join(runDir, "results.json");
   if (!existsSync(file)) throw new RunFolderError(`${runDir} holds no results.json: pass the folder of one run (results/<run-id>), as printed at the end of \`crashlab run\``);
+  if (!statSync(file).isFile()) throw new RunFolderError(`${file} is not a file: the run folder is damaged — run again`);
   const callerText = new Map<string, string>();
   const problems: string[] = [];
   const details: string[] = [];

@@ -8,11 +8,11 @@
 import { join, relative } from "node:path";
 import { removeLeftoverTemps, writeFileAtomic } from "../files/atomic";
 import type { GateConfig } from "../gate/gates";
-import { indexJournal, JOURNAL_FILE, JournalReader, JournalWriter, trimTornLine, type JournalEntry } from "../journal/journal";
+import { indexJournal, JOURNAL_FILE, JournalReader, JournalWriter, trimTornLine, type JournalEntry, type JournalIndex } from "../journal/journal";
 import { RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
 import { createRunFolder } from "../report/results-folder";
 import type { TrialRef } from "../run/run";
-import { checkJournal } from "./journal-check";
+import { checkJournal, type CheckedJournal } from "./journal-check";
 import { lockRunFolder, type FolderLock } from "./lock";
 
 export interface SessionStart {
@@ -49,6 +49,9 @@ export class RunSession {
   }
 
   static open(start: SessionStart): RunSession {
+    // A resumed run's journal is checked before anything in its folder changes (the lock included), so a
+    // journal refused leaves the folder exactly as it was.
+    const checked = start.resume ? checkOldJournal(start.resume.dir, start.resume.meta, start) : null;
     const dir = start.resume ? start.resume.dir : createRunFolder(start.results_dir, start.run_id);
     const lock = lockRunFolder(dir);
     try {
@@ -56,11 +59,11 @@ export class RunSession {
       if (lock.recovered) notes.push(`${dir}: took over the lock left by process ${lock.recovered.pid}, which is no longer running`);
       let finished = new Set<string>();
       let meta: RunMeta;
-      if (start.resume) {
+      if (start.resume && checked) {
         const old = start.resume.meta;
         const temps = removeLeftoverTemps(dir);
         if (temps.length > 0) notes.push(`removed ${temps.length} temporary file(s) a stopped run left in ${dir} (${temps.slice(0, 2).map((t) => relative(dir, t)).join(", ")}${temps.length > 2 ? ", …" : ""})`);
-        finished = takeBackJournal(dir, old, start, notes);
+        finished = repairJournal(dir, checked, notes);
         meta = { ...old, resumes: [...old.resumes, { at: new Date().toISOString(), forced: old.plan_digest !== start.plan_digest, plan_digest: start.plan_digest, package_digest: start.package_digest }] };
       } else
         meta = {
@@ -102,16 +105,10 @@ export class RunSession {
   }
 }
 
-/**
- * The journal of a resumed run, checked row by row against the run; returns the trials it finished. A
- * torn last line (a kill mid-append) is cut; rows a second writer added for trials already journaled are
- * dropped, and the journal rewritten without them.
- */
-function takeBackJournal(dir: string, old: RunMeta, start: SessionStart, notes: string[]): Set<string> {
+/** The journal of a resumed run, checked row by row against the run (reading only). */
+function checkOldJournal(dir: string, old: RunMeta, start: SessionStart): CheckedJournal & { index: JournalIndex } {
   const path = join(dir, JOURNAL_FILE);
   const index = indexJournal(path);
-  if (index.torn_bytes > 0) notes.push(`${path}: cut off the last line, torn by a stop (${index.torn_bytes} bytes)`);
-  trimTornLine(index);
   const digests = old.package_digest ? new Set([old.package_digest, ...old.resumes.flatMap((r) => (r.forced && r.package_digest ? [r.package_digest] : [])), ...(old.plan_digest !== start.plan_digest ? [start.package_digest] : [])]) : null;
   const checked = checkJournal(path, {
     seeds: new Map(start.trials.map((t) => [t.trial_id, t.seed])),
@@ -119,6 +116,19 @@ function takeBackJournal(dir: string, old: RunMeta, start: SessionStart, notes: 
     gate_config: start.gate_config,
     allow_unplanned: old.plan_digest !== start.plan_digest,
   });
+  return { ...checked, index };
+}
+
+/**
+ * What a stopped writer left in the journal, repaired by the folder's new writer (which holds the lock):
+ * a torn last line (a kill mid-append) is cut; rows a second writer added for trials already journaled
+ * are dropped, and the journal rewritten without them. Returns the trials it finished.
+ */
+function repairJournal(dir: string, checked: CheckedJournal & { index: JournalIndex }, notes: string[]): Set<string> {
+  const path = join(dir, JOURNAL_FILE);
+  const { index } = checked;
+  if (index.torn_bytes > 0) notes.push(`${path}: cut off the last line, torn by a stop (${index.torn_bytes} bytes)`);
+  trimTornLine(index);
   if (checked.duplicates.length > 0) {
     rewriteJournal(path, [...checked.entries, ...firstOf(index.entries, checked.unplanned)]);
     notes.push(`${path}: kept the first row of ${new Set(checked.duplicates).size} trial(s) journaled more than once by writers at the same time, dropped ${checked.duplicates.length} later row(s) (${[...new Set(checked.duplicates)].slice(0, 3).join(", ")})`);
