@@ -11,6 +11,7 @@ import { sha256 } from "../provenance/digest";
 import { artifactKey, writeFileAtomic } from "../files/atomic";
 import type { AudioNote } from "../report/artifacts";
 import { parseFlags } from "./flags";
+import { machineFault } from "../files/machine-fault";
 import { UsageError } from "./usage-error";
 import type { ViewIO } from "./view";
 
@@ -94,6 +95,8 @@ export async function audioCommand(argv: string[], io: ViewIO): Promise<number> 
   try {
     writeFileAtomic(output, pcm16Wav(samples, wav.sampleRate));
   } catch (error) {
+    // A full or read-only disk is the machine's fault (exit 3, one line); a path that cannot hold a file is the user's.
+    if (machineFault(error)) throw error;
     throw new UsageError(`${given} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a file in a folder you can write to`);
   }
   io.stdout(`wrote ${output} (${track}, ${samples.length} samples at ${wav.sampleRate} Hz${check})\n`);

@@ -85,6 +85,7 @@ function readBlob(dir: string): Blob {
     package_digests: new Set([meta.package_digest ?? h.run.package_digest]),
     gate_config: h.gates.config,
     allow_unplanned: false,
+    scope: `in shard ${meta.shard!.index}/${meta.shard!.count}'s slice (run.json's shard.trials)`,
   });
   return { dir, meta: meta as Blob["meta"], header: h, entries: checked.entries };
 }

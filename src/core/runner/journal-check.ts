@@ -17,6 +17,8 @@ export interface JournalExpectations {
   gate_config: GateConfig;
   /** A forced resume changed the plan: rows of trials no longer in it are left out instead of refused. */
   allow_unplanned: boolean;
+  /** What `seeds` holds, for messages: "one of the run's" (default), or e.g. a shard's slice. */
+  scope?: string;
 }
 
 export interface CheckedJournal {
@@ -50,7 +52,7 @@ export function checkJournal(path: string, expect: JournalExpectations): Checked
       const seed = expect.seeds.get(entry.trial_id);
       if (seed === undefined) {
         if (expect.allow_unplanned) return void unplanned.push(entry.trial_id);
-        throw new JournalError(`${line}: this trial is not one of the run's; the journal was edited or holds another run's rows — remove that line (the run folder's other trials are kept)`);
+        throw new JournalError(`${line}: this trial is not ${expect.scope ?? "one of the run's"}; the journal was edited or holds another run's rows — remove that line (the run folder's other trials are kept)`);
       }
       if (seen.has(entry.trial_id)) return void duplicates.push(entry.trial_id);
       const row = reader.read(entry) as RowFields;
