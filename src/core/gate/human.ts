@@ -7,7 +7,28 @@
  * not assessed, which never passes.
  */
 import { wilsonInterval } from "../stats/rates";
-import type { GateResult, GateRule } from "./gates";
+
+/** A gate rule as a human gate reads it (the same shape as gates.ts's GateRule, which imports this file). */
+export interface HumanGateRule {
+  required: boolean;
+  min_pass_rate: number;
+  wilson: boolean;
+  min_reviewed?: number;
+  min_reviewed_share?: number;
+}
+
+/** A human gate's result: a gate result (gates.ts) with no cases and its `human` summary. */
+export interface HumanGateResult<R extends HumanGateRule = HumanGateRule> {
+  verifier: string;
+  rule: R;
+  ok: boolean;
+  blocked_by_infrastructure: false;
+  blocked_by_verifier_error: false;
+  verdicts: number;
+  message: string;
+  cases: [];
+  human: HumanGateSummary;
+}
 
 export const HUMAN_DIMENSIONS = ["naturalness", "prosody", "pronunciation", "pacing"] as const;
 export type HumanDimension = (typeof HUMAN_DIMENSIONS)[number];
@@ -70,7 +91,7 @@ export const DEFAULT_MIN_REVIEWED = 1;
  * One human gate over the run's trials. `verdicts` null (a run that just ended, with no reviews read) leaves
  * it not assessed. Pure; fails closed: too few reviews is not a pass.
  */
-export function humanGate(id: string, rule: GateRule, trials: ReadonlyArray<{ trial_id?: string }>, verdicts: HumanVerdicts | null): GateResult {
+export function humanGate<R extends HumanGateRule>(id: string, rule: R, trials: ReadonlyArray<{ trial_id?: string }>, verdicts: HumanVerdicts | null): HumanGateResult<R> {
   const reviewed_verifier = reviewedVerifier(id);
   const min_reviewed = rule.min_reviewed ?? DEFAULT_MIN_REVIEWED;
   const min_reviewed_share = rule.min_reviewed_share ?? 0;
@@ -126,12 +147,12 @@ export interface HumanGateOverrides {
  * reviewed trial unless `min_reviewed` or `min_reviewed_share` asks for more. The ids are checked by the
  * caller (definePlan, resolveRun).
  */
-export function humanGateConfig(planGates: Readonly<Record<string, Partial<GateRule>>> | undefined, overrides: HumanGateOverrides = {}): Record<string, GateRule> {
+export function humanGateConfig(planGates: Readonly<Record<string, Partial<HumanGateRule>>> | undefined, overrides: HumanGateOverrides = {}): Record<string, HumanGateRule> {
   const ids = new Set([...Object.keys(planGates ?? {}), ...(overrides.require ?? []), ...(overrides.advisory ?? [])].filter(isHumanGate));
-  const config: Record<string, GateRule> = {};
+  const config: Record<string, HumanGateRule> = {};
   for (const id of [...ids].sort()) {
     const fromPlan = planGates?.[id] ?? {};
-    const rule: GateRule = {
+    const rule: HumanGateRule = {
       required: fromPlan.required ?? true,
       min_pass_rate: fromPlan.min_pass_rate ?? 1,
       wilson: fromPlan.wilson ?? false,
