@@ -223,3 +223,41 @@ describe("crashlab review", () => {
     expect(Date.parse(saved!.at)).toBeGreaterThan(Date.parse("2026-01-01"));
   });
 });
+
+describe("crashlab gates", () => {
+  const naturalness = { "human.naturalness": { required: true, min_pass_rate: 1, wilson: false, min_reviewed: 2, min_reviewed_share: 0 } };
+
+  it("prints each gate and the decision, and exits as run does; an interrupted run keeps its signal's code and no pass", async () => {
+    const parent = tmp();
+    const reviews = line("a#1", "human.naturalness", "passed") + line("a#2", "human.naturalness", "passed");
+    const dir = writeRun(parent, { trials: TWO, gates: naturalness, reviews });
+    const before = snapshot(parent);
+    const pass = await cli(["gates", dir], parent);
+    expect(pass.code).toBe(0);
+    expect(pass.stdout).toBe(
+      [
+        "gates of run-a with 2 review(s) (2 line(s) in reviews.jsonl)",
+        "gate required PASS  human.naturalness: 2/2 reviewed trial(s) passed, pass rate >= 1",
+        "gate required PASS  outcome: every case's pass rate >= 1",
+        "decision: PASS (exit 0) — all 2 required gate(s) passed",
+        "",
+      ].join("\n"),
+    );
+    const stopped = writeRun(parent, { run_id: "run-b", trials: TWO, gates: naturalness, reviews, interrupted: true });
+    const r = await cli(["gates", stopped, "--json"], parent);
+    expect(r.code).toBe(130);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, decision: "interrupted", exit_code: 130 });
+    expect(JSON.parse(r.stdout).message).toMatch(/^the run was interrupted by SIGINT: no pass decision \(the gates on its finished trials say: all 2 required gate\(s\) passed\)$/);
+    // Nothing written by either.
+    expect(snapshot(parent).filter((f) => f.startsWith("run-a"))).toEqual(before);
+  });
+
+  it("a failing human verdict fails the gate like any other (exit 1)", async () => {
+    const parent = tmp();
+    const dir = writeRun(parent, { trials: TWO, gates: naturalness, reviews: line("a#1", "human.naturalness", "passed") + line("a#2", "human.naturalness", "failed") });
+    const r = await cli(["gates", dir], parent);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("gate required FAIL  human.naturalness: 1/2 reviewed trial(s) passed, pass rate below 1");
+    expect(r.stdout).toContain("decision: FAIL (exit 1) — 1 required gate(s) failed");
+  });
+});
