@@ -49,6 +49,7 @@ const TRIALS = tier([
   "report-data",
   "responsiveness-run",
   "restaurant-run",
+  "review-run",
   "resume",
   "run-conversations",
   "run-edges",

@@ -39,8 +39,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   package: ["dataset", "run", "trial", "world"],
   report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "run", "services", "stats", "target", "timeline", "trial", "walk"],
   runner: [ROOT_FILES, "files", "gate", "journal", "judge", "package", "provenance", "record", "report", "run", "services", "trial"],
+  review: ["files", "gate", "record", "stats"],
   init: [ROOT_FILES, "files", "walk"],
-  cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "run", "runner", "services", "speech", "target", "trial", "walk"],
+  cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "runner", "services", "speech", "target", "trial", "walk"],
 };
 
 function sourceFiles(dir: string): string[] {

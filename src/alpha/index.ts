@@ -38,6 +38,12 @@ export { defineVerifier, type Verifier, type VerifierInput, type Verdict } from 
 export { matchesSubset, normalizeText } from "../core/verify/match";
 export { unyieldedInterruptions, yieldsToInterruption, responsiveness, type ResponsivenessBudget } from "../core/verify/timing";
 export { evaluateGates, type GateRule, type GateConfig, type GateDecision } from "../core/gate/gates";
+export { HUMAN_DIMENSIONS, type HumanVerdict, type HumanVerdicts } from "../core/gate/human";
+// Human review (docs/review.md): reviews.jsonl, the review queue, the judge's calibration against people.
+export { appendReview, readReviews, latestReviews, humanVerdicts, reviewsJsonSchema, ReviewError, REVIEWS_FILE, type Review, type StoredReview } from "../core/review/reviews";
+export { loadRunReviews, reviewQueueForRun, decideWithReviews, carryReviews, earlierRunDirs, type RunReviews } from "../core/review/run-reviews";
+export { reviewQueue, type QueueItem, type QueueTrial } from "../core/review/queue";
+export { calibrate, type Calibration, type ClauseCalibration } from "../core/review/calibrate";
 // Time.
 export { RealClock, VirtualClock, type Clock } from "../core/time/clock";
 // GPT-Live: the target adapter (real service or local simulator), the client and the simulator.

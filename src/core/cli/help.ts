@@ -21,12 +21,20 @@ Usage:
                                   gate decision (refused unless they are every shard of one plan)
   crashlab compare <base> <head>  is the candidate run worse than the baseline? pass rates per case and
                                   overall with Fisher's exact test, P50/P90 latency and duration changes
-  crashlab schema                 print the JSON Schema of results.json
+  crashlab review <run-dir> --trial ID --verifier ID --verdict passed|failed|unsure --reviewer NAME
+                                  record one person's verdict on a trial (appends to reviews.jsonl)
+  crashlab review-queue <run-dir> which trials to review first: those that did not pass, then a sample
+                                  of passing ones spread over cases and acoustic conditions
+  crashlab gates <run-dir>        decide the run's gates again with its reviews (human gates); writes
+                                  nothing; exits as \`run\` does
+  crashlab calibrate <run-dir>…   the semantic judge against people, per clause: agreement, Cohen's
+                                  kappa with a 95% interval, disagreements (docs/review.md)
+  crashlab schema [--reviews]     print the JSON Schema of results.json (--reviews: of a reviews.jsonl line)
   crashlab --version | --help
 
 Exit codes:
   0  every required gate passed
-  1  a gate failed (or nothing ran)
+  1  a gate failed (or nothing ran, or a required human gate awaits reviews)
   2  usage or input error (a bad flag or PLAN setting, dataset, recording, package, or results
      folder): one paragraph naming the file, scenario and field; nothing was written
   3  infrastructure errors prevented a decision (a dead connection, a refused session, a protocol

@@ -3,6 +3,8 @@ import { resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
 import { checkCasesAgainstWorlds } from "../run/preflight";
 import { resultsJsonSchema } from "../record/results";
+import { reviewsJsonSchema } from "../review/reviews";
+import { calibrateCommand, gatesCommand, reviewCommand, reviewQueueCommand } from "./review";
 import { redactor, type Redact } from "../services/redact";
 import { CRASHLAB_VERSION } from "../version";
 import { validateRecordings } from "../walk/recordings";
@@ -26,7 +28,7 @@ import type { CliIO } from "./io";
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "JournalError", "RunMetaError", "MergeError", "RunFolderBusyError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "JournalError", "RunMetaError", "MergeError", "RunFolderBusyError", "ReviewError"].includes(name);
 }
 
 /**
@@ -75,8 +77,15 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
       case "compare":
         return await compareCommand(rest, io);
       case "schema":
-        io.stdout(JSON.stringify(resultsJsonSchema(), null, 2) + "\n");
-        return 0;
+        return schemaCommand(rest, io);
+      case "review":
+        return await reviewCommand(rest, io);
+      case "review-queue":
+        return await reviewQueueCommand(rest, io);
+      case "gates":
+        return await gatesCommand(rest, io);
+      case "calibrate":
+        return await calibrateCommand(rest, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -100,6 +109,13 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
 /** An input error is one paragraph: line breaks inside it (quoted JSON, a value with a newline) become spaces. */
 function oneParagraph(message: string): string {
   return message.replace(/\s*[\r\n]+\s*/g, " ").trim();
+}
+
+/** `crashlab schema`: results.json's JSON Schema; `--reviews`: that of one reviews.jsonl line. */
+function schemaCommand(argv: string[], io: CliIO): number {
+  const { values } = parseFlags(argv, { reviews: { type: "boolean" } });
+  io.stdout(JSON.stringify(values.reviews ? reviewsJsonSchema() : resultsJsonSchema(), null, 2) + "\n");
+  return 0;
 }
 
 /** `crashlab init [dir]`: a working evaluation package in an empty or existing folder. */

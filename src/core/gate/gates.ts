@@ -3,11 +3,14 @@ import type { TrialStatus } from "../record/trial-record";
 
 /** What the gates read of a trial: a trial record, a results.json row, or a streaming run's slim outcome. */
 export interface GateTrial {
+  /** Needed only to match a human gate's reviews. */
+  trial_id?: string;
   case_id: string;
   status: TrialStatus;
   assessments: ReadonlyArray<Pick<Assessment, "verifier" | "status">>;
 }
 import { wilsonInterval } from "../stats/rates";
+import { humanGate, isHumanGate, type HumanGateSummary, type HumanVerdicts } from "./human";
 
 /** A gate rule for one verifier. */
 export interface GateRule {
@@ -16,6 +19,10 @@ export interface GateRule {
   min_pass_rate: number;
   /** Compare the 95% Wilson lower bound instead of the raw rate. */
   wilson: boolean;
+  /** Human gates only: the least number of trials with a passed or failed human verdict (default 1). */
+  min_reviewed?: number;
+  /** Human gates only: the least share of the run's trials with a passed or failed human verdict (default 0). */
+  min_reviewed_share?: number;
 }
 
 export type GateConfig = Record<string, GateRule>;
@@ -47,7 +54,10 @@ export interface GateResult {
   /** Trials with a substantive verdict (passed, failed, inconclusive): 0 for a judge that did not run offline. */
   verdicts: number;
   message: string;
+  /** Per case; empty for a human gate, which is decided over the run's reviewed trials. */
   cases: CaseGateResult[];
+  /** Human gates (`human.*`): what the reviews said and whether there were enough of them. */
+  human?: HumanGateSummary;
 }
 
 /**
@@ -70,9 +80,10 @@ export interface GateDecision {
 /**
  * Decide release gates from trial records. Pure and fail-closed: an empty run fails; a required verifier
  * that did not run counts as not passed; an infrastructure error counts as not passed. Advisory gates are
- * reported but never decide.
+ * reported but never decide. Human gates (`human.*`) read `human`, the trials' human verdicts; without it
+ * (a run that just ended) they are not assessed, and a required one keeps the run from passing.
  */
-export function evaluateGates(records: readonly GateTrial[], config: GateConfig): GateDecision {
+export function evaluateGates(records: readonly GateTrial[], config: GateConfig, human: HumanVerdicts | null = null): GateDecision {
   if (records.length === 0) {
     return { ok: false, decision: "fail", exit_code: 1, gates: [], message: "no trials ran: an empty run cannot pass its gates" };
   }
@@ -86,6 +97,7 @@ export function evaluateGates(records: readonly GateTrial[], config: GateConfig)
   const gates: GateResult[] = Object.entries(config)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([verifier, rule]) => {
+      if (isHumanGate(verifier)) return humanGate(verifier, rule, records, human);
       let substantive = 0;
       const cases = [...byCase.entries()].map(([case_id, trials]): CaseGateResult => {
         let passes = 0;
@@ -138,16 +150,24 @@ export function evaluateGates(records: readonly GateTrial[], config: GateConfig)
   const failed = required.filter((g) => !g.ok);
   if (failed.length === 0) return { ok: true, decision: "pass", exit_code: 0, gates, message: `all ${required.length} required gate(s) passed` };
   // A real failure is a decision whatever else went wrong; otherwise a verifier error (fix the package)
-  // outranks infrastructure errors (retry), since retrying cannot mend a broken verifier.
-  const decision: GateVerdict = failed.some((g) => !g.blocked_by_infrastructure && !g.blocked_by_verifier_error)
+  // outranks infrastructure errors (retry), since retrying cannot mend a broken verifier. A human gate
+  // awaiting reviews decides last: it is no failure of the target, yet nothing may pass without it (exit 1).
+  const awaiting = failed.filter((g) => g.human && g.human.status !== "assessed");
+  const decision: GateVerdict = failed.some((g) => !g.blocked_by_infrastructure && !g.blocked_by_verifier_error && !awaiting.includes(g))
     ? "fail"
     : failed.some((g) => g.blocked_by_verifier_error)
       ? "evaluation_error"
-      : "infrastructure";
+      : failed.some((g) => g.blocked_by_infrastructure)
+        ? "infrastructure"
+        : "fail";
+  const waits = awaiting.length
+    ? `required human gate(s) ${awaiting.map((g) => g.verifier).join(", ")} await reviews: review the trials (reviews.jsonl), then decide again with \`crashlab gates <run-dir>\``
+    : "";
+  const realFailures = failed.length - awaiting.length;
   const message = {
-    fail: `${failed.length} required gate(s) failed`,
-    evaluation_error: `verifier errors prevented a decision on ${failed.filter((g) => g.blocked_by_verifier_error).length} required gate(s): a verifier or clause of the evaluation package is broken (see each trial's assessment)`,
-    infrastructure: `infrastructure errors prevented a decision on ${failed.length} required gate(s)`,
+    fail: realFailures === 0 ? `no pass decision yet: ${waits}` : `${realFailures} required gate(s) failed${waits ? `; ${waits}` : ""}`,
+    evaluation_error: `verifier errors prevented a decision on ${failed.filter((g) => g.blocked_by_verifier_error).length} required gate(s): a verifier or clause of the evaluation package is broken (see each trial's assessment)${waits ? `; ${waits}` : ""}`,
+    infrastructure: `infrastructure errors prevented a decision on ${realFailures} required gate(s)${waits ? `; ${waits}` : ""}`,
   }[decision];
   return { ok: false, decision, exit_code: EXIT_CODES[decision], gates, message };
 }

@@ -7,7 +7,29 @@ export const RESULTS_VERSION = "1.0";
 const IntervalSchema = z.strictObject({ low: z.number(), high: z.number() }).nullable();
 const Pct = z.strictObject({ p50: z.number().nullable(), p90: z.number().nullable() });
 
-export const GateRuleSchema = z.strictObject({ required: z.boolean(), min_pass_rate: z.number().min(0).max(1), wilson: z.boolean() });
+export const GateRuleSchema = z.strictObject({
+  required: z.boolean(),
+  min_pass_rate: z.number().min(0).max(1),
+  wilson: z.boolean(),
+  /** Human gates (`human.*`) only: the least number of reviewed trials, and the least share of the run's trials. */
+  min_reviewed: z.number().int().min(0).optional(),
+  min_reviewed_share: z.number().min(0).max(1).optional(),
+});
+
+/** A human gate's standing: what the reviews said and whether there were enough of them (docs/review.md). */
+const HumanGateSchema = z.strictObject({
+  status: z.enum(["not_assessed", "too_few_reviews", "assessed"]),
+  reviewed_verifier: z.string(),
+  trials: z.number(),
+  reviewed: z.number(),
+  passes: z.number(),
+  failures: z.number(),
+  unsure: z.number(),
+  min_reviewed: z.number(),
+  min_reviewed_share: z.number(),
+  pass_rate: z.number().nullable(),
+  compared_rate: z.number().nullable(),
+});
 
 /** One row per trial: the trial record without its bulky evidence (events, world, turns stay in the artifacts). */
 export const ResultsTrial = TrialRecord.pick({
@@ -87,6 +109,7 @@ export const ResultsFile = z.strictObject({
             ok: z.boolean(),
           }),
         ),
+        human: HumanGateSchema.optional(),
       }),
     ),
   }),

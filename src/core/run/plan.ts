@@ -6,6 +6,7 @@ import { resolveRecording, validateRecordings } from "../walk/recordings";
 import type { Json, ReadonlyJson } from "../world/types";
 import { SAFE_ID, type Scenario } from "../dataset/schema";
 import type { GateRule } from "../gate/gates";
+import { humanGateIds, isHumanGate, isKnownHumanGate } from "../gate/human";
 import type { TargetEntry } from "../target/settings";
 import { BUILTIN_CLAUSES, type BehaviorClause } from "../judge/clauses";
 import type { Verifier } from "../verify/verifier";
@@ -137,6 +138,11 @@ const GateSetting = z.strictObject({
   min_pass_rate: z.number({ error: "expected a number from 0 to 1" }).min(0, "expected a number from 0 to 1").max(1, "expected a number from 0 to 1").optional(),
   wilson: flag.optional(),
 });
+/** A human gate (`human.*`) also says how many trials people must have reviewed before it can pass. */
+const HumanGateSetting = GateSetting.extend({
+  min_reviewed: z.number({ error: "expected a whole number >= 0" }).int("expected a whole number >= 0").min(0, "expected a whole number >= 0").max(MAX_TRIALS_CEILING, "expected a whole number >= 0").optional(),
+  min_reviewed_share: z.number({ error: "expected a number from 0 to 1" }).min(0, "expected a number from 0 to 1").max(1, "expected a number from 0 to 1").optional(),
+});
 
 /** `PLAN.defaults`, `PLAN.limits`, `PLAN.gates.<id>`, a case's `limits`: checked once, each fault named with the value found. */
 function checkSetting(where: string, schema: z.ZodType, value: unknown): void {
@@ -193,8 +199,14 @@ export function definePlan(def: PlanDefinition): Plan {
   }
   if (def.gates !== undefined && (typeof def.gates !== "object" || def.gates === null || Array.isArray(def.gates)))
     throw new PlanError(`PLAN.gates: expected an object of gate rules per verifier id (got ${describeValue(def.gates)})`);
+  const semanticIds = [...verifierIds].filter((id) => id.startsWith("semantic."));
   for (const id of Object.keys(def.gates ?? {})) {
-    if (!verifierIds.has(id)) throw new PlanError(`gate for unknown verifier "${id}" (verifiers: ${[...verifierIds].join(", ")})`);
+    if (isHumanGate(id)) {
+      if (!isKnownHumanGate(id, semanticIds)) throw new PlanError(`gate for unknown human verdict "${id}" (human gates: ${humanGateIds(semanticIds).join(", ")})`);
+      checkSetting(`PLAN.gates.${id}`, HumanGateSetting, def.gates![id]);
+      continue;
+    }
+    if (!verifierIds.has(id)) throw new PlanError(`gate for unknown verifier "${id}" (verifiers: ${[...verifierIds].join(", ")}; human gates: ${humanGateIds(semanticIds).join(", ")})`);
     checkSetting(`PLAN.gates.${id}`, GateSetting, def.gates![id]);
   }
   return Object.freeze({ ...def, __crashlab_plan: 1 as const });

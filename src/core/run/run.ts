@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { evaluateGates, type GateConfig, type GateDecision, type GateRule, type GateVerdict } from "../gate/gates";
+import { humanGateConfig, humanGateIds, isKnownHumanGate } from "../gate/human";
 import { gitState, type GitState } from "../provenance/digest";
 import { DEFAULT_TARGET_SETTINGS, instantiateTarget, type TargetSettings } from "../target/settings";
 import type { TargetAdapter } from "../target/types";
@@ -175,8 +176,10 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
   if (!target_settings.real_time && concurrency > MAX_VIRTUAL_CONCURRENCY) throw new PlanError(virtualConcurrencyRefusal(concurrency));
   const verifierList = runVerifiers(plan, options);
   const ids = new Set(verifierList.map((v) => v.id));
+  const semanticIds = [...ids].filter((id) => id.startsWith("semantic."));
   for (const id of [...(options.gates?.require ?? []), ...(options.gates?.advisory ?? [])])
-    if (!ids.has(id)) throw new PlanError(`unknown verifier "${id}" in a gate override; verifiers: ${[...ids].join(", ")}`);
+    if (!ids.has(id) && !isKnownHumanGate(id, semanticIds))
+      throw new PlanError(`unknown verifier "${id}" in a gate override; verifiers: ${[...ids].join(", ")}; human gates: ${humanGateIds(semanticIds).join(", ")}`);
   const gate_config: GateConfig = {};
   for (const v of verifierList) {
     const fromPlan = plan.gates?.[v.id] ?? {};
@@ -192,6 +195,8 @@ export function resolveRun(plan: Plan, options: RunOptions = {}): ResolvedRun {
     if (!(rule.min_pass_rate >= 0 && rule.min_pass_rate <= 1)) throw new PlanError(`min pass rate for "${v.id}" must be between 0 and 1`);
     gate_config[v.id] = rule;
   }
+  // Human gates: no verifier produces them; they wait for reviews (docs/review.md).
+  Object.assign(gate_config, humanGateConfig(plan.gates, options.gates));
 
   const limits: Limits = { ...DEFAULT_LIMITS, ...plan.limits, ...options.limits };
   for (const [k, v] of Object.entries(limits)) if (!Number.isInteger(v) || v <= 0) throw new PlanError(`limit ${k} must be a positive whole number (got ${v})`);
