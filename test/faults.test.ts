@@ -119,6 +119,23 @@ describe("SIGKILL at any point of a run, then --resume, equals the uninterrupted
       await resumeAndCompare(dir);
     }, 180_000);
 
+  it("killed twice: during the run, then during its resume (which left its lock behind); the next resume finishes it", async () => {
+    const out = mkdtempSync(join(tmpdir(), "faults-kill-resume-"));
+    const run = started(["run", ...ARGS, "--results-dir", out, "--quiet"]);
+    expect((await killWhen(run, () => runFolders(out).length > 0 && journal(folder(out)).rows.length >= 2)).killed).toBe(true);
+    const dir = folder(out);
+    const before = journal(dir).rows.length;
+    // The resume is killed after it journaled more trials, holding the folder's lock.
+    const resume = started(["run", "--resume", dir]);
+    expect((await killWhen(resume, () => journal(dir).rows.length >= before + 2 && existsSync(join(dir, "run.lock")))).killed).toBe(true);
+    expect(existsSync(join(dir, "run.lock"))).toBe(true);
+    expect(journal(dir).rows.length).toBeLessThan(TOTAL);
+    const resumed = await resumeAndCompare(dir);
+    expect(resumed.stderr).toMatch(/took over the lock left by process \d+, which is no longer running/);
+    expect(existsSync(join(dir, "run.lock"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(dir, "run.json"), "utf8")).resumes).toHaveLength(2);
+  }, 240_000);
+
   it("killed in the middle of writing a file: the temporary file it left is removed by --resume", async () => {
     // Stop the child the moment a temporary file shows, check it is still there, and only then kill it; if the
     // write finished in between, let it go on and wait for the next one.
