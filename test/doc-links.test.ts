@@ -53,6 +53,7 @@ describe("users' docs", () => {
   });
 
   it("never sends a package author to the engine's source to learn a rule", () => {
-    for (const page of docs) expect(readFileSync(page, "utf8"), relative(root, page)).not.toMatch(/\b(?:src|dist|core)\//);
+    // architecture.md is the contributors' page: the source's layout is its subject.
+    for (const page of docs.filter((p) => !p.endsWith("architecture.md"))) expect(readFileSync(page, "utf8"), relative(root, page)).not.toMatch(/\b(?:src|dist|core)\//);
   });
 });
