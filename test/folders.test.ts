@@ -91,6 +91,15 @@ describe("the folders of src/core", () => {
     expect(folderProblems(resolve(import.meta.dirname, "../src/core"), ALLOWED)).toEqual([]);
   });
 
+  it("each says its job where it opens (a README.md) and in docs/architecture.md", () => {
+    const core = resolve(import.meta.dirname, "../src/core");
+    const architecture = readFileSync(resolve(import.meta.dirname, "../docs/architecture.md"), "utf8");
+    for (const folder of readdirSync(core).filter((n) => statSync(join(core, n)).isDirectory())) {
+      expect(readFileSync(join(core, folder, "README.md"), "utf8"), folder).toMatch(new RegExp(`^# ${folder}/\\n\\n\\S`));
+      expect(architecture, folder).toContain(`| \`${folder}/\` |`);
+    }
+  });
+
   it("the check fails on an import the table does not allow and on a cycle", () => {
     const core = mkdtempSync(join(tmpdir(), "folders-"));
     const file = (path: string, text: string) => {
