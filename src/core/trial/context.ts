@@ -104,9 +104,9 @@ export interface TrialMedia {
 }
 
 /** What a finished trial hands back to the runner. */
-export interface TrialOutcome {
+export interface TrialResult {
   record: TrialRecord;
   media: TrialMedia | null;
-  /** The trial's evidence catalog (§6): observed evidence and public facts, for artifacts and reports. */
+  /** The trial's evidence catalog: observed evidence and public facts, for artifacts and reports. */
   catalog: EvidenceCatalog;
 }

@@ -5,7 +5,7 @@ import type { ConversationRecord } from "../../record/trial-record";
 import { applyCondition, presetUsesBackground, presetUsesNonDirected, requirePreset, type ConditionOverrides } from "../../walk/conditions";
 import { synthesizeBackgroundSpeaker, synthesizeNonDirectedUtterances } from "../../walk/condition-assets";
 import { pcm16DurationMs, pcm16FromBytes, pcm16ToBytes } from "../../audio/pcm";
-import type { ConversationSettings, TrialContext, TrialOutcome } from "../context";
+import type { ConversationSettings, TrialContext, TrialResult } from "../context";
 import { StageError } from "../errors";
 import { PendingWork } from "../pending-work";
 import { closeSession } from "../stages/close";
@@ -27,7 +27,7 @@ import { ConversationRelay, DEFAULT_RELAY_SETTINGS, type RelayEnd } from "./rela
  * over → close both → measure → verify → judge → record: the same stages as every driver, with the
  * relay as its input delivery and the conversation's own completion rule.
  */
-export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutcome> {
+export async function runConversationTrial(ctx: TrialContext): Promise<TrialResult> {
   const trial = new TrialState(ctx);
   const settings = ctx.conversation;
   const pending = new PendingWork();
