@@ -114,7 +114,7 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialResu
   const said = caller ? (caller as CallerSession).utterances() : [];
   const callerPcm = relay.callerPcm();
   const callerAudio = { pcm: callerPcm, start_ms: relay.start_ms };
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const observed = await measure(trial, callerAudio, {
     assistant: relay.playback.placed(),
     conversation: {
@@ -123,15 +123,15 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialResu
       backchannels: trial.scenario.simulation_parameters?.persona.backchannels ?? [],
     },
   });
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   // The caller's own record of each line (its acts, what it heard) is structure the procedure reads.
   const verification = verify(trial, observed, said);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const input: DeliveredInput = { record: { kind: "simulated", sha256: sha256(callerPcm), duration_ms: pcm16DurationMs(callerPcm.length), caller: JSON.parse(JSON.stringify(callerDescription)) }, digest_input: callerPcm };
   const draft = draftRecord(trial, input, observed, verification);
   draft.conversation = conversationRecord(relay, end, caller, said, trial.error !== null, observer);
   const assessments = await judge(trial, draft, verification);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   return finishRecord(trial, draft, assessments, observed, callerAudio);
 }
 

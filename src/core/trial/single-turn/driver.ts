@@ -37,13 +37,13 @@ export async function runSingleTurnTrial(ctx: TrialContext): Promise<TrialResult
     await closeSession(trial, session);
   });
 
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const observed = await measure(trial, input.audio);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const verification = verify(trial, observed);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const draft = draftRecord(trial, input, observed, verification);
   const assessments = await judge(trial, draft, verification);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   return finishRecord(trial, draft, assessments, observed, input.audio);
 }
