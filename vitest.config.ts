@@ -69,11 +69,13 @@ const TRIALS = tier([
 /**
  * Files that would be unit tests but each cost 4–15 s of CPU beyond vitest's own start (measured one at a time
  * on this 2-core machine): WALK condition audio rendered, the dataset fuzzer's many loads, espeak-ng speech
- * synthesized, whole conversations at the policy level, the GPT-Live simulator's sessions. Together they were
+ * synthesized, whole conversations at the policy level, the GPT-Live simulator's sessions, the API report (the
+ * TypeScript compiler over the public API). Together they were
  * over 40% of the unit tier's CPU. The tests `pnpm mutate` runs against the grading core stay in unit even
  * where they cost as much (world-engine, grounding, judge-verdicts).
  */
 const SLOW = tier([
+  "api-report",
   "dataset-fuzz",
   "live-simulator",
   "restaurant-conversation",

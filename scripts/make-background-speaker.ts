@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUNDLED_BACKGROUND_SPEAKER_PATH, bundledBackgroundSpeakerWav } from "crashlab/alpha";
+import { BUNDLED_BACKGROUND_SPEAKER_PATH, bundledBackgroundSpeakerWav } from "../src/core/walk/index";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const path = join(root, BUNDLED_BACKGROUND_SPEAKER_PATH);

@@ -34,7 +34,7 @@ function sh(command: string, args: string[], cwd: string): Result {
 function pack(): string {
   const src = join(work, "source");
   mkdirSync(src);
-  for (const entry of ["package.json", "README.md", "PACKAGE-README.md", "scripts/pack-files.mjs", "docs", "src", "tsconfig.json", "tsup.config.ts", "schema"]) cpSync(join(root, entry), join(src, entry), { recursive: true });
+  for (const entry of ["package.json", "README.md", "PACKAGE-README.md", "scripts/pack-files.mjs", "docs", "src", "templates", "tsconfig.json", "tsup.config.ts", "schema"]) cpSync(join(root, entry), join(src, entry), { recursive: true });
   symlinkSync(join(root, "node_modules"), join(src, "node_modules"));
   execFileSync(join(root, "node_modules/.bin/tsup"), { cwd: src, stdio: "pipe" });
   // npm pack, as a release would: prepack and postpack put the users' README and package.json in place.
@@ -50,6 +50,8 @@ describe("a packed crashlab, installed and initialised in a fresh repository", (
     const listing = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" });
     expect(listing).toContain("package/docs/README.md");
     expect(listing).toContain("package/dist/cli.js");
+    expect(listing).toContain("package/templates/init/crashlab/evaluations.ts");
+    expect(listing).not.toContain("package/templates/tsconfig.json");
     expect(listing).not.toContain("package/src/");
     // The README for package users, not the repository's; every Markdown link in the tarball resolves inside it.
     const unpacked = join(work, "unpacked");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import { TrialRecord } from "../src/core/record/trial-record";
 import { resolveRun } from "../src/core/run/run";
-import type { TrialContext, TrialOutcome } from "../src/core/trial/context";
+import type { TrialContext, TrialResult } from "../src/core/trial/context";
 import { runTrial } from "../src/core/trial/run-trial";
 import { textInput } from "../src/core/trial/single-turn/caller-input";
 import { closeSession } from "../src/core/trial/stages/close";
@@ -40,7 +40,7 @@ function contexts(ids: string[]): TrialContext[] {
 }
 
 /** A driver of caller turns at the text level, with a completion observer of its own. */
-async function textTurnsTrial(ctx: TrialContext, turns: string[], seen: string[] = []): Promise<TrialOutcome> {
+async function textTurnsTrial(ctx: TrialContext, turns: string[], seen: string[] = []): Promise<TrialResult> {
   const trial = new TrialState(ctx);
   trial.observe({ observe: (e: AgentEvent) => void seen.push(`event ${e.type}`), observeTool: (e: HarnessToolEvent) => void seen.push(`${e.type} ${e.call_id}`) });
   const input = textInput(trial.scenario);
@@ -64,7 +64,7 @@ async function textTurnsTrial(ctx: TrialContext, turns: string[], seen: string[]
   return finishRecord(trial, draft, assessments, observed, null);
 }
 
-const withoutWall = ({ record }: TrialOutcome) => ({ ...record, wall: null });
+const withoutWall = ({ record }: TrialResult) => ({ ...record, wall: null });
 
 describe("trial stages compose into drivers", () => {
   it("a driver that delivers the one text turn gives exactly the single-turn driver's record", async () => {

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import * as alpha from "../src/alpha/index";
+import { resolveRun } from "../src/core/run/run";
 import { main } from "../src/core/cli/main";
 import { definePlan } from "../src/core/run/plan";
 import { run } from "../src/core/run/run";
@@ -80,19 +81,19 @@ describe("WALK through the GPT-Live simulator", () => {
   });
 
   it("filters by condition and by recording metadata", async () => {
-    const byCondition = alpha.resolveRun(PLAN, { selection: { conditions: ["telephony"] } });
+    const byCondition = resolveRun(PLAN, { selection: { conditions: ["telephony"] } });
     const walked = byCondition.trials.filter((t) => t.case.kind === "walk");
     expect(walked.map((t) => t.case.recording!.condition)).toEqual(["telephony", "telephony", "telephony", "telephony"]);
     // RUN conversations stay: a condition degrades their simulated caller's speech instead.
     expect(byCondition.trials.filter((t) => t.case.kind !== "walk").every((t) => t.case.kind === "run")).toBe(true);
     expect(byCondition.trials.filter((t) => t.case.kind === "run").length).toBe(PLAN.cases.filter((c) => c.kind === "run").length);
-    const byWhere = alpha.resolveRun(PLAN, { selection: { where: ["synthesizer.voice=EN-US+F3", "preset=echo"] } });
+    const byWhere = resolveRun(PLAN, { selection: { where: ["synthesizer.voice=EN-US+F3", "preset=echo"] } });
     expect(byWhere.trials.length).toBe(4);
-    expect(() => alpha.resolveRun(PLAN, { selection: { where: ["accent"] } })).toThrow(/--where takes key=value/);
+    expect(() => resolveRun(PLAN, { selection: { where: ["accent"] } })).toThrow(/--where takes key=value/);
   });
 
   it("skips WALK cases for a text-only target, and says so", async () => {
-    const resolved = alpha.resolveRun(PLAN, { target: "text_restaurant" });
+    const resolved = resolveRun(PLAN, { target: "text_restaurant" });
     expect(resolved.trials.every((t) => !t.case.recording)).toBe(true);
     const walkSkips = resolved.skipped.filter((s) => /takes text; WALK cases replay recordings/.test(s.reason));
     expect(walkSkips.map((s) => s.case_id)).toEqual(walkCases.map((c) => c.id));

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { ANY_NUMBER, decimalNumber, parseFlags, UsageError, wholeNumber } from "./flags";
 import { DEFAULT_OPENAI_SPEECH_MODEL, OPENAI_SPEECH_VOICES, OpenAISpeechSynthesizer } from "../speech/openai-tts";
 import { checkEspeakVoice, EspeakSynthesizer } from "../speech/espeak";
-import { SpeechError, type SpeechSynthesizer } from "../speech/synthesizer";
+import { DEFAULT_CALLER_VOICE, SpeechError, type SpeechSynthesizer } from "../speech/synthesizer";
 import {
   CONDITION_PRESETS,
   OVERRIDE_FLAGS,
@@ -197,7 +197,7 @@ export function parseGenerateAudioArgs(argv: string[], io: Pick<GenerateAudioIO,
       throw new GenerateUsageError(`--voice "${values.voice}" is not an OpenAI speech voice; with --live use one of ${OPENAI_SPEECH_VOICES.join(", ")}`);
     synthesizer = new OpenAISpeechSynthesizer({ apiKey, ...(values["tts-model"] ? { model: values["tts-model"] } : {}), ...(values.voice ? { voice: values.voice } : {}) });
   } else {
-    synthesizer = new EspeakSynthesizer({ voice: values.voice ?? "coral" });
+    synthesizer = new EspeakSynthesizer({ voice: values.voice ?? DEFAULT_CALLER_VOICE });
   }
 
   return {

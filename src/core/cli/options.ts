@@ -6,7 +6,8 @@ import { DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, SETTING_RANGES, type RunDefault
 import type { AudioSettings } from "../trial/context";
 import { resolveEspeakVoice } from "../speech/espeak";
 import { GPT_LIVE_VOICES } from "../live/protocol";
-import { OPENAI_SPEECH_VOICES } from "../speech/openai-tts";
+import { DEFAULT_OPENAI_SPEECH_MODEL, OPENAI_SPEECH_VOICES } from "../speech/openai-tts";
+import { DEFAULT_CALLER_VOICE } from "../speech/synthesizer";
 import type { TargetSettings } from "../target/settings";
 import type { Limits } from "../record/trial-record";
 import { UsageError } from "./usage-error";
@@ -201,10 +202,7 @@ export interface ResolvedRunOptions {
 /** The live completion observer's default model: a small, quick one (it decides "over or not", nothing more). */
 export const DEFAULT_COMPLETION_MODEL = "gpt-5.6-luna";
 
-/** Caller voice default: the persona default of evaluation-contract §1. */
-export const DEFAULT_CALLER_VOICE = "coral";
 const CONDITIONS = ["clean", "noisy", "telephony", "background_speech", "echo", "packet_loss", "realistic"];
-export const DEFAULT_TTS_MODEL = "gpt-4o-mini-tts";
 
 /** The one place that resolves a setting: CLI flag, then the PLAN's defaults, then built-in defaults. */
 export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, env: Record<string, string | undefined> = {}): ResolvedRunOptions {
@@ -325,7 +323,7 @@ export function resolveOptions(cli: RawRunArgs, planDefaults: RunDefaults = {}, 
     target_settings,
     audio,
     services,
-    speech: { provider: speechProvider, voice: cli.voice ?? DEFAULT_CALLER_VOICE, tts_model: cli["tts-model"] ?? DEFAULT_TTS_MODEL, refresh: cli["refresh-audio"] ?? false },
+    speech: { provider: speechProvider, voice: cli.voice ?? DEFAULT_CALLER_VOICE, tts_model: cli["tts-model"] ?? DEFAULT_OPENAI_SPEECH_MODEL, refresh: cli["refresh-audio"] ?? false },
     ...(responseDeadline !== undefined ? { response_deadline_ms: responseDeadline } : {}),
     conversation: {
       ...(maxDuration !== undefined ? { max_duration_ms: Math.round(maxDuration * 1000) } : {}),

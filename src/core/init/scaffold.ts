@@ -4,7 +4,7 @@ import { basename, dirname, join, parse, relative, resolve, sep } from "node:pat
 import { generateAudio } from "../walk/generate";
 import { machineFault } from "../files/machine-fault";
 import { atPath, makeDirs } from "../files/atomic";
-import { PACKAGE_DEPENDENCIES, PACKAGE_DEV_DEPENDENCIES, PACKAGE_SCRIPTS, packageJson, SCAFFOLD_FILES, tsconfigJson } from "./templates";
+import { packageTemplate, scaffoldFiles, tsconfigJson } from "./templates";
 
 /*
  * `crashlab init [dir]`: scaffold a working evaluation package into an empty or existing folder. Nothing
@@ -41,19 +41,20 @@ export interface ScaffoldReport {
 
 export async function scaffold(dir: string): Promise<ScaffoldReport> {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InitError(`${dir} is not a folder; give a folder to initialise (it is created when missing)`);
+  const own = scaffoldFiles();
   // Checked before the WALK recording is synthesized: a path that cannot hold the package fails at once.
-  for (const file of [...Object.keys(SCAFFOLD_FILES), ...WALK_FILES]) {
+  for (const file of [...Object.keys(own), ...WALK_FILES]) {
     const blocked = notAFolderOnTheWay(dir, dirname(file));
     if (blocked) {
       const { reason, fix } = existsSync(blocked) ? FS_PROBLEMS.ENOTDIR! : { reason: `part of that path (${blocked}) is a symbolic link to nothing`, fix: "remove that link or initialise another folder" };
       throw new InitError(`could not write ${join(dir, file)}: ${reason}; nothing was written — ${fix}`);
     }
   }
-  const existing = [...Object.keys(SCAFFOLD_FILES), ...WALK_FILES].filter((file) => existsSync(join(dir, file)));
+  const existing = [...Object.keys(own), ...WALK_FILES].filter((file) => existsSync(join(dir, file)));
   if (existing.length > 0)
     throw new InitError(`${dir} already has ${existing.join(", ")}; crashlab init never overwrites a file — move them away or initialise another folder`);
 
-  const files: Record<string, string | Uint8Array> = { ...SCAFFOLD_FILES };
+  const files: Record<string, string | Uint8Array> = { ...own };
   const merged: string[] = [];
   const pkgFile = join(dir, "package.json");
   const hasTsconfig = existsSync(join(dir, "tsconfig.json"));
@@ -61,7 +62,8 @@ export async function scaffold(dir: string): Promise<ScaffoldReport> {
   if (hasTsconfig && existsSync(join(dir, tsconfig))) throw new InitError(`${dir} already has ${tsconfig}; crashlab init never overwrites a file`);
   // A tsconfig inside crashlab/ includes its own folder; one at the root includes crashlab/.
   files[tsconfig] = tsconfigJson(hasTsconfig ? ["./**/*.ts"] : ["crashlab/**/*.ts"]);
-  const scripts = { ...PACKAGE_SCRIPTS, typecheck: hasTsconfig ? "tsc --noEmit -p crashlab" : PACKAGE_SCRIPTS.typecheck };
+  const template = packageTemplate(packageName(dir));
+  const scripts = { ...template.scripts, ...(hasTsconfig ? { typecheck: "tsc --noEmit -p crashlab" } : {}) };
 
   if (existsSync(pkgFile)) {
     if (!statSync(pkgFile).isFile()) throw new InitError(`${pkgFile} is not a file; move it away, then run crashlab init again`);
@@ -84,15 +86,14 @@ export async function scaffold(dir: string): Promise<ScaffoldReport> {
       pkg[section] = current;
     };
     add("scripts", scripts);
-    add("dependencies", PACKAGE_DEPENDENCIES);
-    add("devDependencies", PACKAGE_DEV_DEPENDENCIES);
+    add("dependencies", template.dependencies);
+    add("devDependencies", template.devDependencies);
     if (merged.length > 0) files["package.json"] = JSON.stringify(pkg, null, 2) + "\n";
   } else {
-    files["package.json"] = packageJson(packageName(dir));
-    if (hasTsconfig) files["package.json"] = (files["package.json"] as string).replace(`"typecheck": "tsc --noEmit"`, `"typecheck": "tsc --noEmit -p crashlab"`);
+    files["package.json"] = JSON.stringify({ ...template, scripts }, null, 2) + "\n";
   }
 
-  Object.assign(files, await walkRecording());
+  Object.assign(files, await walkRecording(own["crashlab/data/crawl.json"]!));
   writeAll(dir, files);
   return { dir, written: Object.keys(files), merged, tsconfig };
 }
@@ -151,12 +152,12 @@ const FS_PROBLEMS: Record<string, { reason: string; fix: string }> = {
 };
 
 /** walk.json and its WAV, generated from the scaffold's CRAWL dataset in a scratch folder. */
-async function walkRecording(): Promise<Record<string, string | Uint8Array>> {
+async function walkRecording(crawl: string): Promise<Record<string, string | Uint8Array>> {
   const scratch = mkdtempSync(join(tmpdir(), "crashlab-init-"));
   try {
     const source = join(scratch, "crawl.json");
     try {
-      writeFileSync(source, SCAFFOLD_FILES["crashlab/data/crawl.json"]!);
+      writeFileSync(source, crawl);
     } catch (error) {
       throw atPath(error, source);
     }

@@ -14,17 +14,8 @@ export interface TrialOutcome extends SummaryTrial, GateTrial {
   assessments: Array<Pick<Assessment, "verifier" | "status" | "judge">>;
 }
 
-/** The slim outcome of a trial record or a results.json row (both carry these fields). */
-export function trialOutcome(t: {
-  trial_id: string;
-  case_id: string;
-  status: TrialStatus;
-  error: { stage: string } | null;
-  duration_ms: number;
-  metrics: { audio: Readonly<Record<string, unknown>> | null };
-  input: { recording?: { condition: string } | undefined };
-  assessments: ReadonlyArray<Pick<Assessment, "verifier" | "status" | "judge">>;
-}): TrialOutcome {
+/** The slim outcome of a trial record or a results.json row: both carry these fields, and more. */
+export function trialOutcome(t: Omit<TrialOutcome, "assessments"> & { assessments: ReadonlyArray<TrialOutcome["assessments"][number]> }): TrialOutcome {
   const latency = t.metrics.audio?.response_latency_ms;
   const measured = measuredLatencyMs(t.metrics.audio);
   return {

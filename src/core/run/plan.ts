@@ -222,13 +222,13 @@ export interface CrawlOptions {
   limits?: Partial<Limits>;
 }
 
-/** CRAWL cases: one per single-turn scenario of the dataset (seed 000). */
-export function crawl(loaded: LoadedDataset, options: CrawlOptions): CaseDefinition[] {
+/** One case of `kind` per scenario of the dataset with that interaction: what CRAWL and RUN cases share. */
+function scenarioCases(loaded: LoadedDataset, options: CrawlOptions, interaction: Scenario["interaction"], kind: "crawl" | "run"): CaseDefinition[] {
   return loaded.dataset.scenarios
-    .filter((s) => s.interaction === "single_turn")
+    .filter((s) => s.interaction === interaction)
     .map((scenario) => ({
       id: scenario.id,
-      kind: "crawl" as const,
+      kind,
       scenario,
       dataset_file: loaded.file,
       world: options.world,
@@ -238,27 +238,21 @@ export function crawl(loaded: LoadedDataset, options: CrawlOptions): CaseDefinit
     }));
 }
 
+/** CRAWL cases: one per single-turn scenario of the dataset, the caller's words synthesized as speech. */
+export function crawl(loaded: LoadedDataset, options: CrawlOptions): CaseDefinition[] {
+  return scenarioCases(loaded, options, "single_turn", "crawl");
+}
+
 /**
- * RUN cases: one per multi-turn scenario of the dataset (seed 003, "Run"): a simulated caller holds one
- * continuous full-duplex conversation with the target, pursuing the scenario's private goal.
+ * RUN cases: one per multi-turn scenario of the dataset: a simulated caller holds one continuous
+ * full-duplex conversation with the target, pursuing the scenario's private goal.
  */
 export function converse(loaded: LoadedDataset, options: CrawlOptions): CaseDefinition[] {
-  return loaded.dataset.scenarios
-    .filter((s) => s.interaction === "multi_turn")
-    .map((scenario) => ({
-      id: scenario.id,
-      kind: "run" as const,
-      scenario,
-      dataset_file: loaded.file,
-      world: options.world,
-      ...(options.tools ? { tools: options.tools } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
-      tags: scenario.tags,
-    }));
+  return scenarioCases(loaded, options, "multi_turn", "run");
 }
 
 /**
- * WALK cases: one per recording of each single-turn scenario (seed 001). Every recording is validated
+ * WALK cases: one per recording of each single-turn scenario, replayed as it is. Every recording is validated
  * here, before any session can start; all problems are reported together. The case id is the scenario id,
  * or `<scenario>.<recording>` when a scenario has several recordings.
  */

@@ -57,7 +57,7 @@ export interface RunOptions {
   speech_detector?: SpeechDetector;
   /** Log each audio chunk's event instead of one count per kind (`--log-audio-events`). */
   log_audio_events?: boolean;
-  /** §4 response deadline in ms (default 5000). */
+  /** The response-latency check's deadline in ms (default 5000): an answer later than this counts as late. */
   response_deadline_ms?: number;
   /** RUN: the simulated caller and how conversations are held. */
   conversation?: ConversationSettings;

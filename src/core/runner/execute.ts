@@ -1,6 +1,6 @@
 /**
  * A run executed into its session's folder: trials in this thread or in worker threads, each finished
- * trial settled (artifacts written), journaled and handed to the reporters; then the outputs — summary,
+ * trial stored (artifacts written), journaled and handed to the reporters; then the outputs — summary,
  * gates, results.json, junit.xml, report.html — built once, from the journal, whatever ran the trials.
  */
 import { gitState, type GitState } from "../provenance/digest";
@@ -16,12 +16,12 @@ import { trialOutcome } from "../run/outcome";
 import { runTrial } from "../trial/index";
 import type { TrialPool } from "./pool";
 import type { RunSession } from "./session";
-import { settleTrial, settleTrialPaced, type SettledTrial } from "./settle";
+import { storeTrial, storeTrialPaced, type StoredTrial } from "./store-trial";
 
 /** What watches a run: told as it begins, as each trial ends (after it is journaled), and once its outputs exist. */
 export interface RunReporter {
   onRunBegin?(begin: { run_dir: string; run_id: string; total: number; finished_before: number; resumed: boolean }): void;
-  onTrialEnd?(trial: SettledTrial, done: number, total: number): void | Promise<void>;
+  onTrialEnd?(trial: StoredTrial, done: number, total: number): void | Promise<void>;
   onRunEnd?(end: { run_dir: string; result: RunResult; outputs: JournalOutputs; report: string }): void | Promise<void>;
 }
 
@@ -51,10 +51,10 @@ export async function execute(x: Execution): Promise<Executed> {
   const { plan, resolved, session } = x;
   const skip = session.finished;
   const tags = Object.fromEntries(resolved.trials.map((t) => [t.case.id, t.case.tags]));
-  const settle = { runDir: session.dir, redact: x.redact, artifacts: x.artifacts, tags, verbose: x.verbose };
+  const storing = { runDir: session.dir, redact: x.redact, artifacts: x.artifacts, tags, verbose: x.verbose };
   const total = resolved.trials.length;
   for (const r of x.reporters) r.onRunBegin?.({ run_dir: session.dir, run_id: session.meta.run_id, total, finished_before: resolved.trials.filter((t) => skip.has(t.trial_id)).length, resumed: session.meta.resumes.length > 0 });
-  const report = async (trial: SettledTrial, done: number, all: number) => {
+  const report = async (trial: StoredTrial, done: number, all: number) => {
     session.append(trial.row);
     for (const r of x.reporters) await r.onTrialEnd?.(trial, done, all);
   };
@@ -68,23 +68,23 @@ export async function execute(x: Execution): Promise<Executed> {
       loop = await runEach(options, resolved, async (spec) => {
         const pooled = await pool.run(spec.trial_id);
         // A trial its worker lost (the worker died) still ends with a record: infrastructure_error at stage "worker".
-        let trial: SettledTrial;
-        if ("settled" in pooled) trial = pooled.settled;
+        let trial: StoredTrial;
+        if ("stored" in pooled) trial = pooled.stored;
         else {
           const lost = await lostTrial(trialContext(plan, options, resolved, spec, git), "worker", pooled.lost);
-          trial = settleTrial(lost.record, lost.media, lost.catalog, settle);
+          trial = storeTrial(lost.record, lost.media, lost.catalog, storing);
         }
         return { outcome: trial.outcome, report: (done, all) => report(trial, done, all) };
       });
     } else {
       // Real time: other sessions' audio ticks run between this trial's files.
-      const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+      const yieldToOtherSessions = () => new Promise<void>((resolve) => setImmediate(resolve));
       loop = await runEach(options, resolved, async (spec) => {
         const { record, media, catalog } = await runTrial(trialContext(plan, options, resolved, spec, git));
         const outcome = trialOutcome(record);
         return {
           outcome,
-          report: async (done, all) => report(options.real_time ? await settleTrialPaced(breathe, record, media, catalog, settle) : settleTrial(record, media, catalog, settle), done, all),
+          report: async (done, all) => report(options.real_time ? await storeTrialPaced(yieldToOtherSessions, record, media, catalog, storing) : storeTrial(record, media, catalog, storing), done, all),
         };
       });
     }

@@ -3,11 +3,11 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { PackageError } from "../package/load";
 import type { RunRequest } from "./request";
-import type { SettledTrial } from "./settle";
+import type { StoredTrial } from "./store-trial";
 import type { FromWorker, ToWorker, WorkerRun } from "./worker";
 
-/** A trial handed to the pool comes back settled, or lost with why (its worker died or could not start). */
-export type PooledTrial = { settled: SettledTrial } | { lost: string };
+/** A trial handed to the pool comes back stored, or lost with why (its worker died or could not start). */
+export type PooledTrial = { stored: StoredTrial } | { lost: string };
 
 interface Slot {
   worker: Worker;
@@ -96,10 +96,10 @@ export class TrialPool {
             return;
           case "done":
           case "lost": {
-            const id = message.type === "done" ? message.settled.trial_id : message.trial_id;
+            const id = message.type === "done" ? message.stored.trial_id : message.trial_id;
             const done = slot.running.get(id);
             slot.running.delete(id);
-            done?.(message.type === "done" ? { settled: message.settled } : { lost: `the worker thread could not finish it: ${message.message}` });
+            done?.(message.type === "done" ? { stored: message.stored } : { lost: `the worker thread could not finish it: ${message.message}` });
             this.pump();
             return;
           }

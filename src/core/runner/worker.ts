@@ -1,6 +1,6 @@
 /**
  * The trial worker thread's side: load the package, rebuild the run the main thread resolved from the
- * request (never from a command line), say ready, then run each trial handed over and send it back settled.
+ * request (never from a command line), say ready, then run each trial handed over and send it back stored.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { GitState } from "../provenance/digest";
@@ -11,7 +11,7 @@ import { runTrial } from "../trial/index";
 import { planWithDatasets } from "../package/datasets";
 import { loadPackage } from "../package/load";
 import type { EngineSetup, RunRequest } from "./request";
-import { settleTrial, type SettledTrial } from "./settle";
+import { storeTrial, type StoredTrial } from "./store-trial";
 
 /** Where the run writes and the package's git state: known once the run folder exists (after the workers load). */
 export interface WorkerRun {
@@ -28,15 +28,15 @@ export type FromWorker =
   | { type: "load_failed"; message: string }
   /** A --verbose conversation line, as it happens. */
   | { type: "line"; text: string }
-  | { type: "done"; settled: SettledTrial }
-  /** The trial ran but could not be settled (its artifacts could not be written). */
+  | { type: "done"; stored: StoredTrial }
+  /** The trial ran but could not be stored (its artifacts could not be written). */
   | { type: "lost"; trial_id: string; message: string };
 
 export async function serveTrials(alpha: Record<string, unknown>, setup: EngineSetup): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error("serveTrials runs in a worker thread");
   const request = workerData as RunRequest;
-  let runOne: (trial_id: string, run: WorkerRun) => Promise<SettledTrial>;
+  let runOne: (trial_id: string, run: WorkerRun) => Promise<StoredTrial>;
   try {
     runOne = await prepare(request, alpha, setup, (text) => port.postMessage({ type: "line", text } satisfies FromWorker));
   } catch (error) {
@@ -46,14 +46,14 @@ export async function serveTrials(alpha: Record<string, unknown>, setup: EngineS
   }
   port.on("message", (message: ToWorker) => {
     runOne(message.trial_id, message.run).then(
-      (settled) => port.postMessage({ type: "done", settled } satisfies FromWorker),
+      (stored) => port.postMessage({ type: "done", stored } satisfies FromWorker),
       (error: unknown) => port.postMessage({ type: "lost", trial_id: message.trial_id, message: String((error as Error)?.message ?? error) } satisfies FromWorker),
     );
   });
   port.postMessage({ type: "ready" } satisfies FromWorker);
 }
 
-async function prepare(request: RunRequest, alpha: Record<string, unknown>, setup: EngineSetup, line: (text: string) => void): Promise<(trial_id: string, run: WorkerRun) => Promise<SettledTrial>> {
+async function prepare(request: RunRequest, alpha: Record<string, unknown>, setup: EngineSetup, line: (text: string) => void): Promise<(trial_id: string, run: WorkerRun) => Promise<StoredTrial>> {
   const pkg = await loadPackage(request.package.file, alpha, request.package.cache_dir);
   const plan = request.data.length > 0 ? planWithDatasets(pkg.plan, request.data, request.cwd, pkg.file) : pkg.plan;
   const options = setup(request.settings, { package_dir: pkg.dir, package_digest: request.package.digest, cwd: request.cwd, conversations: request.conversations }, request.verbose ? (l) => line(conversationLine(l)) : undefined);
@@ -65,6 +65,6 @@ async function prepare(request: RunRequest, alpha: Record<string, unknown>, setu
     const spec = specs.get(trial_id);
     if (!spec) throw new Error(`the worker's run has no trial ${trial_id}: it was not in the run request`);
     const { record, media, catalog } = await runTrial(trialContext(plan, options, resolved, spec, run.git));
-    return settleTrial(record, media, catalog, { runDir: run.runDir, redact, artifacts: request.artifacts, tags, verbose: request.verbose });
+    return storeTrial(record, media, catalog, { runDir: run.runDir, redact, artifacts: request.artifacts, tags, verbose: request.verbose });
   };
 }

@@ -16,6 +16,7 @@ import { concatPcm } from "../audio/pcm";
 import { resamplePcm16 } from "../audio/resample";
 import { speechIntervals } from "../audio/speech";
 import {
+  DEFAULT_CALLER_VOICE,
   SPEECH_SAMPLE_RATE,
   SpeechError,
   requireSpeakableText,
@@ -30,8 +31,8 @@ export const ESPEAK_PROVIDER = "espeak-ng";
  * different, so it is a different model and a different cache key.
  */
 export const ESPEAK_MODEL = "espeak-ng-emscripten@0.3.5";
-/** The persona default voice of the evaluation contract (§1), so both synthesizers default alike. */
-export const DEFAULT_ESPEAK_REQUESTED_VOICE = "coral";
+/** The caller's default voice, as the OpenAI synthesizer's: both synthesizers default alike. */
+export const DEFAULT_ESPEAK_REQUESTED_VOICE = DEFAULT_CALLER_VOICE;
 /** Longest caller text accepted, in UTF-16 units; the same limit as OpenAI speech. */
 export const ESPEAK_MAX_TEXT_LENGTH = 4096;
 

@@ -8,6 +8,7 @@ import { pcm16FromBytes } from "../audio/pcm";
 import { urlForDisplay } from "../services/redact";
 import { serviceClientOptions, splitServiceUrl, type AuthHeader } from "../services/auth";
 import {
+  DEFAULT_CALLER_VOICE,
   SPEECH_SAMPLE_RATE,
   SpeechError,
   requireSpeakableText,
@@ -19,8 +20,8 @@ import {
 
 export const OPENAI_SPEECH_PROVIDER = "openai";
 export const DEFAULT_OPENAI_SPEECH_MODEL = "gpt-4o-mini-tts";
-/** The persona default voice of the evaluation contract (§1). */
-export const DEFAULT_OPENAI_SPEECH_VOICE = "coral";
+/** The caller's default voice. */
+export const DEFAULT_OPENAI_SPEECH_VOICE = DEFAULT_CALLER_VOICE;
 /** Spelled out rather than left to the SDK, which would otherwise read OPENAI_BASE_URL behind our back. */
 export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
 /**

@@ -4,7 +4,7 @@ import type { CallerAction, CallerSegment } from "./segments";
 import { percentile } from "../stats/rates";
 
 export const METRICS_VERSION = "2.0";
-/** §4 default response deadline D. */
+/** The default deadline of the response-latency check: an answer later than this after a caller turn is late. */
 export const DEFAULT_RESPONSE_DEADLINE_MS = 5000;
 /** §4: an interrupted assistant yields when it stops within this long of the caller's onset. */
 export const YIELD_WINDOW_MS = 2000;
@@ -34,7 +34,8 @@ export interface InteractionInput {
   delegations?: readonly DelegationWindow[];
   /** When the observation ended; stretched to the last observed audio if that ran later. */
   observationEndMs: number;
-  deadlineMs?: number;
+  /** After a caller turn, an answer later than this is late (default DEFAULT_RESPONSE_DEADLINE_MS). */
+  latencyDeadlineMs?: number;
   delegationTiming?: DelegationTimingSource;
 }
 
@@ -146,7 +147,7 @@ function exclusionOf(u: CallerSegment, assistant: readonly Interval[]): Exclusio
 function responseOpportunities(
   caller: readonly CallerSegment[],
   assistant: readonly Interval[],
-  deadlineMs: number,
+  latencyDeadlineMs: number,
   observationEndMs: number,
 ): ResponseOpportunity[] {
   const exclusions = caller.map((u) => exclusionOf(u, assistant));
@@ -163,16 +164,16 @@ function responseOpportunities(
     const answer = response && (!next || response.start_ms <= next.start_ms) ? response : undefined;
     const latency = answer ? answer.start_ms - u.end_ms : null;
 
-    if (answer && latency! <= deadlineMs) {
+    if (answer && latency! <= latencyDeadlineMs) {
       return { ...base, outcome: "answered", response_start_ms: answer.start_ms, latency_ms: roundMs(latency!) };
     }
     // "The next caller segment" read as the next non-excluded one: that is the request the reason
     // is named after, and the same segment that closed the response window above.
-    if (next && next.start_ms < u.end_ms + deadlineMs) {
+    if (next && next.start_ms < u.end_ms + latencyDeadlineMs) {
       // Stryker disable next-line ConditionalExpression: equivalent, an answer before the next request is within the deadline, so here latency is always null
       return { ...base, outcome: "missed", reason: "next_eligible_request", late_latency_ms: latency === null ? null : roundMs(latency) };
     }
-    if (observationEndMs >= u.end_ms + deadlineMs) {
+    if (observationEndMs >= u.end_ms + latencyDeadlineMs) {
       return { ...base, outcome: "missed", reason: "deadline_expired", late_latency_ms: latency === null ? null : roundMs(latency) };
     }
     return { ...base, outcome: "censored", reason: "observation_ended_before_deadline" };
@@ -288,8 +289,8 @@ export function measuredLatencyMs(audio: Readonly<Record<string, unknown>> | nul
  * `callerSegments`. With no caller segments (a transcript-only caller), every response metric is null.
  */
 export function computeInteractionMetrics(input: InteractionInput): InteractionMetrics {
-  const deadlineMs = input.deadlineMs ?? DEFAULT_RESPONSE_DEADLINE_MS;
-  if (!(deadlineMs >= 0)) throw new TimelineInputError("deadlineMs", `must be a non-negative number of ms, got ${deadlineMs}`);
+  const latencyDeadlineMs = input.latencyDeadlineMs ?? DEFAULT_RESPONSE_DEADLINE_MS;
+  if (!(latencyDeadlineMs >= 0)) throw new TimelineInputError("latencyDeadlineMs", `must be a non-negative number of ms, got ${latencyDeadlineMs}`);
   if (!Number.isFinite(input.observationEndMs)) {
     throw new TimelineInputError("observationEndMs", `must be a finite number of ms, got ${input.observationEndMs}`);
   }
@@ -303,7 +304,7 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
     callerSpeech[callerSpeech.length - 1]?.end_ms ?? -Infinity,
   );
 
-  const opportunities = responseOpportunities(caller, assistant, deadlineMs, observationEndMs);
+  const opportunities = responseOpportunities(caller, assistant, latencyDeadlineMs, observationEndMs);
   const answered = opportunities.flatMap((o) => (o.outcome === "answered" ? [o.latency_ms] : []));
   const missed = opportunities.flatMap((o) => (o.outcome === "missed" ? [o] : []));
   const late = missed.flatMap((o) => (o.late_latency_ms === null ? [] : [o.late_latency_ms]));
@@ -335,7 +336,7 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
 
   return {
     metrics_version: METRICS_VERSION,
-    response_deadline_ms: deadlineMs,
+    response_deadline_ms: latencyDeadlineMs,
     timing_source: {
       speech: "voiced_audio",
       assistant_turns: turns ? "assistant_turns" : "assistant_segments",

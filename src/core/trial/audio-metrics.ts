@@ -27,8 +27,8 @@ export interface AudioMetricsInput {
   observationEndMs: number;
   /** The caller's utterances with their actions and windows (RUN); default one SPEAK utterance owning all caller audio. */
   callerUtterances?: readonly CallerUtterance[];
-  /** §4 response deadline; default 5000 ms. */
-  deadlineMs?: number;
+  /** The response-latency check's deadline (an answer later is late); default 5000 ms. */
+  latencyDeadlineMs?: number;
 }
 
 /** The delegation lifecycle of §4, from the normalized events and the harness's own tool records. */
@@ -71,7 +71,7 @@ function interactionMetrics(input: AudioMetricsInput, caller: CallerSegment[], a
     assistantTurns: input.turns.filter((t) => t.role === "assistant").map((t) => ({ start_ms: t.start_ms, end_ms: t.end_ms })),
     delegations,
     observationEndMs: input.observationEndMs,
-    ...(input.deadlineMs !== undefined ? { deadlineMs: input.deadlineMs } : {}),
+    ...(input.latencyDeadlineMs !== undefined ? { latencyDeadlineMs: input.latencyDeadlineMs } : {}),
   });
   return JSON.parse(JSON.stringify({ ...metrics, speech_detector })) as Record<string, Json>;
 }

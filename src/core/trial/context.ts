@@ -31,7 +31,10 @@ export interface TrialContext {
   speech_detector?: SpeechDetector;
   /** Log every audio chunk's event (`--log-audio-events`); by default they are counted (trial/audio-frames.ts). */
   log_audio_events?: boolean;
-  /** §4 response deadline (`--response-deadline-ms`); default 5000 ms. */
+  /**
+   * The response-latency check's deadline (`--response-deadline-ms`, default 5000 ms): a caller turn answered
+   * later counts as late. Not how long the session waits for an answer (`AudioSettings.response_timeout_ms`).
+   */
   response_deadline_ms?: number;
   /** RUN: the simulated caller and the conversation's settings. */
   conversation?: ConversationSettings;
@@ -78,9 +81,9 @@ export interface CallerSpeech {
 
 export interface AudioSettings {
   chunk_ms: number;
-  /** §3: from the end of caller audio; not extended by delegation. */
+  /** How long the session waits for an answer, from the end of caller audio; not extended by delegation. */
   response_timeout_ms: number;
-  /** §3: how long to wait for session.closed after session.close. */
+  /** How long to wait for session.closed after session.close. */
   close_timeout_ms: number;
 }
 
@@ -104,9 +107,9 @@ export interface TrialMedia {
 }
 
 /** What a finished trial hands back to the runner. */
-export interface TrialOutcome {
+export interface TrialResult {
   record: TrialRecord;
   media: TrialMedia | null;
-  /** The trial's evidence catalog (§6): observed evidence and public facts, for artifacts and reports. */
+  /** The trial's evidence catalog: observed evidence and public facts, for artifacts and reports. */
   catalog: EvidenceCatalog;
 }

@@ -1,6 +1,6 @@
 import { machineFaultError, machineFaultInMessage } from "../files/machine-fault";
 import { sha256 } from "../provenance/digest";
-import type { TrialContext, TrialOutcome } from "./context";
+import type { TrialContext, TrialResult } from "./context";
 import { StageError } from "./errors";
 import { judge } from "./stages/judge";
 import { measure } from "./stages/measure";
@@ -14,7 +14,7 @@ import { TrialState } from "./state";
  * `infrastructure_error` at `stage` with `message`, built by the same record stages as every trial
  * (world set up, nothing delivered, nothing said), so it reads and grades like any other errored trial.
  */
-export async function lostTrial(ctx: TrialContext, stage: string, message: string): Promise<TrialOutcome> {
+export async function lostTrial(ctx: TrialContext, stage: string, message: string): Promise<TrialResult> {
   // A trial whose files could not be written (a full or read-only disk) is not the trial's error: it stops the
   // run, like the same fault in the main thread, rather than journal an infrastructure_error and go on.
   const fault = machineFaultInMessage(message);

@@ -131,7 +131,7 @@ export class TrialState {
    * next stage of grading. A trial's grading and recording are tens of milliseconds of CPU; done in one
    * piece they would make every other session's next 20 ms chunk late. Virtual time does not wait.
    */
-  async breathe(): Promise<void> {
+  async yieldToOtherSessions(): Promise<void> {
     if (this.ctx.real_time) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 

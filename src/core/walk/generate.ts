@@ -20,7 +20,7 @@ import { pcm16Wav } from "../audio/wav";
 import { DatasetError, parseDataset, readDatasetJson } from "../dataset/load";
 import { SAFE_ID, type Dataset, type Scenario } from "../dataset/schema";
 import { EspeakSynthesizer } from "../speech/espeak";
-import type { SpeechSynthesizer } from "../speech/synthesizer";
+import { DEFAULT_CALLER_VOICE, type SpeechSynthesizer } from "../speech/synthesizer";
 import { CRASHLAB_VERSION } from "../version";
 import { BACKGROUND_SPEAKER_VOICE, readBackgroundSpeech, synthesizeBackgroundSpeaker, synthesizeNonDirectedUtterances } from "./condition-assets";
 import {
@@ -186,7 +186,7 @@ export async function generateAudio(options: GenerateAudioOptions): Promise<Gene
   const items = planItems(source, existing, outputFile, options);
   checkDestinations(items, source, existing, outputFile, options);
 
-  const synthesizer = options.synthesizer ?? new EspeakSynthesizer({ voice: options.voice ?? "coral" });
+  const synthesizer = options.synthesizer ?? new EspeakSynthesizer({ voice: options.voice ?? DEFAULT_CALLER_VOICE });
   const toWrite = items.filter((item) => item.write);
   const assets = await conditionAssets(toWrite, overrides, options.backgroundSpeech);
   const cleanCache = new Map<string, CleanAudio>();

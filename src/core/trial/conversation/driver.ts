@@ -5,7 +5,7 @@ import type { ConversationRecord } from "../../record/trial-record";
 import { applyCondition, presetUsesBackground, presetUsesNonDirected, requirePreset, type ConditionOverrides } from "../../walk/conditions";
 import { synthesizeBackgroundSpeaker, synthesizeNonDirectedUtterances } from "../../walk/condition-assets";
 import { pcm16DurationMs, pcm16FromBytes, pcm16ToBytes } from "../../audio/pcm";
-import type { ConversationSettings, TrialContext, TrialOutcome } from "../context";
+import type { ConversationSettings, TrialContext, TrialResult } from "../context";
 import { StageError } from "../errors";
 import { PendingWork } from "../pending-work";
 import { closeSession } from "../stages/close";
@@ -27,7 +27,7 @@ import { ConversationRelay, DEFAULT_RELAY_SETTINGS, type RelayEnd } from "./rela
  * over → close both → measure → verify → judge → record: the same stages as every driver, with the
  * relay as its input delivery and the conversation's own completion rule.
  */
-export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutcome> {
+export async function runConversationTrial(ctx: TrialContext): Promise<TrialResult> {
   const trial = new TrialState(ctx);
   const settings = ctx.conversation;
   const pending = new PendingWork();
@@ -114,7 +114,7 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
   const said = caller ? (caller as CallerSession).utterances() : [];
   const callerPcm = relay.callerPcm();
   const callerAudio = { pcm: callerPcm, start_ms: relay.start_ms };
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const observed = await measure(trial, callerAudio, {
     assistant: relay.playback.placed(),
     conversation: {
@@ -123,15 +123,15 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialOutc
       backchannels: trial.scenario.simulation_parameters?.persona.backchannels ?? [],
     },
   });
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   // The caller's own record of each line (its acts, what it heard) is structure the procedure reads.
   const verification = verify(trial, observed, said);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const input: DeliveredInput = { record: { kind: "simulated", sha256: sha256(callerPcm), duration_ms: pcm16DurationMs(callerPcm.length), caller: JSON.parse(JSON.stringify(callerDescription)) }, digest_input: callerPcm };
   const draft = draftRecord(trial, input, observed, verification);
   draft.conversation = conversationRecord(relay, end, caller, said, trial.error !== null, observer);
   const assessments = await judge(trial, draft, verification);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   return finishRecord(trial, draft, assessments, observed, callerAudio);
 }
 

@@ -1,4 +1,4 @@
-import type { TrialContext, TrialOutcome } from "../context";
+import type { TrialContext, TrialResult } from "../context";
 import { closeSession } from "../stages/close";
 import { untilComplete } from "../stages/completion";
 import { judge } from "../stages/judge";
@@ -17,7 +17,7 @@ import { ResponseCompletion } from "./response-completion";
  * target; synthesized speech or the case's recording for an audio target — and the target's response.
  * Never throws: every outcome, unexpected exceptions included, ends in a record with one of the four statuses.
  */
-export async function runSingleTurnTrial(ctx: TrialContext): Promise<TrialOutcome> {
+export async function runSingleTurnTrial(ctx: TrialContext): Promise<TrialResult> {
   const trial = new TrialState(ctx);
   const completion = new ResponseCompletion(trial.audio.chunk_ms, () => trial.assistant.voiced());
   trial.observe(completion);
@@ -37,13 +37,13 @@ export async function runSingleTurnTrial(ctx: TrialContext): Promise<TrialOutcom
     await closeSession(trial, session);
   });
 
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const observed = await measure(trial, input.audio);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const verification = verify(trial, observed);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   const draft = draftRecord(trial, input, observed, verification);
   const assessments = await judge(trial, draft, verification);
-  await trial.breathe();
+  await trial.yieldToOtherSessions();
   return finishRecord(trial, draft, assessments, observed, input.audio);
 }

@@ -6,7 +6,7 @@ import type { AgentEvent } from "../../target/types";
 import { actualTurns } from "../../verify/turns";
 import type { Json } from "../../world/types";
 import { backendUsage } from "../audio-metrics";
-import type { CallerAudio, TrialMedia, TrialOutcome } from "../context";
+import type { CallerAudio, TrialMedia, TrialResult } from "../context";
 import type { TrialState } from "../state";
 import type { Observation } from "./measure";
 import type { Verification } from "./verify";
@@ -82,7 +82,7 @@ export function draftRecord(trial: TrialState, input: DeliveredInput, observed: 
 }
 
 /** Record, second half: the verdict, plus the audio and the evidence catalog the artifact writer needs. */
-export function finishRecord(trial: TrialState, draft: DraftRecord, assessments: Assessment[], observed: Observation, caller: CallerAudio | null): TrialOutcome {
+export function finishRecord(trial: TrialState, draft: DraftRecord, assessments: Assessment[], observed: Observation, caller: CallerAudio | null): TrialResult {
   const record: TrialRecord = { ...draft, status: trialStatus(draft.error, assessments), assessments };
   const media: TrialMedia | null = observed.placed && caller ? { input_pcm: caller.pcm, caller_start_ms: caller.start_ms, assistant: observed.placed, sample_rate: 24_000 } : null;
   const context = trial.scenario.input.context;

@@ -13,7 +13,7 @@ import { verboseTrial } from "../report/console";
  * its journal line, its slim outcome (summary, gates), what its progress line says — and nothing of its
  * evidence, so a trial worker sends back a few kilobytes instead of the whole record.
  */
-export interface SettledTrial {
+export interface StoredTrial {
   trial_id: string;
   /** The trial's results.json row, as JSON, redacted: one journal line. */
   row: string;
@@ -25,7 +25,7 @@ export interface SettledTrial {
   conversation_wav: string | null;
 }
 
-export interface SettleSettings {
+export interface StoreSettings {
   runDir: string;
   redact: Redact;
   artifacts: ArtifactPolicy;
@@ -34,23 +34,24 @@ export interface SettleSettings {
 }
 
 /** Write a finished trial's artifacts and reduce it to what the main thread journals and prints. */
-export function settleTrial(record: TrialRecord, media: TrialMedia | null, catalog: EvidenceCatalog | null, s: SettleSettings): SettledTrial {
+export function storeTrial(record: TrialRecord, media: TrialMedia | null, catalog: EvidenceCatalog | null, s: StoreSettings): StoredTrial {
   record.artifacts = writeTrialArtifacts(s.runDir, record, media, catalog, s.redact, s.artifacts);
-  return settled(record, s);
+  return slim(record, s);
 }
 
 /**
  * The same, with the files written a piece at a time and `pause` between pieces: in real time, the other
- * sessions' audio ticks run between this trial's files (see TrialState.breathe).
+ * sessions' audio ticks run between this trial's files (see TrialState.yieldToOtherSessions).
  */
-export async function settleTrialPaced(pause: () => Promise<void>, record: TrialRecord, media: TrialMedia | null, catalog: EvidenceCatalog | null, s: SettleSettings): Promise<SettledTrial> {
+export async function storeTrialPaced(pause: () => Promise<void>, record: TrialRecord, media: TrialMedia | null, catalog: EvidenceCatalog | null, s: StoreSettings): Promise<StoredTrial> {
   await pause();
   record.artifacts = await writeTrialArtifactsPaced(pause, s.runDir, record, media, catalog, s.redact, s.artifacts);
   await pause();
-  return settled(record, s);
+  return slim(record, s);
 }
 
-function settled(record: TrialRecord, s: SettleSettings): SettledTrial {
+/** The trial's journal line, slim outcome and progress line, once its artifacts are written. */
+function slim(record: TrialRecord, s: StoreSettings): StoredTrial {
   const { trial_id, status, error, cleanup_errors, assessments, checks } = record;
   return {
     trial_id,
