@@ -47,8 +47,9 @@ export { calibrate, type Calibration, type ClauseCalibration } from "../core/rev
 // Time.
 export { RealClock, VirtualClock, type Clock } from "../core/time/clock";
 // GPT-Live: the target adapter (real service or local simulator), the client and the simulator.
-export { gptLiveTarget, GPT_LIVE_URL, type GptLiveTargetOptions } from "../core/live/target";
-export { startLiveSimulator, LiveClient, LIVE_FAULT_KINDS, type LiveSimulator, type LiveFault, type LiveFaultKind } from "../core/live/index";
+export { gptLiveTarget, GPT_LIVE_URL, type GptLiveTargetOptions } from "../core/gpt-live-target/adapter";
+export { LiveClient } from "../core/live/index";
+export { startLiveSimulator, LIVE_FAULT_KINDS, type LiveSimulator, type LiveFault, type LiveFaultKind } from "../core/simulator/index";
 export { DEFAULT_TARGET_SETTINGS, type TargetSettings, type TargetFactory, type TargetEntry } from "../core/target/settings";
 export { ResponsesBackend } from "../core/target/responses-backend";
 // Caller speech (offline espeak-ng is GPL-3.0 and loads only when used; see README).

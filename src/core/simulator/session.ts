@@ -38,13 +38,13 @@ import {
   type ResponseUsage,
   type ServerEventInput,
   type SessionConfig,
-} from "./protocol";
-import type { ConfigIssue } from "./errors";
-import { SimulatedVoice, type DeltaInfo, type SimulatorSynthesizer } from "./simulated-voice";
-import { readHotClientEvent } from "./hot-events";
-import { SocketCork } from "./socket-cork";
+} from "../live/protocol";
+import type { ConfigIssue } from "../live/errors";
+import { SimulatedVoice, type DeltaInfo, type SimulatorSynthesizer } from "./voice";
+import { readHotClientEvent } from "../live/hot-events";
+import { SocketCork } from "../live/socket-cork";
 import { BridgedEar, type TranscriptBridgeEnd } from "./transcript-bridge";
-import { CLOSE_FRAME_KEY, WireEnd, frameKey } from "./wire-time";
+import { CLOSE_FRAME_KEY, WireEnd, frameKey } from "../live/wire-time";
 
 export const LIVE_FAULT_KINDS = [
   "drop_before_started",

@@ -1,6 +1,6 @@
 /**
  * The local GPT-Live simulator: a loopback WebSocket server at `/v1/live/sessions` that speaks the Live
- * protocol faithfully (simulated-session.ts) with an AssistantPolicy as the brain and an injected speech
+ * protocol faithfully (session.ts) with an AssistantPolicy as the brain and an injected speech
  * synthesizer as the voice, plus a fault plan for proving the harness copes with a misbehaving service.
  *
  * OFFLINE RUNS CHECK THE PIPELINE, NOT SPEECH UNDERSTANDING: the simulator only "understands" caller
@@ -24,9 +24,9 @@ import {
   type LiveFaultKind,
   type SimulatedSessionStats,
   type SimulatorTiming,
-} from "./simulated-session";
-import type { SimulatorSynthesizer } from "./simulated-voice";
-import { NO_COMPRESSION } from "./socket-cork";
+} from "./session";
+import type { SimulatorSynthesizer } from "./voice";
+import { NO_COMPRESSION } from "../live/socket-cork";
 import type { TranscriptBridgeEnd } from "./transcript-bridge";
 
 export const LIVE_SESSIONS_PATH = "/v1/live/sessions";
