@@ -15,7 +15,8 @@ import type { Socket } from "node:net";
 import { WebSocketServer } from "ws";
 import type { AssistantPolicy } from "../target/policy";
 import { RealClock, type Clock } from "../time/clock";
-import { CallerAudioRegistry } from "./caller-speech";
+import { CallerAudioRegistry, CallerListener } from "./caller-speech";
+import type { Ear } from "./ear";
 import {
   DEFAULT_SIMULATOR_TIMING,
   LIVE_FAULT_KINDS,
@@ -27,7 +28,6 @@ import {
 } from "./session";
 import type { SimulatorSynthesizer } from "./voice";
 import { NO_COMPRESSION } from "../live/socket-cork";
-import type { TranscriptBridgeEnd } from "./transcript-bridge";
 
 export const LIVE_SESSIONS_PATH = "/v1/live/sessions";
 
@@ -47,11 +47,10 @@ export interface LiveSimulatorOptions {
   apiKey?: string;
   timing?: Partial<SimulatorTiming>;
   /**
-   * TEST FACILITY, never set by the harness: a transcript bridge (transcript-bridge.ts) through which two
-   * simulators "hear" each other's relayed audio. The fingerprint ear stays as it is; only voiced audio
-   * it does not follow is heard as the other side's next text.
+   * Tests only, never set by the harness: each session's ear, built around the ear that recognizes
+   * registered caller audio (test/transcript-bridge.ts lets two simulators hear each other this way).
    */
-  transcriptBridge?: TranscriptBridgeEnd;
+  ear?: (registered: Ear) => Ear;
   /** Diagnostics: every text frame a client sends, with its session index (to check what went over the wire). */
   tap?: (frame: { session: number; text: string }) => void;
   /** Diagnostics: the headers of every upgrade request, accepted or not (to check which credential arrived). */
@@ -171,16 +170,16 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
       }
       sessionStats.faults = faults.map((f) => f.kind);
       const tap = options.tap;
+      const registered = new CallerListener(registry, timing.transcriptFragmentMs);
       const session = new SimulatedSession(ws, socket, {
         index,
         clock,
         policy,
         synthesizer,
-        registry,
+        ear: options.ear ? options.ear(registered) : registered,
         faults,
         timing,
         stats: sessionStats,
-        ...(options.transcriptBridge ? { bridge: options.transcriptBridge } : {}),
         ...(tap ? { tap: (text: string) => tap({ session: index, text }) } : {}),
         ...(options.models ? { models: options.models } : {}),
       });

@@ -22,8 +22,7 @@ import { rms } from "../audio/speech";
 import type { AssistantPolicy, PolicyTools } from "../target/policy";
 import { isRefusal, type HistoryMessage } from "../target/types";
 import type { Clock } from "../time/clock";
-import type { CallerAudioRegistry } from "./caller-speech";
-import { CHUNK_BYTES, CHUNK_MS, CallerListener } from "./caller-speech";
+import { CHUNK_BYTES, CHUNK_MS } from "./caller-speech";
 import {
   CLIENT_EVENT_TYPES,
   CONTEXT_SUMMARY_HEADING,
@@ -43,7 +42,7 @@ import type { ConfigIssue } from "../live/errors";
 import { SimulatedVoice, type DeltaInfo, type SimulatorSynthesizer } from "./voice";
 import { readHotClientEvent } from "../live/hot-events";
 import { SocketCork } from "../live/socket-cork";
-import { BridgedEar, type TranscriptBridgeEnd } from "./transcript-bridge";
+import type { Ear } from "./ear";
 import { CLOSE_FRAME_KEY, WireEnd, frameKey } from "../live/wire-time";
 
 export const LIVE_FAULT_KINDS = [
@@ -133,12 +132,11 @@ export interface SessionEnvironment {
   clock: Clock;
   policy: AssistantPolicy;
   synthesizer: SimulatorSynthesizer;
-  registry: CallerAudioRegistry;
+  /** Hears the caller's audio (by default the registered-audio listener of caller-speech.ts). */
+  ear: Ear;
   faults: { kind: LiveFaultKind; atInputMs: number }[];
   timing: SimulatorTiming;
   stats: SimulatedSessionStats;
-  /** TEST FACILITY (transcript-bridge.ts): words for unregistered voiced audio, passed out of band. */
-  bridge?: TranscriptBridgeEnd;
   /** Diagnostics: every text frame the client sent, as received. */
   tap?: (text: string) => void;
   /** The model names served (default gpt-live-1); an Azure stand-in serves deployment names. */
@@ -192,9 +190,6 @@ export class SimulatedSession {
   private sessionId = "";
   private originMs = 0;
   private voice!: SimulatedVoice;
-  private readonly listener: CallerListener;
-  /** Only with a transcript bridge (a test facility): hears voiced audio that matches nothing registered. */
-  private readonly bridgedEar: BridgedEar | undefined;
   private serverEvents = 0;
 
   private inputBytes = 0;
@@ -231,8 +226,6 @@ export class SimulatedSession {
   ) {
     this.wire = new WireEnd(env.clock, socket);
     this.cork = new SocketCork(socket);
-    this.listener = new CallerListener(env.registry, env.timing.transcriptFragmentMs);
-    this.bridgedEar = env.bridge ? new BridgedEar(env.bridge) : undefined;
     ws.on("message", (data, isBinary) => {
       const buffer = data as Buffer;
       const text = isBinary ? undefined : buffer.toString("utf8");
@@ -460,9 +453,7 @@ export class SimulatedSession {
 
   private hearChunk(chunk: Uint8Array, startMs: number): void {
     if (this.muted) return;
-    let hearing = this.listener.hear(chunk, startMs);
-    // The registered ear first; only audio it is not following goes to the bridged ear (tests only).
-    if (this.bridgedEar && !hearing.recognized && !hearing.completed && hearing.fragments.length === 0 && !this.listener.following) hearing = this.bridgedEar.hear(chunk, startMs);
+    const hearing = this.env.ear.hear(chunk, startMs);
     for (const fragment of hearing.fragments) {
       this.send({
         type: "session.input_transcript.delta",
@@ -527,7 +518,7 @@ export class SimulatedSession {
     if (kind === "commentary" && delegationId !== null) {
       // A delegated result: spoken as a new turn; the ack places it on the output timeline.
       this.turns.push({ role: "assistant", text: content });
-      this.env.bridge?.said(content);
+      this.env.ear.said?.(content);
       this.voice
         .say(content, { newTurn: true })
         .then(({ placement }) => ack(placement.start_ms, placement.end_ms))
@@ -743,7 +734,7 @@ export class SimulatedSession {
   }
 
   private speak(text: string, newTurn: boolean): void {
-    this.env.bridge?.said(text);
+    this.env.ear.said?.(text);
     this.voice.say(text, { newTurn }).catch((error) => this.internalError(error));
   }
 
