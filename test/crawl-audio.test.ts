@@ -13,7 +13,7 @@ import { pcm16FromBytes } from "../src/core/audio/pcm";
 import { speechIntervals } from "../src/core/audio/speech";
 import { readWav } from "../src/core/audio/wav";
 import { gptLiveTarget } from "../src/core/gpt-live-target/adapter";
-import type { LiveFaultKind } from "../src/core/simulator/session";
+import type { LiveFaultKind } from "../src/core/simulator/faults";
 import { writeTrialArtifacts } from "../src/core/report/artifacts";
 import { definePlan } from "../src/core/run/plan";
 import type { TrialRecord } from "../src/core/record/trial-record";

@@ -19,7 +19,7 @@ import { PLAN } from "../crashlab/evaluations";
 import { RESTAURANT_BACKEND_INSTRUCTIONS, RESTAURANT_FRONTEND_INSTRUCTIONS } from "../examples/restaurant/instructions";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
-import type { LiveFaultKind } from "../src/core/simulator/session";
+import type { LiveFaultKind } from "../src/core/simulator/faults";
 import { gptLiveTarget } from "../src/core/gpt-live-target/adapter";
 import { definePlan } from "../src/core/run/plan";
 import { defineWorld } from "../src/core/world/define";

@@ -12,7 +12,8 @@ import type { SessionIO, SessionReport, SessionRequest, TargetAdapter, TargetDes
 import type { Json } from "../world/types";
 import { LiveClient, type LiveMessage } from "../live/client";
 import { CONTEXT_SUMMARY_HEADING, type InputMessage, type ServerEvent, type SessionConfig } from "../live/protocol";
-import { DEFAULT_SIMULATOR_TIMING, type LiveFault, type SimulatorTiming } from "../simulator/session";
+import type { LiveFault } from "../simulator/faults";
+import { DEFAULT_SIMULATOR_TIMING, type SimulatorTiming } from "../simulator/timing";
 import type { SimulatorSynthesizer } from "../simulator/voice";
 import { startLiveSimulator, type LiveSimulator } from "../simulator/server";
 

@@ -17,15 +17,10 @@ import type { AssistantPolicy } from "../target/policy";
 import { RealClock, type Clock } from "../time/clock";
 import { CallerAudioRegistry, CallerListener } from "./caller-speech";
 import type { Ear } from "./ear";
-import {
-  DEFAULT_SIMULATOR_TIMING,
-  LIVE_FAULT_KINDS,
-  SimulatedSession,
-  type LiveFault,
-  type LiveFaultKind,
-  type SimulatedSessionStats,
-  type SimulatorTiming,
-} from "./session";
+import { resolveFaults, type LiveFault, type PlannedFault } from "./faults";
+import { SimulatedSession } from "./session";
+import { emptySessionStats, type SimulatedSessionStats } from "./stats";
+import { DEFAULT_SIMULATOR_TIMING, type SimulatorTiming } from "./timing";
 import type { SimulatorSynthesizer } from "./voice";
 import { NO_COMPRESSION } from "../live/socket-cork";
 
@@ -95,14 +90,6 @@ export interface LiveSimulator {
   close(): Promise<void>;
 }
 
-/** A fault plan names a fault that does not exist. */
-export class UnknownLiveFaultError extends Error {
-  constructor(readonly fault: string) {
-    super(`Unknown GPT-Live simulator fault "${fault}". Use one of: ${LIVE_FAULT_KINDS.join(", ")}.`);
-    this.name = "UnknownLiveFaultError";
-  }
-}
-
 export async function startLiveSimulator(options: LiveSimulatorOptions): Promise<LiveSimulator> {
   const { policy, synthesizer, port = 0, host = "127.0.0.1" } = options;
   const clock = options.clock ?? new RealClock();
@@ -143,24 +130,9 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       const index = stats.connections++;
-      const sessionStats: SimulatedSessionStats = {
-        index,
-        received: [],
-        faults: [],
-        faults_fired: [],
-        input_audio_ms: 0,
-        output_audio_ms: 0,
-        recognized: [],
-        turns: [],
-        delegations: [],
-        responses: 0,
-        function_calls: 0,
-        errors_sent: [],
-        socket_closed: false,
-        internal_errors: [],
-      };
+      const sessionStats = emptySessionStats(index);
       stats.sessions.push(sessionStats);
-      let faults: { kind: LiveFaultKind; atInputMs: number }[];
+      let faults: PlannedFault[];
       try {
         faults = planFor(index);
       } catch (error) {
@@ -223,15 +195,6 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
     server.closeAllConnections();
     await closed;
   }
-}
-
-function resolveFaults(faults: readonly LiveFault[], timing: SimulatorTiming): { kind: LiveFaultKind; atInputMs: number }[] {
-  return faults.map((fault) => {
-    const kind = typeof fault === "string" ? fault : fault.kind;
-    if (!(LIVE_FAULT_KINDS as readonly string[]).includes(kind)) throw new UnknownLiveFaultError(String(kind));
-    const atInputMs = typeof fault === "string" ? timing.faultAtInputMs : (fault.atInputMs ?? timing.faultAtInputMs);
-    return { kind, atInputMs };
-  });
 }
 
 function pathOf(request: IncomingMessage): string {
