@@ -14,7 +14,7 @@ import { RESTAURANT_BACKEND_INSTRUCTIONS, RESTAURANT_FRONTEND_INSTRUCTIONS } fro
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
 import { OfflineCaller } from "../src/core/caller/offline-caller";
-import { gptLiveTarget } from "../src/core/live/target";
+import { gptLiveTarget } from "../src/core/gpt-live-target/adapter";
 import type { TrialRecord } from "../src/core/record/trial-record";
 import { run, type RunOptions } from "../src/core/run/run";
 import { CachedSynthesizer, EspeakSynthesizer } from "../src/core/speech/index";

@@ -76,8 +76,8 @@ export function measureWholeRun(args: string[]): WholeRun {
 const STAGES: Array<[string, RegExp]> = [
   ["loading code (startup)", /\/(tsx|esbuild|jiti)@|node:internal\/modules|\/get-tsconfig@/],
   ["language layer (compromise parses, spoken values, claims)", /\/compromise@|\/src\/core\/language\//],
-  ["simulator speech (espeak-ng, resampling)", /espeak-ng-emscripten|\/src\/core\/speech\/|\/src\/core\/audio\/resample\.ts|\/src\/core\/live\/simulated-voice\.ts/],
-  ["wire (ws framing, JSON, base64, protocol checks)", /\/ws@|\/zod@|\/src\/core\/live\/|node:net|node:internal\/(stream_base_commons|net)|node:internal\/streams/],
+  ["simulator speech (espeak-ng, resampling)", /espeak-ng-emscripten|\/src\/core\/speech\/|\/src\/core\/audio\/resample\.ts|\/src\/core\/simulator\/voice\.ts/],
+  ["wire (ws framing, JSON, base64, protocol checks)", /\/ws@|\/zod@|\/src\/core\/(live|simulator|gpt-live-target)\/|node:net|node:internal\/(stream_base_commons|net)|node:internal\/streams/],
   ["artifacts, journal and report (files, WAV, gzip)", /\/src\/core\/(report|journal)\/|node:zlib|node:internal\/fs|node:fs|\/src\/core\/audio\/wav\.ts/],
   ["caller audio (synthesis lookup, chunks, pacing, conditions, RUN caller)", /\/src\/core\/(audio|walk|caller)\/|\/src\/core\/trial\/(single-turn\/(deliver|caller-input)|conversation\/)/],
   ["the package (offline policy, world, datasets)", /\/examples\/|\/crashlab\/|\/src\/core\/(world|dataset)\/|\/immer@|\/fast-json-patch@/],

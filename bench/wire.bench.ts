@@ -16,7 +16,8 @@ import { pathToFileURL } from "node:url";
 import { GCProfiler } from "node:v8";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { AudioPacer, chunkPcm, pcm16ToBytes } from "../src/core/audio";
-import { LiveClient, startLiveSimulator } from "../src/core/live";
+import { LiveClient } from "../src/core/live";
+import { startLiveSimulator } from "../src/core/simulator";
 import { VirtualClock } from "../src/core/time/clock";
 
 const SECONDS = 30;

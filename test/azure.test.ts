@@ -8,7 +8,7 @@ import { restaurantPolicy } from "../examples/restaurant/policy";
 import { pcm16ToBytes } from "../src/core/audio/pcm";
 import { cli } from "./cli-harness";
 import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
-import { startLiveSimulator } from "../src/core/live/simulator";
+import { startLiveSimulator } from "../src/core/simulator/server";
 import { ResultsFile } from "../src/core/record/results";
 import { bookingBackend, NOT_FOUND, outputTexts, recordingServer, type RecordingServer } from "./endpoint-fixtures";
 import { clauseOf, verdict } from "./judge-fixtures";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chunkPcm } from "../src/core/audio";
 import { readWav } from "../src/core/audio/wav";
-import { chunkFingerprint } from "../src/core/live";
+import { chunkFingerprint } from "../src/core/simulator";
 
 /**
  * The simulator recognizes caller audio by chunk fingerprints: two different chunks with one fingerprint

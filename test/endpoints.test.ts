@@ -10,8 +10,8 @@ import { callerScript } from "../src/core/caller/script";
 import { cli, runFolder } from "./cli-harness";
 import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { DEFAULT_CALLER_VOICE } from "../src/core/speech/synthesizer";
-import { startLiveSimulator, type LiveSimulator } from "../src/core/live/simulator";
-import { transcriptBridge } from "../src/core/live/transcript-bridge";
+import { startLiveSimulator, type LiveSimulator } from "../src/core/simulator/server";
+import { bridgedEar, transcriptBridge, type TranscriptBridgeEnd } from "./transcript-bridge";
 import { ResultsFile } from "../src/core/record/results";
 import { EspeakSynthesizer } from "../src/core/speech/espeak";
 import { bookingBackend, NOT_FOUND, outputTexts, recordingServer, responseBody, textOutput, type RecordingServer, type SeenHttp } from "./endpoint-fixtures";
@@ -81,14 +81,14 @@ function headerValues(headers: IncomingHttpHeaders): string[] {
 }
 
 /** A Live server (our simulator as a stand-in for a gateway) that records each upgrade's headers. */
-async function liveServer(options: { key: string; policy?: Parameters<typeof startLiveSimulator>[0]["policy"]; bridge?: Parameters<typeof startLiveSimulator>[0]["transcriptBridge"]; pitch?: number }) {
+async function liveServer(options: { key: string; policy?: Parameters<typeof startLiveSimulator>[0]["policy"]; bridge?: TranscriptBridgeEnd; pitch?: number }) {
   const upgrades: IncomingHttpHeaders[] = [];
   const server: LiveSimulator = await startLiveSimulator({
     policy: options.policy ?? restaurantPolicy(),
     synthesizer: toneSynthesizer({ msPerChar: 6, pitch: options.pitch ?? 0 }),
     apiKey: options.key,
     onUpgrade: (headers) => upgrades.push(headers),
-    ...(options.bridge ? { transcriptBridge: options.bridge } : {}),
+    ...(options.bridge ? { ear: bridgedEar(options.bridge) } : {}),
   });
   closers.push(server);
   return { server, upgrades };

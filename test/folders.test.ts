@@ -29,7 +29,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   compare: ["stats"],
   journal: ["files", "provenance"],
   target: ["services", "time", "world"],
-  live: ["audio", "services", "speech", "target", "time", "world"],
+  live: ["audio", "services", "time"],
+  simulator: ["audio", "live", "speech", "target", "time"],
+  "gpt-live-target": ["live", "services", "simulator", "speech", "target", "world"],
   verify: ["dataset", "language", "record", "timeline", "world"],
   judge: ["dataset", "record", "services", "timeline", "verify"],
   caller: ["audio", "dataset", "language", "live", "services", "time", "timeline", "world"],
@@ -41,7 +43,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   runner: [ROOT_FILES, "files", "gate", "journal", "judge", "package", "provenance", "record", "report", "run", "services", "trial"],
   review: ["files", "gate", "record", "stats"],
   init: [ROOT_FILES, "files", "walk"],
-  cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "runner", "services", "speech", "target", "trial", "walk"],
+  cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "runner", "services", "speech", "target", "trial", "walk"],
 };
 
 function sourceFiles(dir: string): string[] {

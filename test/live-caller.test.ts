@@ -3,8 +3,8 @@ import { PLAN } from "../crashlab/evaluations";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { DEFAULT_LIVE_CALLER, LiveCaller, callerInstructions } from "../src/core/caller/live-caller";
 import { callerScript } from "../src/core/caller/script";
-import { startLiveSimulator, type LiveSimulator } from "../src/core/live/simulator";
-import { transcriptBridge } from "../src/core/live/transcript-bridge";
+import { startLiveSimulator, type LiveSimulator } from "../src/core/simulator/server";
+import { bridgedEar, transcriptBridge } from "./transcript-bridge";
 import { run } from "../src/core/run/run";
 import { CompletionObserver } from "../src/core/trial/conversation/completion-observer";
 import type { ConversationSettings } from "../src/core/trial/context";
@@ -17,7 +17,7 @@ import { eventually, toneSynthesizer } from "./live-helpers";
  * session through our client) talks to the restaurant assistant (the GPT-Live target in live mode), each
  * session on its own local simulator acting as the service, through the full-duplex relay of `run()`.
  *
- * The two simulators hear each other through a transcript bridge (src/core/live/transcript-bridge.ts, a
+ * The two simulators hear each other through a transcript bridge (test/transcript-bridge.ts, a
  * test facility): relayed audio is neither registered nor chunk-aligned, so the words go out of band and
  * each voiced stretch of audio that arrives is heard as the other side's next text. The caller's
  * simulator runs a test policy that follows the caller's agenda (test/live-caller-policy.ts).
@@ -103,9 +103,9 @@ async function liveConversation(delegation: "responses" | "client", completion: 
   const tap = (into: Frame[]) => (frame: { text: string }) => into.push({ at: Date.now(), json: JSON.parse(frame.text) as Record<string, unknown> });
   const script = callerScript(scenario, "caller");
   const callerPolicy = agendaCallerPolicy(script);
-  const target: LiveSimulator = await startLiveSimulator({ policy: restaurantPolicy(), synthesizer: toneSynthesizer({ msPerChar: 6 }), apiKey: TARGET_KEY, transcriptBridge: bridge.a, tap: tap(frames.target) });
+  const target: LiveSimulator = await startLiveSimulator({ policy: restaurantPolicy(), synthesizer: toneSynthesizer({ msPerChar: 6 }), apiKey: TARGET_KEY, ear: bridgedEar(bridge.a), tap: tap(frames.target) });
   servers.push(target);
-  const caller: LiveSimulator = await startLiveSimulator({ policy: callerPolicy, synthesizer: toneSynthesizer({ msPerChar: 20, pitch: 300 }), apiKey: CALLER_KEY, transcriptBridge: bridge.b, tap: tap(frames.caller) });
+  const caller: LiveSimulator = await startLiveSimulator({ policy: callerPolicy, synthesizer: toneSynthesizer({ msPerChar: 20, pitch: 300 }), apiKey: CALLER_KEY, ear: bridgedEar(bridge.b), tap: tap(frames.caller) });
   servers.push(caller);
   const models = await responsesServer();
   servers.push(models);

@@ -7,11 +7,10 @@ import {
   LiveConnectionError,
   LiveServiceError,
   LiveStateError,
-  startLiveSimulator,
   type LiveRawFrame,
-  type LiveSimulator,
   type SessionConfig,
 } from "../src/core/live";
+import { startLiveSimulator, type LiveSimulator } from "../src/core/simulator";
 import { RealClock, VirtualClock } from "../src/core/time/clock";
 import { TEST_KEY, eventually, playAudio, recorder, sessionConfig, toneSynthesizer } from "./live-helpers";
 

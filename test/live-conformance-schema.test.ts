@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkSessionConfig, GPT_LIVE_DEFAULT_VOICE, parseClientEvent, parseServerEvent } from "../src/core/live";
-import { commentaryParts, MAX_COMMENTARY_CHARS } from "../src/core/live/target";
+import { commentaryParts, MAX_COMMENTARY_CHARS } from "../src/core/gpt-live-target/adapter";
 import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
 import { sessionConfig } from "./live-helpers";
 

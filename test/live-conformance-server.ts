@@ -1,7 +1,7 @@
 /**
  * TEST ONLY — a small, strict GPT-Live server written from the public references alone (OpenAI's GPT-Live
  * guides and event reference, Azure's gpt-live-reference; see docs/gpt-live-conformance.md), deliberately
- * sharing no code with crashlab's simulator (src/core/live/*): its own schemas, its own session logic.
+ * sharing no code with crashlab's simulator (src/core/simulator/): its own schemas, its own session logic.
  *
  * It validates every client frame against the documented shapes and rules and records each violation
  * (also answered with an `error` event, as the service does). It does not understand speech: it follows a

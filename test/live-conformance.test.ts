@@ -3,7 +3,7 @@ import WebSocket from "ws";
 import { RESTAURANT_BACKEND_INSTRUCTIONS, RESTAURANT_FRONTEND_INSTRUCTIONS } from "../examples/restaurant/instructions";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
-import { gptLiveTarget } from "../src/core/live/target";
+import { gptLiveTarget } from "../src/core/gpt-live-target/adapter";
 import { DEFAULT_TARGET_SETTINGS, type TargetSettings } from "../src/core/target/settings";
 import type { AgentEvent, SessionIO, ToolCallRequest, ToolReply } from "../src/core/target/types";
 import { RealClock } from "../src/core/time/clock";

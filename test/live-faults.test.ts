@@ -1,15 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { restaurantPolicy } from "../examples/restaurant/policy";
-import {
-  LiveClient,
-  LiveConnectionError,
-  LiveServiceError,
-  UnknownLiveFaultError,
-  startLiveSimulator,
-  type LiveFault,
-  type LiveRawFrame,
-  type LiveSimulator,
-} from "../src/core/live";
+import { LiveClient, LiveConnectionError, LiveServiceError, type LiveRawFrame } from "../src/core/live";
+import { UnknownLiveFaultError, startLiveSimulator, type LiveFault, type LiveSimulator } from "../src/core/simulator";
 import { VirtualClock } from "../src/core/time/clock";
 import { TEST_KEY, callerAudio, eventually, playAudio, recorder, sessionConfig, tone, toneSynthesizer } from "./live-helpers";
 

@@ -4,7 +4,7 @@
  */
 import { AudioPacer, chunkPcm, pcm16ToBytes } from "../src/core/audio";
 import type { LiveClient, LiveMessage, ServerEventOf, ServerEventType, SessionConfig } from "../src/core/live";
-import type { SimulatorSynthesizer } from "../src/core/live";
+import type { SimulatorSynthesizer } from "../src/core/simulator";
 import type { Clock } from "../src/core/time/clock";
 
 /**

@@ -8,12 +8,11 @@ import type { AssistantPolicy } from "../src/core/target/policy";
 import {
   LiveClient,
   isFunctionCallItem,
-  startLiveSimulator,
   type FunctionCallItem,
   type LiveRawFrame,
-  type LiveSimulator,
   type SessionConfig,
 } from "../src/core/live";
+import { startLiveSimulator, type LiveSimulator } from "../src/core/simulator";
 import { VirtualClock } from "../src/core/time/clock";
 import {
   TEST_KEY,

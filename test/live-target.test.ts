@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { pcm16ToBytes } from "../src/core/audio/pcm";
-import { startLiveSimulator, type LiveSimulator } from "../src/core/live/simulator";
+import { startLiveSimulator, type LiveSimulator } from "../src/core/simulator/server";
 import { run } from "../src/core/run/run";
 import type { CallerSpeech } from "../src/core/trial/context";
 import { tone, toneSynthesizer } from "./live-helpers";

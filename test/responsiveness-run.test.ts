@@ -6,7 +6,7 @@ import { PLAN } from "../crashlab/evaluations";
 import { RESTAURANT_BACKEND_INSTRUCTIONS, RESTAURANT_FRONTEND_INSTRUCTIONS } from "../examples/restaurant/instructions";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
-import { gptLiveTarget } from "../src/core/live/target";
+import { gptLiveTarget } from "../src/core/gpt-live-target/adapter";
 import { run } from "../src/core/run/run";
 import { CachedSynthesizer, EspeakSynthesizer } from "../src/core/speech/index";
 import type { TargetSettings } from "../src/core/target/settings";

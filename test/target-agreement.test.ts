@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import { RESTAURANT_BACKEND_INSTRUCTIONS, RESTAURANT_FRONTEND_INSTRUCTIONS } from "../examples/restaurant/instructions";
 import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
-import { gptLiveTarget } from "../src/core/live/target";
+import { gptLiveTarget } from "../src/core/gpt-live-target/adapter";
 import { definePlan } from "../src/core/run/plan";
 import { run } from "../src/core/run/run";
 import { EspeakSynthesizer } from "../src/core/speech/espeak";

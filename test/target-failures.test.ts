@@ -9,7 +9,7 @@ import { restaurantPolicy } from "../examples/restaurant/policy";
 import { RESTAURANT_TOOLS } from "../examples/restaurant/tools";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
-import { gptLiveTarget } from "../src/core/live/target";
+import { gptLiveTarget } from "../src/core/gpt-live-target/adapter";
 import { ResultsFile } from "../src/core/record/results";
 import { definePlan } from "../src/core/run/plan";
 import { run } from "../src/core/run/run";
@@ -17,7 +17,7 @@ import { EspeakSynthesizer } from "../src/core/speech/espeak";
 import { policyTarget } from "../src/core/target/text-target";
 import { DEFAULT_TARGET_SETTINGS } from "../src/core/target/settings";
 import type { AssistantPolicy } from "../src/core/target/policy";
-import type { LiveFaultKind } from "../src/core/live/index";
+import type { LiveFaultKind } from "../src/core/simulator/index";
 
 /**
  * Issue 8 item 1: the target's own hang, silence or stall is the target's failure (`failed`, exit 1) with

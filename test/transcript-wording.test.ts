@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { restaurantWorld } from "../crashlab/worlds/restaurant";
 import { crawl, definePlan, type Plan } from "../src/core/run/plan";
 import { run } from "../src/core/run/run";
-import { gptLiveTarget } from "../src/core/live/target";
+import { gptLiveTarget } from "../src/core/gpt-live-target/adapter";
 import { DEFAULT_TARGET_SETTINGS } from "../src/core/target/settings";
 import { EspeakSynthesizer } from "../src/core/speech/espeak";
 import type { AssistantPolicy } from "../src/core/target/policy";

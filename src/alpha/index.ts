@@ -59,8 +59,9 @@ export type {
   ToolReply,
 } from "../core/target/types";
 export { policyTarget, type PolicyTargetOptions } from "../core/target/text-target";
-export { gptLiveTarget, type GptLiveTargetOptions } from "../core/live/target";
-export { startLiveSimulator, LiveClient, type LiveSimulator } from "../core/live/index";
+export { gptLiveTarget, type GptLiveTargetOptions } from "../core/gpt-live-target/adapter";
+export { LiveClient } from "../core/live/index";
+export { startLiveSimulator, type LiveSimulator } from "../core/simulator/index";
 export type { TargetSettings, TargetFactory, TargetEntry } from "../core/target/settings";
 
 // Caller speech, for `run(plan, { speech })` (offline espeak-ng is GPL-3.0 and loads only when used; see README).

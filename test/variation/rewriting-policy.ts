@@ -1,5 +1,5 @@
 import type { AssistantPolicy, BackendTask, FrontendDecision, HistoryMessage, PolicyTools, PolicyTurn } from "crashlab/alpha";
-import { DEFAULT_GREETING } from "../../src/core/live/simulated-session";
+import { DEFAULT_GREETING } from "../../src/core/simulator/session";
 
 /**
  * A policy wrapper that changes what the assistant says (and optionally how it calls tools) while its

@@ -1,6 +1,6 @@
 import type { AssistantPolicy, FrontendDecision, PolicyTools, TargetSettings } from "crashlab/alpha";
-import { gptLiveTarget } from "../../src/core/live/target";
-import type { SimulatorTiming } from "../../src/core/live/simulated-session";
+import { gptLiveTarget } from "../../src/core/gpt-live-target/adapter";
+import type { SimulatorTiming } from "../../src/core/simulator/timing";
 import { readConversation } from "../../examples/restaurant/conversation";
 import { RESTAURANT_BACKEND_INSTRUCTIONS, RESTAURANT_FRONTEND_INSTRUCTIONS } from "../../examples/restaurant/instructions";
 import { restaurantPolicy } from "../../examples/restaurant/policy";

@@ -3,7 +3,7 @@ import { CachedSynthesizer, CacheOnlySynthesizer, EspeakSynthesizer, OPENAI_SPEE
 import type { RunOptions } from "../run/run";
 import { DEFAULT_LIVE_CALLER, LiveCaller } from "../caller/live-caller";
 import { OfflineCaller } from "../caller/offline-caller";
-import { GPT_LIVE_URL } from "../live/target";
+import { GPT_LIVE_URL } from "../gpt-live-target/adapter";
 import { OPENAI_API_BASE_URL } from "../services/auth";
 import { CompletionObserver } from "../trial/conversation/completion-observer";
 import type { ConversationSettings } from "../trial/context";

@@ -1,6 +1,6 @@
 /**
- * The GPT-Live room: the wire protocol (schemas and builders), the client, and the local simulator.
- * The GPT-Live target adapter builds on `LiveClient`; offline runs point it at `startLiveSimulator`.
+ * The GPT-Live wire protocol (schemas, builders, parsers) and its client, `LiveClient`. The local
+ * simulator that serves this protocol is src/core/simulator/; the target adapter is src/core/gpt-live-target/.
  */
 export {
   GPT_LIVE_MODEL,
@@ -79,11 +79,4 @@ export {
   describeCloseCode,
 } from "./errors";
 export type { ConfigIssue, LiveProtocolErrorKind, LiveConnectionErrorCode } from "./errors";
-export { startLiveSimulator, UnknownLiveFaultError, LIVE_SESSIONS_PATH } from "./simulator";
-export type { LiveSimulator, LiveSimulatorOptions, LiveSimulatorStats } from "./simulator";
-export { LIVE_FAULT_KINDS, DEFAULT_SIMULATOR_TIMING, SIMULATED_BACKEND_MODEL, estimateTokens } from "./simulated-session";
-export type { LiveFault, LiveFaultKind, SimulatorTiming, SimulatedSessionStats } from "./simulated-session";
-export type { SimulatorSynthesizer, Placement } from "./simulated-voice";
-export { CallerAudioRegistry, CallerListener, chunkFingerprint, spreadWords } from "./caller-speech";
-export type { RegisteredUtterance, HeardFragment, TimedWord } from "./caller-speech";
 export { WireEnd, frameKey, CLOSE_FRAME_KEY } from "./wire-time";

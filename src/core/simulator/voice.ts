@@ -3,7 +3,7 @@
  * it as `session.output_audio.delta` chunks paced at real-time rate on the clock, with
  * `session.output_transcript.delta` fragments for the words each chunk has covered. Utterances play
  * one after another; a "new turn" starts at least `newTurnGapMs` after the previous one ended, so the
- * harness sees it as a separate transcript group (evaluation-contract §3).
+ * harness sees it as a separate transcript group (fragments 500 ms apart start a new one: docs/audio-and-metrics.md).
  */
 import { pcm16BytesForMs, pcm16ToBytes } from "../audio/pcm";
 import { resamplePcm16 } from "../audio/resample";

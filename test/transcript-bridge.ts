@@ -1,5 +1,6 @@
 /**
- * TEST FACILITY — two local simulators hearing each other (RUN's live caller tested on loopback).
+ * Two local simulators hearing each other (RUN's live caller tested on loopback): a test facility that
+ * plugs into the simulator as its `ear` option.
  *
  * ┌──────────────────────────────────────────────────────────────────────────────────────────────┐
  * │ NOT SPEECH UNDERSTANDING. Words cross the bridge out of band, never through the audio.        │
@@ -15,11 +16,12 @@
  * is spoken without an inner pause that long (true of the tone voices the tests use; espeak-ng pauses
  * between sentences) and that consecutive texts are further apart (the simulator's voices leave at
  * least the synthesizer's lead and tail silence between them). A text cut short by barge-in is still
- * heard whole. Without a bridge the simulator behaves as before: unregistered audio is unintelligible.
+ * heard whole. Without a bridge the simulator behaves as it ships: unregistered audio is unintelligible.
  */
-import { pcm16FromBytes } from "../audio/pcm";
-import { rms } from "../audio/speech";
-import { CHUNK_MS, type Hearing, type RegisteredUtterance } from "./caller-speech";
+import { pcm16FromBytes } from "../src/core/audio/pcm";
+import { rms } from "../src/core/audio/speech";
+import { CHUNK_MS, type Hearing, type RegisteredUtterance } from "../src/core/simulator/caller-speech";
+import type { Ear } from "../src/core/simulator/ear";
 
 /** One simulator's end of a bridge. */
 export interface TranscriptBridgeEnd {
@@ -41,7 +43,7 @@ export function transcriptBridge(): { a: TranscriptBridgeEnd; b: TranscriptBridg
   };
 }
 
-/** RMS of a 20 ms chunk at or above this is voiced (§2). */
+/** RMS of a 20 ms chunk at or above this is voiced (the threshold the simulator's turn detection uses). */
 const VOICED_RMS = 220;
 
 /**
@@ -49,7 +51,7 @@ const VOICED_RMS = 220;
  * stretches and reports each as a recognized utterance (at its first voiced chunk, so barge-in works as
  * for registered audio) and a completed one (once `gapMs` of silence follows), with the bridged words.
  */
-export class BridgedEar {
+class BridgedEar {
   private current: { utterance: RegisteredUtterance | null; start_ms: number; voiced_end_ms: number } | undefined;
   private nextId = -1;
 
@@ -86,4 +88,26 @@ export class BridgedEar {
     utterance.voiced_end_ms = voiced_end_ms - start_ms;
     return { fragments: [{ text: utterance.text, start_ms, end_ms: voiced_end_ms }], completed: { utterance, start_ms } };
   }
+}
+
+/**
+ * A simulator's `ear` option for one end of a bridge: each session hears with the registered ear first,
+ * and only audio that ear is not following goes to a bridged ear of its own; what the session's voice
+ * starts to say crosses the bridge.
+ */
+export function bridgedEar(end: TranscriptBridgeEnd): (registered: Ear) => Ear {
+  return (registered) => {
+    const bridged = new BridgedEar(end);
+    return {
+      hear(chunk, startMs) {
+        const hearing = registered.hear(chunk, startMs);
+        if (hearing.recognized || hearing.completed || hearing.fragments.length > 0 || registered.following) return hearing;
+        return bridged.hear(chunk, startMs);
+      },
+      get following() {
+        return registered.following || bridged.following;
+      },
+      said: (text) => end.said(text),
+    };
+  };
 }

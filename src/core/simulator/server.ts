@@ -1,6 +1,6 @@
 /**
  * The local GPT-Live simulator: a loopback WebSocket server at `/v1/live/sessions` that speaks the Live
- * protocol faithfully (simulated-session.ts) with an AssistantPolicy as the brain and an injected speech
+ * protocol faithfully (session.ts) with an AssistantPolicy as the brain and an injected speech
  * synthesizer as the voice, plus a fault plan for proving the harness copes with a misbehaving service.
  *
  * OFFLINE RUNS CHECK THE PIPELINE, NOT SPEECH UNDERSTANDING: the simulator only "understands" caller
@@ -15,19 +15,14 @@ import type { Socket } from "node:net";
 import { WebSocketServer } from "ws";
 import type { AssistantPolicy } from "../target/policy";
 import { RealClock, type Clock } from "../time/clock";
-import { CallerAudioRegistry } from "./caller-speech";
-import {
-  DEFAULT_SIMULATOR_TIMING,
-  LIVE_FAULT_KINDS,
-  SimulatedSession,
-  type LiveFault,
-  type LiveFaultKind,
-  type SimulatedSessionStats,
-  type SimulatorTiming,
-} from "./simulated-session";
-import type { SimulatorSynthesizer } from "./simulated-voice";
-import { NO_COMPRESSION } from "./socket-cork";
-import type { TranscriptBridgeEnd } from "./transcript-bridge";
+import { CallerAudioRegistry, CallerListener } from "./caller-speech";
+import type { Ear } from "./ear";
+import { resolveFaults, type LiveFault, type PlannedFault } from "./faults";
+import { SimulatedSession } from "./session";
+import { emptySessionStats, type SimulatedSessionStats } from "./stats";
+import { DEFAULT_SIMULATOR_TIMING, type SimulatorTiming } from "./timing";
+import type { SimulatorSynthesizer } from "./voice";
+import { NO_COMPRESSION } from "../live/socket-cork";
 
 export const LIVE_SESSIONS_PATH = "/v1/live/sessions";
 
@@ -47,11 +42,10 @@ export interface LiveSimulatorOptions {
   apiKey?: string;
   timing?: Partial<SimulatorTiming>;
   /**
-   * TEST FACILITY, never set by the harness: a transcript bridge (transcript-bridge.ts) through which two
-   * simulators "hear" each other's relayed audio. The fingerprint ear stays as it is; only voiced audio
-   * it does not follow is heard as the other side's next text.
+   * Tests only, never set by the harness: each session's ear, built around the ear that recognizes
+   * registered caller audio (test/transcript-bridge.ts lets two simulators hear each other this way).
    */
-  transcriptBridge?: TranscriptBridgeEnd;
+  ear?: (registered: Ear) => Ear;
   /** Diagnostics: every text frame a client sends, with its session index (to check what went over the wire). */
   tap?: (frame: { session: number; text: string }) => void;
   /** Diagnostics: the headers of every upgrade request, accepted or not (to check which credential arrived). */
@@ -96,14 +90,6 @@ export interface LiveSimulator {
   close(): Promise<void>;
 }
 
-/** A fault plan names a fault that does not exist. */
-export class UnknownLiveFaultError extends Error {
-  constructor(readonly fault: string) {
-    super(`Unknown GPT-Live simulator fault "${fault}". Use one of: ${LIVE_FAULT_KINDS.join(", ")}.`);
-    this.name = "UnknownLiveFaultError";
-  }
-}
-
 export async function startLiveSimulator(options: LiveSimulatorOptions): Promise<LiveSimulator> {
   const { policy, synthesizer, port = 0, host = "127.0.0.1" } = options;
   const clock = options.clock ?? new RealClock();
@@ -144,24 +130,9 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       const index = stats.connections++;
-      const sessionStats: SimulatedSessionStats = {
-        index,
-        received: [],
-        faults: [],
-        faults_fired: [],
-        input_audio_ms: 0,
-        output_audio_ms: 0,
-        recognized: [],
-        turns: [],
-        delegations: [],
-        responses: 0,
-        function_calls: 0,
-        errors_sent: [],
-        socket_closed: false,
-        internal_errors: [],
-      };
+      const sessionStats = emptySessionStats(index);
       stats.sessions.push(sessionStats);
-      let faults: { kind: LiveFaultKind; atInputMs: number }[];
+      let faults: PlannedFault[];
       try {
         faults = planFor(index);
       } catch (error) {
@@ -171,16 +142,16 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
       }
       sessionStats.faults = faults.map((f) => f.kind);
       const tap = options.tap;
+      const registered = new CallerListener(registry, timing.transcriptFragmentMs);
       const session = new SimulatedSession(ws, socket, {
         index,
         clock,
         policy,
         synthesizer,
-        registry,
+        ear: options.ear ? options.ear(registered) : registered,
         faults,
         timing,
         stats: sessionStats,
-        ...(options.transcriptBridge ? { bridge: options.transcriptBridge } : {}),
         ...(tap ? { tap: (text: string) => tap({ session: index, text }) } : {}),
         ...(options.models ? { models: options.models } : {}),
       });
@@ -224,15 +195,6 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
     server.closeAllConnections();
     await closed;
   }
-}
-
-function resolveFaults(faults: readonly LiveFault[], timing: SimulatorTiming): { kind: LiveFaultKind; atInputMs: number }[] {
-  return faults.map((fault) => {
-    const kind = typeof fault === "string" ? fault : fault.kind;
-    if (!(LIVE_FAULT_KINDS as readonly string[]).includes(kind)) throw new UnknownLiveFaultError(String(kind));
-    const atInputMs = typeof fault === "string" ? timing.faultAtInputMs : (fault.atInputMs ?? timing.faultAtInputMs);
-    return { kind, atInputMs };
-  });
 }
 
 function pathOf(request: IncomingMessage): string {

@@ -11,7 +11,7 @@
  * └──────────────────────────────────────────────────────────────────────────────────────────────┘
  *
  * Fingerprints: a 53-bit hash of each 960-byte chunk (20 ms of 24 kHz PCM16), the final chunk
- * zero-padded as the harness pads it (§2), so recognition relies on the harness sending registered audio
+ * zero-padded as the harness pads it (docs/audio-and-metrics.md), so recognition relies on the harness sending registered audio
  * chunk-aligned. Every chunk of every session is fingerprinted, so the hash is a cheap one computed
  * in place (sha1 here was 3% of an offline run); nothing adversarial feeds it, and two distinct chunks
  * share a fingerprint with odds near 2^-53.
@@ -38,7 +38,7 @@ export interface RegisteredUtterance {
   hashes: number[];
   words: TimedWord[];
   duration_ms: number;
-  /** Index of the first chunk with voiced audio (§2 rule); -1 when none. */
+  /** Index of the first chunk with voiced audio (a 20 ms frame of RMS 220 or more); -1 when none. */
   first_voiced_chunk: number;
   /** End of the last voiced audio, ms from the start. */
   voiced_end_ms: number;
@@ -90,7 +90,7 @@ export function spreadWords(text: string, startMs: number, endMs: number): Timed
   });
 }
 
-/** The voiced span of PCM16 samples by the §2 rule, or the whole audio when nothing is voiced. */
+/** The voiced span of PCM16 samples (20 ms frames of RMS 220 or more), or the whole audio when nothing is voiced. */
 export function voicedSpan(samples: Int16Array, sampleRate: number): { start_ms: number; end_ms: number; voiced: boolean } {
   const intervals = speechIntervals(samples, sampleRate);
   if (intervals.length === 0) return { start_ms: 0, end_ms: (samples.length * 1000) / sampleRate, voiced: false };

@@ -1,3 +1,7 @@
+/**
+ * The GPT-Live target adapter: runs one trial's conversation over the Live protocol, against the real
+ * service or (offline) a fresh local simulator per session, and reports it to the harness.
+ */
 import { OPENAI_API_BASE_URL, splitServiceUrl, type AuthHeader } from "../services/auth";
 import { startEspeak } from "../speech/espeak";
 import { memoizedEspeak } from "../speech/memo";
@@ -6,11 +10,12 @@ import { normalizeUsage, ResponsesBackend } from "../target/responses-backend";
 import type { TargetSettings } from "../target/settings";
 import type { SessionIO, SessionReport, SessionRequest, TargetAdapter, TargetDescriptor, TargetSession, ToolDeclaration } from "../target/types";
 import type { Json } from "../world/types";
-import { LiveClient, type LiveMessage } from "./client";
-import { CONTEXT_SUMMARY_HEADING, type InputMessage, type ServerEvent, type SessionConfig } from "./protocol";
-import { DEFAULT_SIMULATOR_TIMING, type LiveFault, type SimulatorTiming } from "./simulated-session";
-import type { SimulatorSynthesizer } from "./simulated-voice";
-import { startLiveSimulator, type LiveSimulator } from "./simulator";
+import { LiveClient, type LiveMessage } from "../live/client";
+import { CONTEXT_SUMMARY_HEADING, type InputMessage, type ServerEvent, type SessionConfig } from "../live/protocol";
+import type { LiveFault } from "../simulator/faults";
+import { DEFAULT_SIMULATOR_TIMING, type SimulatorTiming } from "../simulator/timing";
+import type { SimulatorSynthesizer } from "../simulator/voice";
+import { startLiveSimulator, type LiveSimulator } from "../simulator/server";
 
 export const GPT_LIVE_URL = "wss://api.openai.com/v1/live/sessions";
 
