@@ -50,6 +50,7 @@ describe("a packed crashlab, installed and initialised in a fresh repository", (
     const listing = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" });
     expect(listing).toContain("package/docs/README.md");
     expect(listing).toContain("package/dist/cli.js");
+    expect(listing).toContain("package/dist/viewer.js");
     expect(listing).not.toContain("package/src/");
     // The README for package users, not the repository's; every Markdown link in the tarball resolves inside it.
     const unpacked = join(work, "unpacked");

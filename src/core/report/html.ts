@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { ReportData } from "./client/data";
-import { VIEWER_SCRIPT } from "./viewer-script";
+import { viewerScript } from "./viewer-bundle";
 
 /**
  * report.html: one self-contained page per run. The run's data is embedded: the overview and trial list
@@ -125,7 +125,7 @@ export function reportHtml(data: ReportData, packedTrials: readonly string[]): s
 <body><div id="app"><noscript><p>This report draws itself with JavaScript: allow scripts for this file to see the run ${escapeHtml(data.run.run_id)}. The data is in results.json beside it.</p></noscript></div>
 <script type="application/json" id="run-data">${scriptJson(JSON.stringify(data))}</script>
 ${blocks}
-<script>${VIEWER_SCRIPT.replace(/<\/script/gi, "<\\/script")}</script>
+<script>${viewerScript().replace(/<\/script/gi, "<\\/script")}</script>
 </body></html>
 `;
 }
