@@ -8,6 +8,7 @@ import { openInBrowser } from "./open-browser";
 import { UsageError } from "./options";
 import { wholeNumber } from "./flags";
 import { serveRun } from "./view-server";
+import { REVIEWS_FILE } from "../review/reviews";
 
 /** What `view` needs of the CLI's IO (main's CliIO satisfies it; importing main here would be a circle). */
 export interface ViewIO {
@@ -38,7 +39,7 @@ Usage: crashlab view <run-dir> [--trial <id>] [--print]
 
 Without --review the report opens as a file, with xdg-open (Linux) or open (macOS); without an opener, or
 with --print, the file:// URL is printed to paste into a browser. It shows the run's reviews read-only.
-A run folder without report.html gets one built from its artifacts.
+A run folder without report.html, or whose reviews.jsonl changed after it, gets one built from its artifacts.
 
 With --review the URL is http://127.0.0.1:<port>/<token>/: a random port, and a random token made for this
 session that every request must carry (others get 403; a write must also come from the page itself).
@@ -105,8 +106,13 @@ export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
   const report = join(runDir, "report.html");
   // A folder there would be "opened" as a listing, and could never be rebuilt in place.
   if (existsSync(report) && !statSync(report).isFile()) throw new UsageError(`${report} is not a file: move it away, and \`crashlab view\` builds the report again from the run's artifacts`);
+  const reviews = join(runDir, REVIEWS_FILE);
   if (!existsSync(report)) {
     io.stderr(`crashlab: ${runDir} has no report.html; building it from the run's artifacts\n`);
+    await writeRunReport(runDir);
+  } else if (existsSync(reviews) && statSync(reviews).mtimeMs > statSync(report).mtimeMs) {
+    // report.html shows the reviews as they were when it was written.
+    io.stderr(`crashlab: ${REVIEWS_FILE} changed after report.html was written; building the report again to show the reviews\n`);
     await writeRunReport(runDir);
   }
   await openReport(reportUrl(runDir, trial), io, parsed.values.print ?? false);
