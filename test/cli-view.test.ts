@@ -32,9 +32,9 @@ function fakeOpener(): { path: string; log: string } {
   return { path: bin, log };
 }
 
-/** The opener runs detached: wait for what it wrote. */
+/** The opener runs detached: wait for what it wrote (the shell creates the file before printf fills it). */
 async function opened(log: string): Promise<string[]> {
-  for (let i = 0; i < 100 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 250 && !(existsSync(log) && readFileSync(log, "utf8").endsWith("\n")); i++) await new Promise((r) => setTimeout(r, 20));
   return readFileSync(log, "utf8").trim().split("\n");
 }
 

@@ -109,7 +109,7 @@ button.cite:hover{background:#dfe9fc}
 details{margin:.4rem 0}summary{cursor:pointer;color:var(--muted)}
 ul.artifacts{padding-left:1.1rem;font-size:13px}
 table.metrics td{font-size:13px}table.metrics pre{max-height:10rem}
-.review{border:1px solid var(--line);border-radius:6px;padding:.2rem .8rem .6rem;margin:.8rem 0}.review h2{margin-top:.6rem}
+.review{border:1px solid var(--line);border-radius:6px;padding:.2rem .8rem .6rem;margin:.8rem 0}.review h2{margin-top:.6rem}details.review{padding:.4rem .8rem}details.review summary{color:var(--fg)}
 .review-table tr.dim td{vertical-align:middle}.review-table tr.focused{background:#eaf1fd;box-shadow:inset 3px 0 0 #0b57d0}
 .verdicts{white-space:nowrap}button.verdict{font:inherit;font-size:13px;padding:.1rem .5rem;margin-right:.25rem;border:1px solid #c7c7cc;border-radius:4px;background:#fff;cursor:pointer}
 button.verdict[aria-pressed=true].v-passed{background:var(--pass-bg);color:var(--pass);border-color:var(--pass);font-weight:600}
@@ -119,7 +119,7 @@ button.verdict[aria-pressed=true].v-unsure{background:var(--warn-bg);color:var(-
 .carried{font-size:11px;background:var(--neutral-bg);color:var(--neutral);border-radius:3px;padding:0 .3rem}
 .note-box{display:grid;gap:.2rem;margin:.5rem 0}.note-box label{font-size:12px;color:var(--muted)}.note-box textarea{font:inherit;padding:.3rem .5rem;border:1px solid #c7c7cc;border-radius:4px;width:100%}
 .review-status{min-height:1.3em;font-size:13px}.review-status.ok{color:var(--pass)}.review-status.error{color:var(--fail);font-weight:600}
-.hint{background:var(--soft);border-radius:4px;padding:.3rem .6rem}
+.keyline{font-size:13px;color:var(--muted);margin:.2rem 0 .5rem}.hint{background:var(--soft);border-radius:4px;padding:.3rem .6rem}
 kbd{font:12px ui-monospace,Menlo,Consolas,monospace;border:1px solid #c7c7cc;border-bottom-width:2px;border-radius:3px;padding:0 .3rem;background:#fff}
 table.keymap{width:auto}table.keymap td{border:0;padding:.1rem .6rem .1rem 0;font-size:13px}
 table.gates td:nth-child(3){white-space:nowrap}

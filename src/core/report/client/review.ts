@@ -74,7 +74,7 @@ export function reviewPanelHtml(d: TrialDetail, data: ReportData, view: ReviewsV
   const intro =
     reviewer === null
       ? `<p class="hint">Read-only: run <code>crashlab view --review &lt;run-dir&gt;</code> to review.</p>`
-      : `<p class="muted">Reviewing as <b>${esc(reviewer)}</b>: each verdict is saved to the run's reviews.jsonl at once; a later verdict supersedes yours.</p>`;
+      : `<p class="muted">Reviewing as <b>${esc(reviewer)}</b>: each verdict is saved to the run's reviews.jsonl at once; a later verdict supersedes yours.</p><p class="keyline" id="keyline"><kbd>j</kbd>/<kbd>k</kbd> trial · <kbd>↑</kbd>/<kbd>↓</kbd> or <kbd>1</kbd>–<kbd>9</kbd> row · <kbd>p</kbd>/<kbd>f</kbd>/<kbd>u</kbd> passed/failed/unsure · <kbd>n</kbd> note · <kbd>a</kbd> or <kbd>[</kbd> <kbd>]</kbd> anchor · <kbd>space</kbd> play/pause (all keys below)</p>`;
   const note =
     reviewer === null
       ? ""
@@ -82,5 +82,9 @@ export function reviewPanelHtml(d: TrialDetail, data: ReportData, view: ReviewsV
   const keys = `<details class="keys"${reviewer === null ? "" : " open"}><summary>Keys</summary><table class="keymap"><tbody>${KEYS.filter(([, , review]) => reviewer !== null || !review)
     .map(([k, what]) => `<tr><td><kbd>${esc(k)}</kbd></td><td>${esc(what)}</td></tr>`)
     .join("")}</tbody></table></details>`;
-  return `<section class="review" id="review"><h2>Review</h2>${intro}<table class="review-table"><thead>${head}</thead><tbody id="review-rows">${reviewRowsHtml(d, view, reviewer, focus)}</tbody></table>${note}${keys}</section>`;
+  const body = `${intro}<table class="review-table"><thead>${head}</thead><tbody id="review-rows">${reviewRowsHtml(d, view, reviewer, focus)}</tbody></table>${note}${keys}`;
+  if (reviewer !== null) return `<section class="review" id="review"><h2>Review</h2>${body}</section>`;
+  // Read-only, the panel stays folded unless people reviewed this trial: it would push the conversation down.
+  const count = view.reviews.filter((r) => r.trial_id === d.id).length;
+  return `<details class="review" id="review"${count ? " open" : ""}><summary><b>Review</b> <span class="muted">${count ? `${count} review(s)` : "no reviews yet"}</span></summary>${body}</details>`;
 }
