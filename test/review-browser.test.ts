@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -32,6 +32,8 @@ type PageGlobals = { document: { querySelector(s: string): { textContent: string
 let browser: Browser | undefined;
 let launchError: unknown;
 let dir: string;
+let out: string;
+const runArgs = () => ["run", "--example", "harbor_001", "--repetitions", "2", "--artifacts", "all", "--judge", "--judge-endpoint", judge.endpoint, "--require", "human.naturalness", "--results-dir", out, "--quiet"];
 let judge: JudgeServer;
 let server: ViewServer;
 
@@ -45,9 +47,9 @@ beforeAll(async () => {
     const clause = clauseOf(body);
     return { status: 200, json: verdict({ verdict: "pass", severity_score: 1, rationale: `The ${clause} clause holds.`, cited_evidence_ids: ["utt.assistant.1"], ...(clause === "task_understanding" ? { task_completed: true } : {}) }) };
   });
-  const out = mkdtempSync(join(tmpdir(), "review-browser-"));
+  out = mkdtempSync(join(tmpdir(), "review-browser-"));
   // A required human gate: the run ends awaiting reviews (exit 1), and the page shows it so.
-  const r = await cli(["run", "--example", "harbor_001", "--repetitions", "2", "--judge", "--judge-endpoint", judge.endpoint, "--require", "human.naturalness", "--results-dir", out, "--quiet"]);
+  const r = await cli(runArgs());
   expect(r.code, r.stderr).toBe(1);
   dir = join(out, readdirSync(out)[0]!);
   server = await serveRun(dir, { reviewer: "ana" });
@@ -222,5 +224,47 @@ describe("reviewing in the served viewer", () => {
     expect(seen.errors).toEqual([]);
     expect(seen.requests).toEqual([]);
     await page.close();
+  });
+
+  it("shows an error in the page when a verdict cannot be saved, and writes nothing", async () => {
+    const file = join(dir, "reviews.jsonl");
+    const good = readFileSync(file, "utf8");
+    appendFileSync(file, "not json\n");
+    const page = await launched().context.newPage();
+    try {
+      await page.goto(`${server.url}#trial=${encodeURIComponent("harbor_001#2")}`);
+      await page.waitForSelector("#review-load-error");
+      expect(await page.textContent("#review-load-error")).toMatch(/The reviews could not be loaded: .*line \d+: not a JSON review/);
+      await page.waitForSelector("#review-rows tr.dim.focused");
+      await page.keyboard.press("p");
+      await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.querySelector("#review-status")?.textContent?.startsWith("not saved") === true);
+      expect(await page.textContent("#review-status")).toMatch(/not saved: .*reviews\.jsonl, line \d+: not a JSON review/);
+      await page.screenshot({ path: join(shots, "review-error.png"), fullPage: false });
+      expect(readFileSync(file, "utf8")).toBe(`${good}not json\n`);
+    } finally {
+      writeFileSync(file, good);
+      await page.close();
+    }
+  });
+
+  it("shows reviews carried over from an earlier run of the same trials, marked with the run they came from", async () => {
+    const first = JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as { run: { run_id: string } };
+    expect((await cli(runArgs())).code).toBe(1);
+    const later = readdirSync(out).map((d) => join(out, d)).find((d) => d !== dir)!;
+    const again = await serveRun(later, { reviewer: "bo" });
+    try {
+      const page = await launched().context.newPage();
+      await page.goto(`${again.url}#trial=${encodeURIComponent("harbor_001#1")}`);
+      await page.waitForSelector('#review-rows tr[data-verifier="human.prosody"] .review-line[data-carried="1"]');
+      expect(await page.textContent('#review-rows tr[data-verifier="human.prosody"] .others')).toContain(`ana carried from ${first.run.run_id}`);
+      // Counted for the human gate (as `crashlab gates --carry`), marked as such.
+      await page.goto(again.url);
+      await page.waitForSelector('tr[data-gate="human.naturalness"][data-state="passed"]');
+      expect(await page.textContent("#reviews-summary")).toContain("carried over from earlier runs");
+      await page.screenshot({ path: join(shots, "review-carried.png"), fullPage: false });
+      await page.close();
+    } finally {
+      await again.close();
+    }
   });
 });

@@ -105,6 +105,8 @@ export async function serveRun(runDir: string, options: ServeOptions): Promise<V
     // The server says who and when; the page says what.
     const review = { trial_id: body.trial_id, verifier: body.verifier, verdict: body.verdict, reviewer: options.reviewer, note: body.note ?? "", at: new Date().toISOString(), ...(body.anchor !== undefined ? { anchor: body.anchor } : {}) } as Review;
     try {
+      // The file is read first: a damaged line is named, and nothing is appended after it.
+      current();
       appendReview(runDir, review, run.scope);
     } catch (error) {
       if (error instanceof ReviewError) return json(res, 400, { error: error.message });

@@ -123,7 +123,7 @@ button.verdict[aria-pressed=true].v-unsure{background:var(--warn-bg);color:var(-
 kbd{font:12px ui-monospace,Menlo,Consolas,monospace;border:1px solid #c7c7cc;border-bottom-width:2px;border-radius:3px;padding:0 .3rem;background:#fff}
 table.keymap{width:auto}table.keymap td{border:0;padding:.1rem .6rem .1rem 0;font-size:13px}
 table.gates td:nth-child(3){white-space:nowrap}
-.decision .again{margin:.5rem 0 0;padding-top:.4rem;border-top:1px solid rgba(0,0,0,.1)}
+.decision .again{color:var(--fg);margin:.5rem 0 0;padding-top:.4rem;border-top:1px solid rgba(0,0,0,.1)}
 .review-banner{background:#eaf1fd;margin:.4rem 0}.human-status{font-size:12px;margin-top:.2rem}
 @media (max-width:900px){.cols,.semantic,.kv{grid-template-columns:minmax(0,1fr)}}
 `;

@@ -259,10 +259,13 @@ async function record(verdict: Verdict, index = focus): Promise<void> {
 async function loadReviews(): Promise<void> {
   try {
     const res = await fetch("reviews", { headers: { Accept: "application/json" } });
-    if (!res.ok) throw new Error(`the server answered ${res.status}`);
+    if (!res.ok) throw new Error(((await res.json().catch(() => ({}))) as { error?: string }).error ?? `the server answered ${res.status}`);
     reviewsChanged((await res.json()) as ReviewsView);
   } catch (error) {
-    say(`reviews could not be loaded: ${(error as Error).message}`, "error");
+    // Shown in the banner, which every view has (a trial's panel may not be drawn yet).
+    const banner = document.getElementById("review-banner")!;
+    banner.querySelector("#review-load-error")?.remove();
+    banner.insertAdjacentHTML("beforeend", `<span class="review-status error" id="review-load-error"> The reviews could not be loaded: ${esc((error as Error).message)}</span>`);
   }
 }
 
