@@ -85,7 +85,7 @@ const SLOW = tier([
   "walk-generate",
 ]);
 const RUN = [...TRIALS, ...SLOW];
-const BROWSER = tier(["report-browser"]);
+const BROWSER = tier(["report-browser", "review-browser"]);
 const PACK = tier(["pack-install"]);
 
 export default defineConfig({

@@ -32,9 +32,9 @@ function fakeOpener(): { path: string; log: string } {
   return { path: bin, log };
 }
 
-/** The opener runs detached: wait for what it wrote. */
+/** The opener runs detached: wait for what it wrote (the shell creates the file before printf fills it). */
 async function opened(log: string): Promise<string[]> {
-  for (let i = 0; i < 100 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 250 && !(existsSync(log) && readFileSync(log, "utf8").endsWith("\n")); i++) await new Promise((r) => setTimeout(r, 20));
   return readFileSync(log, "utf8").trim().split("\n");
 }
 
@@ -95,6 +95,50 @@ describe("crashlab view", () => {
     expect(r.code).toBe(0);
     const dir = join(out, readdirSync(out)[0]!);
     expect(await opened(opener.log)).toEqual([pathToFileURL(join(dir, "report.html")).href]);
+  });
+
+  it("view --review serves the run on loopback under a token, prints the URL, and stops at the signal", async () => {
+    const stop = new AbortController();
+    let stdout = "";
+    let stderr = "";
+    const done = main(["view", runDir, "--review", "--reviewer", "bo", "--review-sample", "1", "--print"], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {}, signal: stop.signal });
+    for (let i = 0; i < 500 && !stdout.includes("\n"); i++) await new Promise((r) => setTimeout(r, 20));
+    const url = stdout.trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}\/$/);
+    expect(stderr).toContain("for review by bo on 127.0.0.1 only");
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('"review_mode":{"reviewer":"bo","queue":["harbor_001#');
+    expect(html).toContain("connect-src 'self'");
+    expect((await fetch(new URL("/", url))).status).toBe(403);
+    expect((await fetch(`${url}reviews`)).status).toBe(200);
+    // Only the run's own artifacts are served.
+    expect((await fetch(`${url}results.json`)).status).toBe(404);
+    expect((await fetch(`${url}audio/harbor_001.r1/conversation.wav`)).status).toBe(404);
+    stop.abort("SIGINT");
+    expect(await done).toBe(0);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it("builds report.html again when reviews.jsonl changed after it, so the file shows the reviews", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "view-reviews-"));
+    cpSync(runDir, copy, { recursive: true });
+    expect((await cli(["review", copy, "--trial", "harbor_001#2", "--verifier", "human.pacing", "--verdict", "failed", "--reviewer", "cy", "--note", "rushed the date"])).code).toBe(0);
+    const r = await cli(["view", copy, "--print"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("reviews.jsonl changed after report.html was written; building the report again");
+    expect(readFileSync(join(copy, "report.html"), "utf8")).toContain("rushed the date");
+    expect((await cli(["view", copy, "--print"])).stderr).toBe("");
+  });
+
+  it("--reviewer, --review-sample and --seed go with --review (exit 2)", async () => {
+    for (const flag of [["--reviewer", "bo"], ["--review-sample", "3"], ["--seed", "2"]]) {
+      const r = await cli(["view", runDir, ...flag, "--print"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${flag[0]} goes with --review`);
+    }
+    expect((await cli(["view", runDir, "--review", "--review-sample", "-1", "--print"])).code).toBe(2);
   });
 
   it("the help texts name the command and every run option", async () => {

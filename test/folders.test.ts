@@ -39,7 +39,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   trial: ["audio", "caller", "dataset", "files", "judge", "provenance", "record", "services", "target", "time", "timeline", "verify", "walk", "world"],
   run: [ROOT_FILES, "dataset", "gate", "judge", "provenance", "record", "speech", "stats", "target", "timeline", "trial", "verify", "walk", "world"],
   package: ["dataset", "run", "trial", "world"],
-  report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "run", "services", "stats", "target", "timeline", "trial", "walk"],
+  report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "review", "run", "services", "stats", "target", "timeline", "trial", "walk"],
   runner: [ROOT_FILES, "files", "gate", "journal", "judge", "package", "provenance", "record", "report", "run", "services", "trial"],
   review: ["files", "gate", "record", "stats"],
   init: [ROOT_FILES, "files", "walk"],

@@ -52,6 +52,7 @@ describe("a packed crashlab, installed and initialised in a fresh repository", (
     expect(listing).toContain("package/dist/cli.js");
     expect(listing).toContain("package/templates/init/crashlab/evaluations.ts");
     expect(listing).not.toContain("package/templates/tsconfig.json");
+    expect(listing).toContain("package/dist/viewer.js");
     expect(listing).not.toContain("package/src/");
     // The README for package users, not the repository's; every Markdown link in the tarball resolves inside it.
     const unpacked = join(work, "unpacked");

@@ -12,8 +12,9 @@ Usage:
                                   not) against its world (initial states, tool and argument names), as
                                   \`run\` and \`run --data\` do before their first trial
   crashlab generate-audio [opts]  write WALK fixtures (recordings + dataset) from a single-turn dataset
-  crashlab view <run-dir> [--trial ID]
-                                  open a run's report.html (overview, or one trial's conversation viewer)
+  crashlab view <run-dir> [--trial ID] [--review]
+                                  open a run's report.html (overview, or one trial's conversation viewer);
+                                  --review serves it on 127.0.0.1 to record reviews from the page
   crashlab audio extract <run-dir> --trial ID [--track input|caller|assistant]
                                   cut one track out of a trial's conversation.wav (input: checked
                                   against the record's sha256)

@@ -1,10 +1,14 @@
 import { existsSync, statSync } from "node:fs";
+import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { readResults, writeRunReport } from "../report/run-folder";
 import { openInBrowser } from "./open-browser";
 import { UsageError } from "./options";
+import { wholeNumber } from "./flags";
+import { serveRun } from "./view-server";
+import { REVIEWS_FILE } from "../review/reviews";
 
 /** What `view` needs of the CLI's IO (main's CliIO satisfies it; importing main here would be a circle). */
 export interface ViewIO {
@@ -12,19 +16,35 @@ export interface ViewIO {
   stderr: (text: string) => void;
   cwd: string;
   env?: Record<string, string | undefined>;
+  /** Ends `view --review`'s server (the CLI aborts it on SIGINT, SIGTERM or SIGHUP). */
+  signal?: AbortSignal;
 }
 
-export const VIEW_HELP = `crashlab view — open a run's report.html (the overview, or one trial's conversation viewer)
+export const VIEW_HELP = `crashlab view — open a run's report.html (the overview, or one trial's conversation viewer), or
+serve it on loopback to review the trials
 
-Usage: crashlab view <run-dir> [--trial <id>]
+Usage: crashlab view <run-dir> [--trial <id>] [--print]
+       crashlab view --review <run-dir> [--reviewer NAME] [--review-sample N] [--seed S] [--trial <id>] [--print]
 
-  <run-dir>        one run's folder, e.g. results/20261130-120000-ab12 (holds results.json)
-  --trial <id>     open this trial's conversation viewer, e.g. harbor_001#2
-  --print          print the file:// URL only, do not start a browser
-  -h, --help       this help
+  <run-dir>            one run's folder, e.g. results/20261130-120000-ab12 (holds results.json)
+  --trial <id>         open this trial's conversation viewer, e.g. harbor_001#2
+  --print              print the URL only, do not start a browser
+  --review             serve the report on 127.0.0.1 so you can record reviews from the page (each verdict
+                       is appended to the run's reviews.jsonl); the trial list follows the review queue
+                       (\`crashlab review-queue\`); serves until Ctrl-C
+  --reviewer <name>    who is reviewing (default: your user name, ${"`"}whoami${"`"})
+  --review-sample <n>  passing trials the review queue samples, 0–1,000,000 (default 10)
+  --seed <n>           the sample's seed (default 1)
+  -h, --help           this help
 
-The report opens with xdg-open (Linux) or open (macOS). Without one, or with --print, the file:// URL is
-printed to paste into a browser. A run folder without report.html gets one built from its artifacts.`;
+Without --review the report opens as a file, with xdg-open (Linux) or open (macOS); without an opener, or
+with --print, the file:// URL is printed to paste into a browser. It shows the run's reviews read-only.
+A run folder without report.html, or whose reviews.jsonl changed after it, gets one built from its artifacts.
+
+With --review the URL is http://127.0.0.1:<port>/<token>/: a random port, and a random token made for this
+session that every request must carry (others get 403; a write must also come from the page itself).
+Keys on a trial: j/k next/previous trial, ↑/↓ or 1–9 choose a dimension, p/f/u passed/failed/unsure, n a
+note, a anchor it to the utterance at the cursor, [ and ] to a time range, space play/pause (docs/review.md).`;
 
 /** The file:// URL of a run's report, optionally at one trial. */
 export function reportUrl(runDir: string, trial?: string): string {
@@ -47,7 +67,20 @@ export async function openReport(url: string, io: ViewIO, print = false): Promis
 export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { trial: { type: "string" }, print: { type: "boolean" }, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        trial: { type: "string" },
+        print: { type: "boolean" },
+        review: { type: "boolean" },
+        reviewer: { type: "string" },
+        "review-sample": { type: "string" },
+        seed: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -55,7 +88,12 @@ export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
     io.stdout(VIEW_HELP + "\n");
     return 0;
   }
-  if (parsed.positionals.length !== 1) throw new UsageError("usage: crashlab view <run-dir> [--trial <id>]");
+  if (parsed.positionals.length !== 1) throw new UsageError("usage: crashlab view <run-dir> [--trial <id>] [--review]");
+  const review = parsed.values.review ?? false;
+  for (const flag of ["reviewer", "review-sample", "seed"] as const)
+    if (!review && parsed.values[flag] !== undefined) throw new UsageError(`--${flag} goes with --review: crashlab view --review <run-dir> --${flag} …`);
+  const sample = parsed.values["review-sample"] === undefined ? undefined : wholeNumber("--review-sample", parsed.values["review-sample"], { min: 0, max: 1_000_000 });
+  const seed = parsed.values.seed === undefined ? undefined : wholeNumber("--seed", parsed.values.seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
   const runDir = resolve(io.cwd, parsed.positionals[0]!);
   if (!existsSync(runDir) || !statSync(runDir).isDirectory()) throw new UsageError(`${runDir} is not a folder: pass one run's folder, e.g. results/<run-id>`);
   const results = readResults(runDir);
@@ -64,13 +102,54 @@ export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
     const ids = results.trials.map((t) => t.trial_id);
     throw new UsageError(`run ${results.run.run_id} has no trial "${trial}"; its trials are ${ids.slice(0, 6).join(", ")}${ids.length > 6 ? ", …" : ""} (a trial id is <case>#<repetition>)`);
   }
+  if (review) return serveForReview(runDir, io, { reviewer: reviewerName(parsed.values.reviewer, io.env ?? {}), sample, seed, trial, print: parsed.values.print ?? false });
   const report = join(runDir, "report.html");
   // A folder there would be "opened" as a listing, and could never be rebuilt in place.
   if (existsSync(report) && !statSync(report).isFile()) throw new UsageError(`${report} is not a file: move it away, and \`crashlab view\` builds the report again from the run's artifacts`);
+  const reviews = join(runDir, REVIEWS_FILE);
   if (!existsSync(report)) {
     io.stderr(`crashlab: ${runDir} has no report.html; building it from the run's artifacts\n`);
     await writeRunReport(runDir);
+  } else if (existsSync(reviews) && statSync(reviews).mtimeMs > statSync(report).mtimeMs) {
+    // report.html shows the reviews as they were when it was written.
+    io.stderr(`crashlab: ${REVIEWS_FILE} changed after report.html was written; building the report again to show the reviews\n`);
+    await writeRunReport(runDir);
   }
   await openReport(reportUrl(runDir, trial), io, parsed.values.print ?? false);
+  return 0;
+}
+
+/** The reviewer's name: --reviewer, else the OS user name. */
+function reviewerName(flag: string | undefined, env: Record<string, string | undefined>): string {
+  if (flag !== undefined) {
+    if (flag.trim() === "") throw new UsageError("--reviewer needs a name (a reviewer is compared exactly)");
+    return flag;
+  }
+  let name = "";
+  try {
+    name = userInfo().username;
+  } catch {
+    name = env.USER ?? env.USERNAME ?? "";
+  }
+  if (!name.trim()) throw new UsageError("who is reviewing? your user name could not be read: give --reviewer NAME");
+  return name;
+}
+
+/** `view --review`: serve the report for review until the CLI's signal (Ctrl-C). */
+async function serveForReview(runDir: string, io: ViewIO, o: { reviewer: string; sample: number | undefined; seed: number | undefined; trial: string | undefined; print: boolean }): Promise<number> {
+  const server = await serveRun(runDir, { reviewer: o.reviewer, ...(o.sample !== undefined ? { sample: o.sample } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) });
+  const url = o.trial ? `${server.url}#${new URLSearchParams({ trial: o.trial }).toString()}` : server.url;
+  io.stderr(`crashlab: serving ${runDir} for review by ${o.reviewer} on 127.0.0.1 only; reviews go to its reviews.jsonl. Press Ctrl-C to stop.\n`);
+  await openReport(url, io, o.print);
+  if (!io.signal) {
+    await server.close();
+    return 0;
+  }
+  await new Promise<void>((resolve) => {
+    if (io.signal!.aborted) resolve();
+    else io.signal!.addEventListener("abort", () => resolve(), { once: true });
+  });
+  await server.close();
+  io.stderr("crashlab: review server stopped\n");
   return 0;
 }

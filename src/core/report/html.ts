@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { ReportData } from "./client/data";
-import { VIEWER_SCRIPT } from "./viewer-script";
+import { viewerScript } from "./viewer-bundle";
 
 /**
  * report.html: one self-contained page per run. The run's data is embedded: the overview and trial list
@@ -17,7 +17,13 @@ export function escapeHtml(text: unknown): string {
 /** JSON inside a script element: `<` escaped so no text can close the element. */
 const scriptJson = (json: string) => json.replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
-const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src 'self' file:";
+/** Where the page is opened: as a file (no request at all), or served by `crashlab view --review` (its own server only). */
+export type PageMode = "file" | "served";
+
+const CSP: Record<PageMode, string> = {
+  file: "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src 'self' file:",
+  served: "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src 'self'; connect-src 'self'",
+};
 
 export const STYLE = `
 :root{--fg:#1d1d1f;--muted:#6e6e73;--line:#e2e2e7;--bg:#fff;--soft:#f5f5f7;--caller:#2f6fd6;--caller-soft:#dce8fb;--assistant:#d9731a;--assistant-soft:#fbe7d3;
@@ -103,6 +109,22 @@ button.cite:hover{background:#dfe9fc}
 details{margin:.4rem 0}summary{cursor:pointer;color:var(--muted)}
 ul.artifacts{padding-left:1.1rem;font-size:13px}
 table.metrics td{font-size:13px}table.metrics pre{max-height:10rem}
+.review{border:1px solid var(--line);border-radius:6px;padding:.2rem .8rem .6rem;margin:.8rem 0}.review h2{margin-top:.6rem}details.review{padding:.4rem .8rem}details.review summary{color:var(--fg)}
+.review-table tr.dim td{vertical-align:middle}.review-table tr.focused{background:#eaf1fd;box-shadow:inset 3px 0 0 #0b57d0}
+.verdicts{white-space:nowrap}button.verdict{font:inherit;font-size:13px;padding:.1rem .5rem;margin-right:.25rem;border:1px solid #c7c7cc;border-radius:4px;background:#fff;cursor:pointer}
+button.verdict[aria-pressed=true].v-passed{background:var(--pass-bg);color:var(--pass);border-color:var(--pass);font-weight:600}
+button.verdict[aria-pressed=true].v-failed{background:var(--fail-bg);color:var(--fail);border-color:var(--fail);font-weight:600}
+button.verdict[aria-pressed=true].v-unsure{background:var(--warn-bg);color:var(--warn);border-color:var(--warn);font-weight:600}
+.review-line{margin:.1rem 0;font-size:13px}.review .note{color:var(--fg);font-size:13px}.anchor{font:12px ui-monospace,Menlo,Consolas,monospace;color:var(--muted)}
+.carried{font-size:11px;background:var(--neutral-bg);color:var(--neutral);border-radius:3px;padding:0 .3rem}
+.note-box{display:grid;gap:.2rem;margin:.5rem 0}.note-box label{font-size:12px;color:var(--muted)}.note-box textarea{font:inherit;padding:.3rem .5rem;border:1px solid #c7c7cc;border-radius:4px;width:100%}
+.review-status{min-height:1.3em;font-size:13px}.review-status.ok{color:var(--pass)}.review-status.error{color:var(--fail);font-weight:600}
+.keyline{font-size:13px;color:var(--muted);margin:.2rem 0 .5rem}.hint{background:var(--soft);border-radius:4px;padding:.3rem .6rem}
+kbd{font:12px ui-monospace,Menlo,Consolas,monospace;border:1px solid #c7c7cc;border-bottom-width:2px;border-radius:3px;padding:0 .3rem;background:#fff}
+table.keymap{width:auto}table.keymap td{border:0;padding:.1rem .6rem .1rem 0;font-size:13px}
+table.gates td:nth-child(3){white-space:nowrap}
+.decision .again{color:var(--fg);margin:.5rem 0 0;padding-top:.4rem;border-top:1px solid rgba(0,0,0,.1)}
+.review-banner{background:#eaf1fd;margin:.4rem 0}.human-status{font-size:12px;margin-top:.2rem}
 @media (max-width:900px){.cols,.semantic,.kv{grid-template-columns:minmax(0,1fr)}}
 `;
 
@@ -116,16 +138,16 @@ export function unpackTrial(packed: string): string {
 }
 
 /** The page: run data, one packed block per trial (`packTrial`), the viewer script. */
-export function reportHtml(data: ReportData, packedTrials: readonly string[]): string {
+export function reportHtml(data: ReportData, packedTrials: readonly string[], mode: PageMode = "file"): string {
   const blocks = packedTrials.map((packed, i) => `<script type="application/x-crashlab-trial" id="trial-${i}">${packed}</script>`).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${CSP[mode]}">
 <title>crashlab ${escapeHtml(data.run.run_id)} — ${escapeHtml(data.decision.state)}</title><style>${STYLE}</style></head>
 <body><div id="app"><noscript><p>This report draws itself with JavaScript: allow scripts for this file to see the run ${escapeHtml(data.run.run_id)}. The data is in results.json beside it.</p></noscript></div>
 <script type="application/json" id="run-data">${scriptJson(JSON.stringify(data))}</script>
 ${blocks}
-<script>${VIEWER_SCRIPT.replace(/<\/script/gi, "<\\/script")}</script>
+<script>${viewerScript().replace(/<\/script/gi, "<\\/script")}</script>
 </body></html>
 `;
 }

@@ -1,11 +1,14 @@
 import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { trialDetail, reportData, reportTrial, type ReportTrial, type TrialSource, type TranscriptFile } from "./view-model";
+import { trialDetail, reportData, reportTrial, type ReportExtras, type ReportTrial, type TrialSource, type TranscriptFile } from "./view-model";
+import { emptyReviewsView, reviewsView } from "./reviews-view";
+import { loadRunReviews } from "../review/run-reviews";
+import { REVIEWS_FILE, ReviewError } from "../review/reviews";
 import { scanResultsFile } from "./results-reader";
 import { conversationView } from "./waveform";
 import { writeFileAtomic } from "../files/atomic";
 import { redactShapes, type Redact } from "../services/redact";
-import { packTrial, reportHtml } from "./html";
+import { packTrial, reportHtml, type PageMode } from "./html";
 import { ResultsFile, ResultsTrial } from "../record/results";
 
 /** A run folder that cannot be turned into a report (no results.json, or one that does not parse). */
@@ -73,8 +76,12 @@ async function trialSource(runDir: string, trial: ResultsFile["trials"][number])
  * Build report.html from a run folder alone (results.json, transcripts, conversation.wav files), so the
  * report the run writes and one rebuilt later are the same. results.json is read a trial at a time and
  * each trial's details are packed as it passes: only the lean overview of each trial is kept.
+ *
+ * People's reviews (reviews.jsonl) are shown read-only; a reviews.jsonl that cannot be read is named among
+ * the report's problems rather than keeping the report from being written. `served` builds the page
+ * `crashlab view --review` serves, with the reviews and review mode it was given.
  */
-export async function buildRunReport(runDir: string, redact: Redact = redactShapes, fresh = false): Promise<string> {
+export async function buildRunReport(runDir: string, redact: Redact = redactShapes, fresh = false, served?: Required<ReportExtras>): Promise<string> {
   const file = join(runDir, "results.json");
   if (!existsSync(file)) throw new RunFolderError(`${runDir} holds no results.json: pass the folder of one run (results/<run-id>), as printed at the end of \`crashlab run\``);
   if (!statSync(file).isFile()) throw new RunFolderError(`${file} is not a file: the run folder is damaged — run again`);
@@ -105,7 +112,20 @@ export async function buildRunReport(runDir: string, redact: Redact = redactShap
   }
   const doc = ResultsHeader.safeParse(header);
   if (!doc.success) throw schemaError(file, doc.error.issues[0]!);
-  return redact(reportHtml(reportData({ ...doc.data, trials: lean }, callerText, problems), details));
+  const extras = served ?? { reviews: staticReviews(runDir, doc.data.gates.config, problems), review_mode: null };
+  const mode: PageMode = served ? "served" : "file";
+  return redact(reportHtml(reportData({ ...doc.data, trials: lean }, callerText, problems, extras), details, mode));
+}
+
+function staticReviews(runDir: string, gateConfig: Readonly<Record<string, unknown>>, problems: string[]) {
+  if (!existsSync(join(runDir, REVIEWS_FILE))) return emptyReviewsView(gateConfig);
+  try {
+    return reviewsView(loadRunReviews(runDir), false);
+  } catch (error) {
+    if (!(error instanceof ReviewError)) throw error;
+    problems.push(`${REVIEWS_FILE}: ${error.message}`);
+    return emptyReviewsView(gateConfig);
+  }
 }
 
 const ResultsHeader = ResultsFile.omit({ trials: true });

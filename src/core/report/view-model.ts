@@ -3,7 +3,7 @@ import type { Assessment } from "../record/assessment";
 import type { Delegation, ToolExecution, Turn } from "../record/trial-record";
 import { percentile, wilsonInterval } from "../stats/rates";
 import { measuredLatencyMs } from "../timeline/metrics";
-import type { AssessmentView, AudioView, CaseView, DecisionState, EvidenceView, GateState, GateView, LabelledSpan, RateRow, ReportData, TrialDetail, TrialRow, TurnView } from "./client/data";
+import type { AssessmentView, AudioView, CaseView, DecisionState, EvidenceView, GateState, GateView, LabelledSpan, RateRow, ReportData, ReviewMode, ReviewsView, TrialDetail, TrialRow, TurnView } from "./client/data";
 import type { ResultsFile } from "../record/results";
 
 /**
@@ -138,7 +138,11 @@ function gateReasons(verifier: string, trials: readonly ReportTrial[]): string[]
   return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} (${n} trial${n === 1 ? "" : "s"})`);
 }
 
-function gateState(g: ResultsFile["gates"]["results"][number]): GateState {
+type GateResultRow = ResultsFile["gates"]["results"][number];
+
+function gateState(g: GateResultRow): GateState {
+  // A human gate awaiting reviews is not a failure of the target: it says what it waits for.
+  if (g.human && g.human.status !== "assessed") return g.human.status;
   if (g.verdicts === 0 && !g.rule.required) return "not_assessed";
   if (g.ok) return "passed";
   if (g.blocked_by_infrastructure || g.blocked_by_verifier_error) return "blocked";
@@ -149,23 +153,36 @@ export function decisionState(results: Pick<ResultsFile, "run" | "gates">): Deci
   return results.run.interrupted ? "interrupted" : results.gates.decision;
 }
 
+/** A gate as the overview shows it. */
+export function gateView(g: GateResultRow, trials: readonly ReportTrial[]): GateView {
+  const state = gateState(g);
+  const h = g.human;
+  return {
+    verifier: g.verifier,
+    required: g.rule.required,
+    min_pass_rate: g.rule.min_pass_rate,
+    wilson: g.rule.wilson,
+    state,
+    verdicts: g.verdicts,
+    // The gate's message starts with its verifier id, already in the row.
+    message: state === "not_assessed" && !h ? `no verdicts${g.verifier.startsWith("semantic.") ? ": the semantic judge runs with --live or --judge" : ""}` : g.message.replace(`${g.verifier}: `, ""),
+    reasons: state === "passed" || state === "not_assessed" || h ? [] : gateReasons(g.verifier, trials),
+    human: h
+      ? { status: h.status, reviewed_verifier: h.reviewed_verifier, trials: h.trials, reviewed: h.reviewed, passes: h.passes, failures: h.failures, unsure: h.unsure, min_reviewed: h.min_reviewed, min_reviewed_share: h.min_reviewed_share }
+      : null,
+  };
+}
+
+/** What a report adds to a run's results: people's reviews, and whether the page is served for review. */
+export interface ReportExtras {
+  reviews?: ReviewsView | null;
+  review_mode?: ReviewMode | null;
+}
+
 /** The overview and trial list of a run; `callerText` (first caller words by trial id) feeds the text search. */
-export function reportData(results: ReportResults, callerText: ReadonlyMap<string, string> = new Map(), problems: readonly string[] = []): ReportData {
+export function reportData(results: ReportResults, callerText: ReadonlyMap<string, string> = new Map(), problems: readonly string[] = [], extras: ReportExtras = {}): ReportData {
   const trials = results.trials;
-  const gates: GateView[] = results.gates.results.map((g) => {
-    const state = gateState(g);
-    return {
-      verifier: g.verifier,
-      required: g.rule.required,
-      min_pass_rate: g.rule.min_pass_rate,
-      wilson: g.rule.wilson,
-      state,
-      verdicts: g.verdicts,
-      // The gate's message starts with its verifier id, already in the row.
-      message: state === "not_assessed" ? `no verdicts${g.verifier.startsWith("semantic.") ? ": the semantic judge runs with --live or --judge" : ""}` : g.message.replace(`${g.verifier}: `, ""),
-      reasons: state === "passed" || state === "not_assessed" ? [] : gateReasons(g.verifier, trials),
-    };
-  });
+  const gates = results.gates.results.map((g) => gateView(g, trials));
   const state = decisionState(results);
   const reasons = gates.filter((g) => g.required && g.state !== "passed").map((g) => `${g.verifier}: ${g.message}${g.reasons.length ? ` — ${g.reasons.join("; ")}` : ""}`);
   if (results.run.interrupted)
@@ -243,6 +260,8 @@ export function reportData(results: ReportResults, callerText: ReadonlyMap<strin
     },
     trials: rows,
     problems: [...problems],
+    reviews: extras.reviews ?? null,
+    review_mode: extras.review_mode ?? null,
   };
 }
 

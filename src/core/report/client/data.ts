@@ -11,7 +11,20 @@ export type DecisionState = "pass" | "fail" | "infrastructure" | "evaluation_err
  * never a failure; an advisory gate that failed is a warning, not decisive; `blocked` means only missing
  * verdicts (infrastructure errors, a verifier that did not run) stood in the way, and its reasons say which.
  */
-export type GateState = "passed" | "failed" | "advisory_failed" | "not_assessed" | "blocked";
+export type GateState = "passed" | "failed" | "advisory_failed" | "not_assessed" | "too_few_reviews" | "blocked";
+
+/** A human gate's standing (people's verdicts): awaiting any review, reviewed too little, or decided. */
+export interface HumanGateView {
+  status: "not_assessed" | "too_few_reviews" | "assessed";
+  reviewed_verifier: string;
+  trials: number;
+  reviewed: number;
+  passes: number;
+  failures: number;
+  unsure: number;
+  min_reviewed: number;
+  min_reviewed_share: number;
+}
 
 export interface RateRow {
   label: string;
@@ -40,6 +53,57 @@ export interface GateView {
   message: string;
   /** Why a gate ended inconclusive or unassessed: reason codes with counts, e.g. "judge_timeout × 2". */
   reasons: string[];
+  /** A human gate's standing; null for any other gate. */
+  human: HumanGateView | null;
+}
+
+/** One review as the page shows it (a reviews.jsonl line; `carried_from` names the earlier run it came from). */
+export interface ReviewView {
+  trial_id: string;
+  verifier: string;
+  verdict: "passed" | "failed" | "unsure";
+  reviewer: string;
+  note: string;
+  at: string;
+  anchor?: { utterance_id: string } | { start_ms: number; end_ms: number };
+  carried_from?: string;
+}
+
+/** The judge against people on one semantic clause (`crashlab calibrate` over this run). */
+export interface CalibrationView {
+  verifier: string;
+  n: number;
+  agreement: number | null;
+  kappa: number | null;
+  kappa_ci95: [number, number] | null;
+  unsure: number;
+  judge_inconclusive: number;
+  disagreements: number;
+}
+
+/**
+ * People's reviews of the run (a later line by the same reviewer supersedes an earlier one), the human gates
+ * decided again with them, and the judge's calibration against them.
+ */
+export interface ReviewsView {
+  /** The reviews that count: the latest per trial, verifier and reviewer; carried ones marked. */
+  reviews: ReviewView[];
+  /** What may be reviewed in this run: the human dimensions and the run's semantic clauses. */
+  reviewable: string[];
+  /** The run's human gates decided again with these reviews (results.json keeps the decision it ended with). */
+  human_gates: GateView[];
+  /** The run decided again with these reviews, as `crashlab gates` would; null when the run has no human gate. */
+  decision: { state: DecisionState; exit_code: number; message: string } | null;
+  calibration: CalibrationView[];
+  /** Reviews carried over from earlier runs are counted (`crashlab gates --carry`). */
+  carried: boolean;
+}
+
+/** Served by `crashlab view --review`: the page may record reviews through its server. */
+export interface ReviewMode {
+  reviewer: string;
+  /** Trial ids in review-queue order (crashlab review-queue); the list shows them first, in this order. */
+  queue: string[];
 }
 
 export interface CaseView extends RateRow {
@@ -99,6 +163,10 @@ export interface ReportData {
   trials: TrialRow[];
   /** Problems met while building the report (a missing artifact, an unreadable WAV): shown, never hidden. */
   problems: string[];
+  /** People's reviews (reviews.jsonl) when the run has any, or when served for review; null otherwise. */
+  reviews: ReviewsView | null;
+  /** Set when served by `crashlab view --review`; null in report.html (read-only). */
+  review_mode: ReviewMode | null;
 }
 
 export type TrialStatus = "passed" | "failed" | "inconclusive" | "infrastructure_error";

@@ -32,10 +32,16 @@ export function matches(t: TrialRow, s: ViewState): boolean {
   return true;
 }
 
-/** The trials the state selects, in its order (default: run order). */
+/** The trials the state selects, in its order (default: run order; served for review, the review queue first). */
 export function visibleTrials(d: ReportData, s: ViewState): TrialRow[] {
   const rows = d.trials.filter((t) => matches(t, s));
   const column = COLUMNS.find((c) => c.key === s.sort);
+  if (!column && d.review_mode) {
+    const rank = new Map(d.review_mode.queue.map((id, i) => [id, i]));
+    const at = (id: string) => rank.get(id) ?? Number.MAX_SAFE_INTEGER;
+    // A stable sort: trials outside the queue keep their run order after it.
+    rows.sort((a, b) => at(a.id) - at(b.id));
+  }
   if (column) {
     const dir = s.desc ? -1 : 1;
     rows.sort((a, b) => {
@@ -77,12 +83,23 @@ export function filtersHtml(d: ReportData, s: ViewState): string {
 /** Rows drawn at first and per step: a long list grows as it is scrolled, so a big run opens quickly. */
 export const PAGE = 250;
 
-export function rowsHtml(rows: readonly TrialRow[], s: ViewState): string {
+/** How many reviews each trial has, for the list. */
+export function reviewCounts(d: ReportData): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of d.reviews?.reviews ?? []) counts.set(r.trial_id, (counts.get(r.trial_id) ?? 0) + 1);
+  return counts;
+}
+
+export function rowsHtml(rows: readonly TrialRow[], s: ViewState, d?: ReportData): string {
+  const counts = d ? reviewCounts(d) : new Map<string, number>();
+  const queue = new Map((d?.review_mode?.queue ?? []).map((id, i) => [id, i]));
   return rows
     .map((t) => {
       const href = toHash({ ...s, trial: t.id, t: null });
       const why = t.error ? `<span class="err">${esc(t.error)}</span>` : t.failing.map((f) => `<code>${esc(f)}</code>`).join(" ");
-      return `<tr data-trial="${esc(t.id)}" data-status="${t.status}"><td><a href="${esc(href)}">${esc(t.id)}</a></td><td>${statusBadge(t.status)}</td><td>${esc(t.kind)}</td><td>${esc(t.condition ?? "")}</td><td class="n">${ms(t.duration_ms)}</td><td class="n">${ms(t.latency_ms)}</td><td>${why}</td><td class="said">${esc(t.text)}</td></tr>`;
+      const q = queue.get(t.id);
+      const marks = `${q !== undefined ? ` <span class="badge t-neutral" title="position in the review queue">queue ${q + 1}</span>` : ""}${counts.get(t.id) ? ` <span class="badge t-passed reviewed" title="reviews recorded">${counts.get(t.id)} review(s)</span>` : ""}`;
+      return `<tr data-trial="${esc(t.id)}" data-status="${t.status}"><td><a href="${esc(href)}">${esc(t.id)}</a>${marks}</td><td>${statusBadge(t.status)}</td><td>${esc(t.kind)}</td><td>${esc(t.condition ?? "")}</td><td class="n">${ms(t.duration_ms)}</td><td class="n">${ms(t.latency_ms)}</td><td>${why}</td><td class="said">${esc(t.text)}</td></tr>`;
     })
     .join("");
 }
@@ -96,5 +113,5 @@ export function tableHtml(d: ReportData, s: ViewState, rows: readonly TrialRow[]
     return `<th${c.numeric ? ' class="n"' : ""}><button type="button" data-sort="${c.key}" class="sort${active ? " active" : ""}">${esc(c.label)}${active ? (s.desc ? " ▼" : " ▲") : ""}</button></th>`;
   }).join("");
   const first = rows.slice(0, PAGE);
-  return `<p class="count" id="trial-count">showing <b>${rows.length}</b> of ${d.trials.length} trials</p><div class="scroll"><table class="trials"><thead><tr>${head}</tr></thead><tbody>${rowsHtml(first, s)}${rows.length > PAGE ? moreRow(rows.length - PAGE) : ""}</tbody></table></div>`;
+  return `<p class="count" id="trial-count">showing <b>${rows.length}</b> of ${d.trials.length} trials</p><div class="scroll"><table class="trials"><thead><tr>${head}</tr></thead><tbody>${rowsHtml(first, s, d)}${rows.length > PAGE ? moreRow(rows.length - PAGE) : ""}</tbody></table></div>`;
 }

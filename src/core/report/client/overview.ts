@@ -16,13 +16,60 @@ const GATE: Record<GateView["state"], { label: string; tone: string }> = {
   failed: { label: "failed", tone: "failed" },
   advisory_failed: { label: "failed (advisory)", tone: "warn" },
   not_assessed: { label: "not assessed", tone: "neutral" },
+  too_few_reviews: { label: "too few reviews", tone: "warn" },
   blocked: { label: "no verdict", tone: "error" },
 };
+
+/** A human gate's reviews in words: how many trials people decided, and how many the gate needs. */
+function humanLine(g: GateView): string {
+  const h = g.human!;
+  const need = [h.min_reviewed > 1 ? `${h.min_reviewed} reviewed` : "", h.min_reviewed_share > 0 ? `${+(h.min_reviewed_share * 100).toFixed(2)}% of trials reviewed` : ""].filter(Boolean).join(" and ") || "1 reviewed";
+  return `<div class="muted human-status" data-status="${h.status}">people: ${h.reviewed} of ${h.trials} trial(s) reviewed on <code>${esc(h.reviewed_verifier)}</code> (${h.passes} passed, ${h.failures} failed${h.unsure ? `, ${h.unsure} unsure` : ""}) · needs ${esc(need)} · <b>${esc(h.status.replace(/_/g, " "))}</b></div>`;
+}
 
 function gateRow(g: GateView): string {
   const rule = `${g.wilson ? "Wilson low" : "rate"} ≥ ${pct(g.min_pass_rate)}`;
   const reasons = g.reasons.length ? `<ul class="reasons">${g.reasons.map((r) => `<li>${esc(r)}</li>`).join("")}</ul>` : "";
-  return `<tr data-gate="${esc(g.verifier)}" data-state="${g.state}"><td><code>${esc(g.verifier)}</code></td><td>${g.required ? "required" : "advisory"}</td><td>${esc(rule)}</td><td>${badge(GATE[g.state].label, GATE[g.state].tone)}</td><td>${esc(g.message)}${reasons}</td></tr>`;
+  const label = g.human && g.state === "not_assessed" ? "not assessed: awaiting reviews" : GATE[g.state].label;
+  return `<tr data-gate="${esc(g.verifier)}" data-state="${g.state}"><td><code>${esc(g.verifier)}</code></td><td>${g.required ? "required" : "advisory"}${g.human ? " · human" : ""}</td><td>${esc(rule)}</td><td>${badge(label, GATE[g.state].tone)}</td><td>${esc(g.message)}${g.human ? humanLine(g) : ""}${reasons}</td></tr>`;
+}
+
+/** The decision with the reviews there are, beside the one the run ended with (results.json keeps that one). */
+function againHtml(d: ReportData): string {
+  const again = d.reviews?.decision;
+  if (!again || !d.reviews!.reviews.length) return "";
+  return `<p class="again" id="decision-again" data-state="${again.state}">With the ${d.reviews!.reviews.length} review(s) recorded so far, <code>crashlab gates</code> decides: ${badge(DECISION[again.state].word, DECISION[again.state].tone)} <span class="muted">(exit ${again.exit_code})</span> ${esc(again.message)}</p>`;
+}
+
+/** The gates as shown: a human gate decided again with the reviews there are (when the run has any). */
+function shownGates(d: ReportData): GateView[] {
+  const again = new Map((d.reviews?.human_gates ?? []).map((g) => [g.verifier, g]));
+  return d.gates.map((g) => again.get(g.verifier) ?? g);
+}
+
+const num = (x: number | null, digits = 2) => (x === null ? "—" : x.toFixed(digits));
+
+/** People's reviews at a glance, and the judge's calibration against them per clause. */
+function reviewsHtml(d: ReportData): string {
+  const v = d.reviews;
+  if (!v || (!v.reviews.length && !d.review_mode)) return "";
+  const reviewers = new Set(v.reviews.map((r) => r.reviewer));
+  const trials = new Set(v.reviews.map((r) => r.trial_id));
+  const carried = v.reviews.filter((r) => r.carried_from).length;
+  const out = [
+    `<section id="reviews-summary"><h2>Human review</h2><p>${v.reviews.length} review(s) of ${trials.size} trial(s) by ${reviewers.size} reviewer(s)${carried ? `, ${carried} carried over from earlier runs of the same trials` : ""}. Human gates above are decided again with them${v.carried ? " (carried reviews counted)" : ""}; results.json keeps the decision the run ended with (<code>crashlab gates &lt;run-dir&gt;</code>).</p>`,
+  ];
+  if (v.calibration.length)
+    out.push(
+      `<h3>The judge against people</h3><table class="calibration"><thead><tr><th>clause</th><th class="n">n</th><th class="n">agreement</th><th class="n">kappa</th><th>95% interval</th><th class="n">people unsure</th><th class="n">judge without verdict</th><th class="n">disagreements</th></tr></thead><tbody>${v.calibration
+        .map(
+          (c) =>
+            `<tr data-clause="${esc(c.verifier)}"><td><code>${esc(c.verifier)}</code></td><td class="n">${c.n}</td><td class="n">${pct(c.agreement)}</td><td class="n">${c.kappa === null ? '<span title="undefined: no pairs, or one and the same verdict throughout">—</span>' : num(c.kappa)}</td><td>${c.kappa_ci95 ? `${num(c.kappa_ci95[0])} to ${num(c.kappa_ci95[1])}` : "—"}</td><td class="n">${c.unsure}</td><td class="n">${c.judge_inconclusive}</td><td class="n">${c.disagreements}</td></tr>`,
+        )
+        .join("")}</tbody></table><p class="muted">Cohen's kappa over this run's own reviews (as <code>crashlab calibrate</code>); with few pairs the interval is rough (docs/review.md).</p>`,
+    );
+  out.push("</section>");
+  return out.join("");
 }
 
 function card(label: string, value: string, sub = ""): string {
@@ -52,10 +99,11 @@ export function overviewHtml(d: ReportData): string {
   out.push(
     `<section class="decision t-${decision.tone}" id="decision" data-state="${d.decision.state}"><div class="decision-word">${esc(decision.word)}</div><div><div>${esc(d.decision.message)} <span class="muted">(exit ${d.decision.exit_code})</span></div>${
       d.decision.reasons.length ? `<ul class="reasons">${d.decision.reasons.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>` : ""
-    }</div></section>`,
+    }${againHtml(d)}</div></section>`,
   );
   if (d.gates.length)
-    out.push(`<section><h2>Gates</h2><table class="gates"><thead><tr><th>verifier</th><th>kind</th><th>rule</th><th>result</th><th>why</th></tr></thead><tbody>${d.gates.map(gateRow).join("")}</tbody></table></section>`);
+    out.push(`<section><h2>Gates</h2><table class="gates"><thead><tr><th>verifier</th><th>kind</th><th>rule</th><th>result</th><th>why</th></tr></thead><tbody>${shownGates(d).map(gateRow).join("")}</tbody></table></section>`);
+  out.push(reviewsHtml(d));
 
   const t = d.consumption.target;
   const j = d.consumption.judge;

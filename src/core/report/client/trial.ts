@@ -146,8 +146,18 @@ export function highlight(root: HTMLElement, id: string): void {
   primary?.scrollIntoView({ block: "center" });
 }
 
-/** Wire the player, timeline and transcript to one clock. Returns a function that stops everything. */
-export function mountTrial(root: HTMLElement, d: TrialDetail, startMs: number | null): () => void {
+/** The mounted player: stop everything, read the cursor, play or pause. */
+export interface Mounted {
+  stop(): void;
+  /** The cursor, in ms of the timeline. */
+  now(): number;
+  toggle(): void;
+  /** The utterance at the cursor (the last one started by then), if any. */
+  utteranceAt(): string | null;
+}
+
+/** Wire the player, timeline and transcript to one clock. */
+export function mountTrial(root: HTMLElement, d: TrialDetail, startMs: number | null): Mounted {
   const audio = root.querySelector<HTMLAudioElement>("#audio");
   const box = root.querySelector<HTMLElement>("#timeline")!;
   const clockEl = root.querySelector<HTMLElement>("#clock")!;
@@ -214,11 +224,12 @@ export function mountTrial(root: HTMLElement, d: TrialDetail, startMs: number | 
       }
     });
   }
-  play.addEventListener("click", () => {
-    if (!audio) return;
+  const toggle = () => {
+    if (!audio || play.disabled) return;
     if (audio.paused) void audio.play().catch((error: unknown) => (clockEl.textContent = `cannot play: ${String(error)}`));
     else audio.pause();
-  });
+  };
+  play.addEventListener("click", toggle);
   speed.addEventListener("change", () => {
     if (audio) audio.playbackRate = Number(speed.value);
   });
@@ -249,9 +260,19 @@ export function mountTrial(root: HTMLElement, d: TrialDetail, startMs: number | 
   window.addEventListener("resize", onResize);
   draw();
   if (startMs !== null) seek(startMs);
-  return () => {
-    cancelAnimationFrame(frame);
-    window.removeEventListener("resize", onResize);
-    audio?.pause();
+  return {
+    stop() {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("resize", onResize);
+      audio?.pause();
+    },
+    now,
+    toggle,
+    utteranceAt() {
+      const t = now();
+      let id: string | null = null;
+      for (const turn of d.turns) if (turn.start_ms <= t + 1) id = turn.eid;
+      return id;
+    },
   };
 }
