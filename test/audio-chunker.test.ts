@@ -3,7 +3,7 @@ import { chunkByteLength, chunkPcm, silenceChunk } from "../src/core/audio";
 
 const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i % 251) + 1); // never 0, so padding shows
 
-describe("chunkPcm (§2)", () => {
+describe("chunkPcm (docs/audio-and-metrics.md)", () => {
   it("cuts 20 ms at 24 kHz into 960-byte chunks", () => {
     expect(chunkByteLength()).toBe(960);
     const chunks = chunkPcm(bytes(960 * 3));

@@ -118,7 +118,7 @@ describe("concatPcm", () => {
     expect(concatPcm([])).toEqual(new Uint8Array(0));
   });
 
-  it("issue 8 item 19: Buffer chunks give a plain Uint8Array, never the deprecated `new Buffer(n)`", async () => {
+  it("Buffer chunks give a plain Uint8Array, never the deprecated `new Buffer(n)`", async () => {
     const { concatPcm } = await import("../src/core/audio/pcm");
     const warnings: string[] = [];
     const onWarning = (w: Error & { code?: string }) => warnings.push(w.code ?? w.name);

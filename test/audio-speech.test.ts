@@ -20,7 +20,7 @@ describe("rms", () => {
   });
 });
 
-describe("speechIntervals (§2 rule)", () => {
+describe("speechIntervals (docs/audio-and-metrics.md rule)", () => {
   it("treats RMS exactly 220 as voiced and 219 as not", () => {
     expect(speechIntervals(frames(220), 24_000)).toEqual([{ start_ms: 0, end_ms: 20 }]);
     expect(speechIntervals(frames(219), 24_000)).toEqual([]);

@@ -54,7 +54,7 @@ async function azureServer(key: string, route: (url: string) => boolean, answer:
   });
 }
 
-describe("issue 14: Azure OpenAI — deployment URLs and api-key authentication", () => {
+describe("Azure OpenAI — deployment URLs and api-key authentication", () => {
   it("a full Azure-shaped run: Live, Responses, speech and the judge each get their own key in api-key, at Azure's paths", async () => {
     const scenario = PLAN.cases.find((c) => c.id === "harbor_001")!.scenario;
     const upgrades: Array<{ headers: IncomingHttpHeaders; path: string }> = [];

@@ -130,7 +130,7 @@ describe("caller actions, worked examples", () => {
   });
 });
 
-describe("labelled caller segments drive the §4 yield metrics", () => {
+describe("labelled caller segments drive the yield metrics", () => {
   // Assistant: greeting [0,2000); the unavailable-slot explanation starts at 3000.
   // Caller: answer [2200,2800); "Mm-hmm." [4000,4400) over the explanation; an interruption at 6000–7500.
   const utterances = [say("For two, at seven.", 2200, 2800), say("Mm-hmm.", 4000, 4400), say("Sorry, what about the ninth instead?", 6000, 7500)];

@@ -4,7 +4,7 @@ import { audioMetrics, conversationAudioMetrics } from "../src/core/trial/audio-
 
 /**
  * The RUN audio path end to end on real PCM: caller and assistant tracks with speech where the worked
- * example puts it, the §2 RMS detector, the after-the-fact labels, then §4. Speech is a constant level
+ * example puts it, the RMS detector, the after-the-fact labels, then docs/audio-and-metrics.md. Speech is a constant level
  * (RMS 1000 >= 220), silence is zeros, and every boundary is on a 20 ms frame, so voiced intervals are exact.
  */
 const RATE = 24_000;
@@ -27,7 +27,7 @@ const utterances = [
 ];
 
 function assistantWith(explanationEnd: number, answerStart = 8200) {
-  // One delta per assistant stretch, received when it should start playing (§2 placement).
+  // One delta per assistant stretch, received when it should start playing (docs/audio-and-metrics.md placement).
   const spans: Array<[number, number]> = [[0, 2000], [3000, explanationEnd], [answerStart, 10000]];
   return placeAssistantAudio(spans.map(([start, end]) => ({ received_ms: start, samples: new Int16Array(samplesAt(end - start)).fill(1000) })), RATE);
 }

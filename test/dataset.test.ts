@@ -26,7 +26,7 @@ function errorOf(raw: unknown): DatasetError {
   throw new Error("expected a DatasetError");
 }
 
-describe("dataset loader (§1)", () => {
+describe("dataset loader (docs/datasets.md)", () => {
   it("accepts a portable dataset and fills defaults", () => {
     const d = parseDataset({ schema_version: "1.0", scenarios: [scenario()] }, "x.json");
     expect(d.scenarios[0]!.expected.tools.required[0]!.status).toBe("completed");

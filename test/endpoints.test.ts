@@ -112,7 +112,7 @@ function expectNoKeyInOutputs(runDir: string, console: string[]) {
   for (const { file, text } of texts) for (const planted of ALL_PLANTED) expect(text, `${file} holds ${planted}`).not.toContain(planted);
 }
 
-describe("issue 14: a custom Live endpoint with offline caller speech", () => {
+describe("a custom Live endpoint with offline caller speech", () => {
   it("crashlab run --endpoint URL --endpoint-api-key-env NAME: espeak-ng speaks, the server gets exactly that key, nothing goes anywhere else", async () => {
     const scenario = PLAN.cases.find((c) => c.id === "harbor_001")!.scenario;
     const { server, upgrades } = await liveServer({ key: KEYS.LIVE_KEY });
@@ -194,7 +194,7 @@ describe("issue 14: a custom Live endpoint with offline caller speech", () => {
   });
 });
 
-describe("issue 14: every service on its own endpoint with its own key, and no other key anywhere", () => {
+describe("every service on its own endpoint with its own key, and no other key anywhere", () => {
   it("CRAWL, client delegation: Live, Responses, speech and judge each get exactly their key; the SDK's environment reaches none", async () => {
     const scenario = PLAN.cases.find((c) => c.id === "harbor_001")!.scenario;
     const { server: live, upgrades } = await liveServer({ key: KEYS.LIVE_KEY });

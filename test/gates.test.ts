@@ -69,7 +69,7 @@ describe("evaluateGates", () => {
   });
 });
 
-describe("issue 8 item 5: a broken package verifier is an evaluation error, never infrastructure", () => {
+describe("a broken package verifier is an evaluation error, never infrastructure", () => {
   it("exits 4 when only a verifier error stands between the run and a pass", () => {
     const d = evaluateGates([trial("a", "passed", { outcome: "passed" }), trial("a", "inconclusive", { outcome: "error" })], strict);
     expect(d).toMatchObject({ ok: false, decision: "evaluation_error", exit_code: 4 });

@@ -4,7 +4,7 @@ import type { ToolExecution, Turn } from "../src/core/record/trial-record";
 import { delegationAccuracy, grade, toolAccuracy, type GradingInput } from "../src/core/verify/deterministic";
 import { callMatches, jsonEqual, matchesSubset, maximumAssignment, maximumMatching, normalizeText } from "../src/core/verify/match";
 
-describe("§5 argument matching", () => {
+describe("argument matching", () => {
   it("folds case and punctuation in strings", () => {
     expect(normalizeText("  Maya. ")).toBe("maya");
     expect(matchesSubset("19:00", "19 00")).toBe(true);
@@ -42,7 +42,7 @@ describe("§5 argument matching", () => {
   });
 });
 
-describe("§5 argument matching, worked examples", () => {
+describe("argument matching, worked examples", () => {
   it("normalises text: case folded, punctuation and symbols to spaces, whitespace collapsed and trimmed", () => {
     expect(normalizeText("  Table  for\ttwo, at 7:00 p.m.!  ")).toBe("table for two at 7 00 p m");
     expect(normalizeText("ＭＡＹＡ")).toBe("maya");
@@ -107,7 +107,7 @@ function call(call_id: string, name: string, args: Record<string, unknown>, stat
   return { call_id, name, arguments: args as ToolExecution["arguments"], raw_arguments: JSON.stringify(args), status, requested_ms: at, completed_ms: at + 10, ...(status === "failed" ? { error: { code: "slot_unavailable", message: "x" } } : {}) };
 }
 
-describe("§5 tool_accuracy and delegation_accuracy", () => {
+describe("tool_accuracy and delegation_accuracy", () => {
   const create = { name: "create_reservation", arguments: { date: "2026-08-06" }, status: "completed" as const };
   const check = { name: "check_availability", arguments: {}, status: "completed" as const };
   it("is 0 when a prohibited call happened", () => {
@@ -175,7 +175,7 @@ function input(over: Partial<GradingInput>): GradingInput {
 
 const statusOf = (g: ReturnType<typeof grade>, id: string) => g.checks.find((c) => c.id === id)!.status;
 
-describe("§5 dimensions and outcome checks", () => {
+describe("dimensions and outcome checks", () => {
   it("passes a correct, grounded booking", () => {
     const g = grade(input({}));
     expect(Object.fromEntries(Object.entries(g.dimensions).map(([k, v]) => [k, v.status]))).toEqual({
@@ -256,7 +256,7 @@ describe("§5 dimensions and outcome checks", () => {
   });
 });
 
-describe("§5 outcome checks, worked examples", () => {
+describe("outcome checks, worked examples", () => {
   const checksOf = (g: ReturnType<typeof grade>) => Object.fromEntries(g.checks.map(({ id, ...rest }) => [id, rest]));
   const dimensionsOf = (g: ReturnType<typeof grade>) => g.dimensions;
 
@@ -344,7 +344,7 @@ describe("§5 outcome checks, worked examples", () => {
   });
 });
 
-describe("§5 outcome checks, one rule at a time", () => {
+describe("outcome checks, one rule at a time", () => {
   const checkOf = (g: ReturnType<typeof grade>, id: string) => {
     const { id: _id, ...rest } = g.checks.find((c) => c.id === id)!;
     return rest;
@@ -486,7 +486,7 @@ describe("§5 outcome checks, one rule at a time", () => {
   });
 });
 
-describe("§5 outcome checks, more edges", () => {
+describe("outcome checks, more edges", () => {
   const checkOf = (g: ReturnType<typeof grade>, id: string) => {
     const { id: _id, ...rest } = g.checks.find((c) => c.id === id)!;
     return rest;
@@ -554,7 +554,7 @@ describe("§5 outcome checks, more edges", () => {
   });
 });
 
-describe("§5 tool_contract in RUN: preferred tools, a diagnostic", () => {
+describe("tool_contract in RUN: preferred tools, a diagnostic", () => {
   const checkOf = (g: ReturnType<typeof grade>) => {
     const { id: _id, ...rest } = g.checks.find((c) => c.id === "tool_contract")!;
     return rest;
@@ -587,7 +587,7 @@ describe("§5 tool_contract in RUN: preferred tools, a diagnostic", () => {
   });
 });
 
-describe("§5 critical_procedure", () => {
+describe("critical_procedure", () => {
   const withProcedure = (steps: Array<Record<string, unknown>>) =>
     Scenario.parse({ ...booking, expected: { ...booking.expected, procedure: { id: "p", steps: steps.map((s) => ({ after: [], required: true, ...s })) } } });
   const critical = (g: ReturnType<typeof grade>) => {

@@ -84,7 +84,7 @@ export const PLAN = definePlan({ name: "t", targets: restaurantTargets(), cases:
 
 const voice = tones([220, 660], 6000, 0.5);
 
-describe("issue 8 item 2: every numeric and enum flag and every PLAN setting refuses empty, NaN, infinite, huge and negative values", () => {
+describe("every numeric and enum flag and every PLAN setting refuses empty, NaN, infinite, huge and negative values", () => {
   it('--min-pass-rate "" no longer passes every gate: exit 2, nothing written', async () => {
     const out = join(temp(), "out");
     for (const argv of [["--min-pass-rate", ""], ["--min-pass-rate="]]) {
@@ -173,7 +173,7 @@ describe("issue 8 item 2: every numeric and enum flag and every PLAN setting ref
   });
 });
 
-describe("issue 8 item 6: unbounded reads — only regular files, sizes checked before reading", () => {
+describe("unbounded reads — only regular files, sizes checked before reading", () => {
   it("refuses /dev/zero, a FIFO, a directory and a 5 GiB file without reading them", () => {
     const dir = temp();
     execFileSync("mkfifo", [join(dir, "fifo")]);
@@ -230,7 +230,7 @@ describe("issue 8 item 6: unbounded reads — only regular files, sizes checked 
   });
 });
 
-describe("issue 8 item 7: a documented trial-count ceiling, with a message saying how to raise it", () => {
+describe("a documented trial-count ceiling, with a message saying how to raise it", () => {
   const small = definePlan({ name: "p", targets: restaurantTargets(), cases: crawl(loadDataset(join(repo, "crashlab/data/crawl.json")), { world: restaurantWorld }) });
   const cases = small.cases.length;
 
@@ -259,7 +259,7 @@ describe("issue 8 item 7: a documented trial-count ceiling, with a message sayin
   });
 });
 
-describe("issue 8 item 8: the results folder is checked before any trial runs", () => {
+describe("the results folder is checked before any trial runs", () => {
   const run = (resultsDir: string, cwd = repo) => cli(["run", "--target", "text_restaurant", "--example", "harbor_001", "--results-dir", resultsDir], cwd);
 
   it("a file, a path under a file, /proc and a link loop: exit 2 with one line, nothing created", async () => {
@@ -296,7 +296,7 @@ describe("issue 8 item 8: the results folder is checked before any trial runs", 
   });
 });
 
-describe("issue 8 item 9: deeply nested JSON is a typed dataset error in validate and run", () => {
+describe("deeply nested JSON is a typed dataset error in validate and run", () => {
   const deep = (levels: number) => dataset(scenario({ application: { initial_state: {} } })).replace('"initial_state":{}', `"initial_state":{"a":${"[".repeat(levels)}${"]".repeat(levels)}}`);
 
   it("validate: a typed error naming scenario and field, never a stack trace", async () => {
@@ -337,7 +337,7 @@ function problem(text: string): string {
   return "loaded";
 }
 
-describe("issue 8 item 10: precise messages", () => {
+describe("precise messages", () => {
   it("a wrong type is not reported as missing", () => {
     expect(problem(JSON.stringify({ schema_version: "1.0", scenarios: {} }))).toContain("field scenarios: wrong type: expected array, got an object");
     expect(problem(dataset(scenario({ title: 5 })))).toContain('scenario "s1", field scenarios[0].title: wrong type: expected string, got a number (5)');
@@ -383,7 +383,7 @@ describe("issue 8 item 10: precise messages", () => {
   });
 });
 
-describe("issue 8 item 11: prototype keys, odd-length WAV data and recording paths", () => {
+describe("prototype keys, odd-length WAV data and recording paths", () => {
   it("__proto__, constructor and prototype keys are refused in datasets and states, with the path", () => {
     const base = dataset(scenario());
     expect(problem(base.replace('"initial_state":{}', '"initial_state":{"__proto__":{"reservations":[]}}'))).toContain(
@@ -444,7 +444,7 @@ describe("issue 8 item 11: prototype keys, odd-length WAV data and recording pat
   });
 });
 
-describe("issue 8 item 12: validate --package and run check datasets against the package's world, and agree", () => {
+describe("validate --package and run check datasets against the package's world, and agree", () => {
   const typo = dataset(scenario({ expected: { answer: "Books it.", delegation: "required", tools: { required: [{ name: "book_appt", arguments: { guest_name: "Maya" } }] }, state: {} } }));
 
   it("book_appt is refused up front with the world's operation names, by validate --package and by run alike", async () => {

@@ -90,7 +90,7 @@ describe("evidence catalog", () => {
 describe("behavior clauses", () => {
   const applicable = (s: Scenario) => BUILTIN_CLAUSES.filter((c) => c.applies(booking, s) === true).map((c) => c.id);
 
-  it("apply by the §6 rules on the bundled scenarios", () => {
+  it("apply by the rules on the bundled scenarios", () => {
     expect(applicable(scenarioOf("harbor_001"))).toEqual(["task_understanding", "grounded_communication"]);
     // A correction word in the request ("sorry", "actually", "no wait").
     for (const id of ["harbor_003", "harbor_005", "harbor_006"]) expect(applicable(scenarioOf(id)), id).toEqual(["task_understanding", "context_fidelity", "grounded_communication"]);

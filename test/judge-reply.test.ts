@@ -6,7 +6,7 @@ import type { Assessment } from "../src/core/record/assessment";
 import type { VerifierInput } from "../src/core/verify/verifier";
 
 /**
- * How one judge reply becomes a vote, and votes a verdict (§6), on replies written out by hand: which
+ * How one judge reply becomes a vote, and votes a verdict (docs/verifiers-and-clauses.md), on replies written out by hand: which
  * replies count, which are inconclusive and why, and what each says. The judge's catalog offered two ids.
  */
 const offered = new Set(["utt.assistant.1", "tool.c1"]);
@@ -182,9 +182,9 @@ describe("semantic verifiers: configuration, applicability and the run's totals"
   it("one verifier per clause, required when listed with or without the semantic. prefix", () => {
     const verifiers = semanticVerifiers({ judge: null, clauses: [clause("alpha", () => true), clause("beta", () => true), clause("gamma", () => true)], required: ["semantic.alpha", "beta"] });
     expect(verifiers.map((v) => [v.id, v.version, v.kind, v.required, v.description, v.clause])).toEqual([
-      ["semantic.alpha", "2.1", "semantic", true, "semantic judge (§6): Clause alpha.", { id: "alpha", version: "2.1" }],
-      ["semantic.beta", "2.1", "semantic", true, "semantic judge (§6): Clause beta.", { id: "beta", version: "2.1" }],
-      ["semantic.gamma", "2.1", "semantic", false, "semantic judge (§6): Clause gamma.", { id: "gamma", version: "2.1" }],
+      ["semantic.alpha", "2.1", "semantic", true, "semantic judge (docs/verifiers-and-clauses.md): Clause alpha.", { id: "alpha", version: "2.1" }],
+      ["semantic.beta", "2.1", "semantic", true, "semantic judge (docs/verifiers-and-clauses.md): Clause beta.", { id: "beta", version: "2.1" }],
+      ["semantic.gamma", "2.1", "semantic", false, "semantic judge (docs/verifiers-and-clauses.md): Clause gamma.", { id: "gamma", version: "2.1" }],
     ]);
     expect(() => semanticVerifiers({ judge: null, clauses: [clause("alpha", () => true)], required: ["alpha.semantic"] })).toThrow('required semantic criterion "alpha.semantic" is not a clause; clauses: alpha');
   });
@@ -250,7 +250,7 @@ describe("semantic verifiers: configuration, applicability and the run's totals"
     expect(semanticQuality([a("semantic.alpha", "not_run", null)])).toEqual({ score: null, dimensions: { alpha: null } });
   });
 
-  it("task understanding's outcome for §5: undefined unless a judge decided; an error is inconclusive", () => {
+  it("task understanding's outcome for the semantic_outcome check: undefined unless a judge decided; an error is inconclusive", () => {
     const tu = (status: Assessment["status"]) => taskUnderstandingOutcome([{ verifier: "semantic.context_fidelity", status: "failed" }, { verifier: "semantic.task_understanding", status }]);
     expect([tu("passed"), tu("failed"), tu("inconclusive"), tu("error"), tu("not_run"), tu("not_applicable")]).toEqual(["passed", "failed", "inconclusive", "inconclusive", undefined, undefined]);
     expect(taskUnderstandingOutcome([{ verifier: "semantic.context_fidelity", status: "failed" }])).toBeUndefined();

@@ -115,7 +115,7 @@ describe("the judge in a run", () => {
     expect((await cli(["run", "--judge"])).stderr).toMatch(/--judge needs OPENAI_API_KEY/);
   });
 
-  it("issue 8 item 5: a required clause whose evidence selector throws is an evaluation error (exit 4), never infrastructure", async () => {
+  it("a required clause whose evidence selector throws is an evaluation error (exit 4), never infrastructure", async () => {
     server = await startJudgeServer((body) => passingJudge(body));
     const pkg = mkdtempSync(join(tmpdir(), "broken-clause-"));
     mkdirSync(join(pkg, "crashlab"));

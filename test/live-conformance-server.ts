@@ -241,7 +241,7 @@ class StrictSession {
       case "session.thinking.append":
       case "session.commentary.append": {
         // delegation_id is required but nullable; a non-null id must name a client delegation of this
-        // connection, and Responses delegation takes only null [OpenAI reference, design notes].
+        // connection, and Responses delegation takes only null (docs/gpt-live-protocol.md).
         if (event.delegation_id !== null) {
           if (this.mode === "responses") return this.violate(event.type, "a delegation_id is rejected under Responses delegation");
           if (!this.delegations.has(event.delegation_id)) return this.violate(event.type, `delegation "${event.delegation_id}" was not created on this connection`);
@@ -304,7 +304,7 @@ class StrictSession {
       envelope({ type: "response.output_item.added", output_index: i, item: { ...item, status: "in_progress", arguments: "" } });
       envelope({ type: "response.output_item.done", output_index: i, item });
     });
-    // The completed response's output is empty: calls are read from the item events [design notes, Harness].
+    // The completed response's output is empty: calls are read from the item events (docs/gpt-live-protocol.md).
     envelope({ type: "response.completed", response: { id: responseId, object: "response", status: "completed", model: "backend-conf", output: [], usage: { input_tokens: 30, input_tokens_details: { cached_tokens: 0 }, output_tokens: 12, output_tokens_details: { reasoning_tokens: 4 }, total_tokens: 42 } } });
     if (calls.length) this.waiting = { responseId, delegationId, callIds: calls.map((c) => c.call_id), reply: turn.reply ?? "Done." };
     else this.speak(turn.reply ?? "Done.");

@@ -80,7 +80,7 @@ function framesOf(s: ConformanceServer): Array<Record<string, unknown>> {
   return s.frames.map((f) => f.json as Record<string, unknown>);
 }
 
-describe("issue 14: the client against a strict Live server written from the public references", () => {
+describe("the client against a strict Live server written from the public references", () => {
   it("Responses delegation: two parallel function calls in one delegation, then a second delegation — zero violations", async () => {
     const script: ScriptedTurn[] = [
       {

@@ -59,7 +59,7 @@ export function sessionConfig(overrides: Partial<SessionConfig> = {}): SessionCo
 
 /**
  * The caller side of a trial: stream `pcm` in paced 20 ms chunks, then silence until `stop` aborts
- * (the microphone stays open, §2). Resolves once stopped.
+ * (the microphone stays open, docs/audio-and-metrics.md). Resolves once stopped.
  */
 export async function streamCaller(client: LiveClient, clock: Clock, pcm: Uint8Array, stop: AbortSignal): Promise<void> {
   const pacer = new AudioPacer({ clock });

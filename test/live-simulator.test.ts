@@ -214,7 +214,7 @@ describe("Responses delegation (server-managed backend)", () => {
     expect(reply).toContain("Your reservation number is R-1001.");
     expect(spokenText(log.messages)).toBe(`One moment while I book that. ${reply}`);
 
-    // The result is spoken as a new turn, after the content became available (§3).
+    // The result is spoken as a new turn, after the content became available (docs/audio-and-metrics.md).
     const finalCompletion = log.events("response.event").filter(({ event }) => event.event.type === "response.completed").at(-1)!;
     expect(reply.startsWith("You're booked")).toBe(true);
     const replyStart = log.events("session.output_transcript.delta").find(({ event }) => event.delta.includes("booked"))!;

@@ -26,7 +26,7 @@ function timings(value: unknown, key = "", out: Array<[string, number]> = []): A
   return out;
 }
 
-describe("issue 8 item 18: portable paths and clean figures", () => {
+describe("portable paths and clean figures", () => {
   it("records a WALK recording relative to its dataset, and the dataset relative to the package", async () => {
     const out = mkdtempSync(join(tmpdir(), "portable-"));
     const r = await runCli(["run", "--example", "harbor_003_clean", "--example", "harbor_024_telephony", "--example", "harbor_001", "--results-dir", out, "--quiet"]);

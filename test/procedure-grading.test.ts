@@ -7,7 +7,7 @@ import { grade, type GradingInput } from "../src/core/verify/deterministic";
 import { gradeProcedure, procedureAdherence, type ProcedureEvidence, type ProcedureSpec } from "../src/core/verify/procedure";
 
 /**
- * Procedure grading (§5 critical_procedure in RUN) over hand-built conversations. Times are ms on the
+ * Procedure grading (docs/grading.md critical_procedure in RUN) over hand-built conversations. Times are ms on the
  * trial timeline; every expectation says which utterance or execution is the evidence and why.
  */
 
@@ -588,7 +588,7 @@ describe("grade() in RUN", () => {
     expect(tc.rationale).toBe('preferred tools (diagnostic in RUN): also ran check_availability {"date":"2026-08-08","time":"19:00","party_size":2}');
     const only = checkOf(grade(runInput({ tool_executions: [BOOK] })), "tool_contract");
     expect(only).toMatchObject({ required: false, status: "passed" });
-    // The same evidence in CRAWL keeps §5's positional, required contract.
+    // The same evidence in CRAWL keeps positional, required contract.
     expect(checkOf(grade(runInput({ case_kind: "crawl" })), "tool_contract")).toMatchObject({ required: true, status: "failed" });
   });
 
@@ -614,7 +614,7 @@ describe("the record's procedure section", () => {
     const procedure = grade(runInput()).procedure!;
     expect(ProcedureResult.parse(procedure)).toEqual(procedure);
     expect(ResultsTrial.shape.procedure.parse(procedure)).toEqual(procedure);
-    // User turns carry their §4 action; CRAWL and WALK turns and task metrics stay as they were (both optional).
+    // User turns carry their action; CRAWL and WALK turns and task metrics stay as they were (both optional).
     expect(Turn.parse(BOOKING_TURNS[7])).toEqual({ role: "user", text: "Mm-hmm.", start_ms: 17000, end_ms: 17400, action: "BACKCHANNEL" });
     expect(() => Turn.parse({ ...BOOKING_TURNS[7], action: "NOD" })).toThrow();
     const task = { task_completed: true, semantic_quality: { score: null, dimensions: {} }, tool_accuracy: 1, tool_calls: { actual: 1, expected: 1 }, delegation_accuracy: 1, delegations: { actual: 0, expected: "optional" }, turns: { actual: 1, expected: 1 } };

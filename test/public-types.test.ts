@@ -7,7 +7,7 @@ import { restaurantTargets } from "../crashlab/adapters/restaurant-targets";
  * cast, and `PLAN.facts` takes `as const` objects. (`pnpm test` type-checks this file first, so a
  * regression fails the type check; the runtime assertions keep the test honest.)
  */
-describe("issue 8 item 17: precise public types", () => {
+describe("precise public types", () => {
   it("world events on the trial record are typed", () => {
     expectTypeOf<TrialRecord["world"]["events"][number]>().toEqualTypeOf<WorldEventRecord>();
     expectTypeOf<WorldEventRecord["operation"]>().toEqualTypeOf<string>();
@@ -34,7 +34,7 @@ describe("issue 8 item 17: precise public types", () => {
   });
 });
 
-describe("issue 11: a package needs no zod of its own", () => {
+describe("a package needs no zod of its own", () => {
   it("crashlab/alpha re-exports z, the engine's own zod", async () => {
     const zod = await import("zod");
     expect(z).toBe(zod.z);

@@ -203,7 +203,7 @@ describe("report data", () => {
     const transcript = JSON.parse(readFileSync(join(r.dir, trial.artifacts.transcript!), "utf8")) as TranscriptFile;
     const reply = transcript.turns.find((t) => t.role === "assistant")!;
     const asked = transcript.turns.find((t) => t.role === "user")!;
-    // One request answered 6680 ms after the caller stopped: past the 5000 ms deadline, so §4 says missed.
+    // One request answered 6680 ms after the caller stopped: past the 5000 ms deadline, so says missed.
     const lateAt = reply.start_ms;
     const audio: Record<string, alpha.Json> = {
       response_latency_ms: null,

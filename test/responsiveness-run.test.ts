@@ -56,7 +56,7 @@ describe("the bundled responsiveness gate", () => {
       const verdict = r.assessments.find((x) => x.verifier === "responsiveness")!;
       expect(verdict.status, r.case_id).toBe("failed");
       expect(verdict.required).toBe(true);
-      // The first answer comes ~6.7 s after the caller stops: over the deadline, so §4 counts it missed,
+      // The first answer comes ~6.7 s after the caller stops: over the deadline, so counts it missed,
       // but the measured fields hold it.
       const first = (a.response_latencies_ms as number[])[0]!;
       expect(first).toBeGreaterThan(6000);

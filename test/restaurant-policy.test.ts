@@ -488,7 +488,7 @@ const dataset = JSON.parse(readFileSync(new URL("../crashlab/data/crawl.json", i
 const scenarios = dataset.scenarios;
 const scenario = (id: string) => scenarios.find((s) => s.id === id)!;
 
-/** §5 argument matching: strings case-folded with punctuation as spaces, numbers by value, recursive subset. */
+/** Argument matching: strings case-folded with punctuation as spaces, numbers by value, recursive subset (docs/grading.md). */
 function folded(value: string): string {
   return value.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, " ").replace(/\s+/g, " ").trim();
 }
@@ -505,7 +505,7 @@ function argumentsMatch(expected: unknown, observed: unknown): boolean {
   return false;
 }
 
-/** The §5 required checks that need no world: what a fault must trip on its target scenarios. */
+/** The required checks that need no world: what a fault must trip on its target scenarios. */
 function checks(s: Scenario, observed: Observed) {
   const required = s.expected.tools.required;
   return {
@@ -538,7 +538,7 @@ describe("CRAWL dataset crawl.json", () => {
       expect(s.expected.golden_path.turns).toBe(1);
       expect(s.expected.golden_path.delegations).toBe(s.expected.delegation === "required" ? 1 : 0);
       expect(s.expected.golden_path.steps.length).toBeGreaterThan(0);
-      // §1: a scenario cannot forbid delegation and require a tool.
+      // A scenario cannot forbid delegation and require a tool (docs/datasets.md).
       if (s.expected.delegation === "forbidden") expect(s.expected.tools.required).toEqual([]);
       if (s.type === "availability") expect(s.expected.state).toEqual({ unchanged: true });
     });
@@ -580,7 +580,7 @@ describe("CRAWL dataset crawl.json", () => {
   });
 
   /**
-   * Each fault a single request can show, the scenarios written to catch it, and the required §5 check that
+   * Each fault a single request can show, the scenarios written to catch it, and the required check that
    * fails there. (Faults only a conversation shows are driven in test/restaurant-conversation.test.ts.)
    */
   const SINGLE_TURN_FAULTS = restaurantFaultsShownIn("single_turn");

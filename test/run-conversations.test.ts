@@ -122,7 +122,7 @@ describe("RUN: the metrics are what conversation.wav shows", () => {
         const right = stereo.filter((_, i) => i % 2 === 1);
         const recorded = record.metrics.audio!;
 
-        // 1. The whole §4 computation again, from the file's two channels alone (plus the recorded events).
+        // 1. The whole computation again, from the file's two channels alone (plus the recorded events).
         const again = await conversationAudioMetrics({
           callerPcm: pcm16ToBytes(left),
           callerStartMs: 0,

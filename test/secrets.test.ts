@@ -36,7 +36,7 @@ const passing = (body: Record<string, unknown>) => ({
   json: verdict({ verdict: "pass", severity_score: 1, rationale: "Holds.", cited_evidence_ids: ["utt.assistant.1"], ...(clauseOf(body) === "task_understanding" ? { task_completed: true } : {}) }),
 });
 
-describe("issue 8 item 13: OPENAI_API_KEY goes only to OpenAI's own hosts", () => {
+describe("OPENAI_API_KEY goes only to OpenAI's own hosts", () => {
   it("a custom judge endpoint gets no key at all unless one is named for it", async () => {
     server = await startJudgeServer(passing);
     const out = mkdtempSync(join(tmpdir(), "key-judge-"));
@@ -103,7 +103,7 @@ describe("issue 8 item 13: OPENAI_API_KEY goes only to OpenAI's own hosts", () =
   });
 });
 
-describe("issue 8 item 14: a planted key appears in no output", () => {
+describe("a planted key appears in no output", () => {
   it("a judge that echoes the key in its errors leaves no trace of it in any file or on the console", async () => {
     // The judge rejects every call, echoing the key it was given, as some providers do.
     server = await startJudgeServer(() => ({ status: 401, json: { error: { message: `Incorrect API key provided: ${JUDGE_KEY}. Also seen: ${OPENAI_KEY}`, type: "invalid_request_error", code: "invalid_api_key" } } }));
@@ -137,7 +137,7 @@ describe("issue 8 item 14: a planted key appears in no output", () => {
   });
 });
 
-describe("issue 8 item 15: endpoint URLs with credentials or a query string are refused", () => {
+describe("endpoint URLs with credentials or a query string are refused", () => {
   it.each([
     [["--endpoint", "ws://user:pw@127.0.0.1:9/v1/live/sessions"], /--endpoint must not carry credentials in the URL .*--endpoint-api-key-env NAME/],
     [["--endpoint", "wss://gateway.example.com/live?key=abc"], /--endpoint must not have a query string or fragment/],
@@ -152,7 +152,7 @@ describe("issue 8 item 15: endpoint URLs with credentials or a query string are 
   });
 });
 
-describe("issue 8 item 20: the judge's timeout and retries are set by the user and recorded", () => {
+describe("the judge's timeout and retries are set by the user and recorded", () => {
   it("--judge-timeout-seconds and --judge-retries shorten a stalled judge, and provenance says so", async () => {
     server = await startJudgeServer(() => "hang");
     const out = mkdtempSync(join(tmpdir(), "judge-timeout-"));

@@ -58,7 +58,7 @@ function checkOutputs(out: string) {
   return { doc, junit, leftovers, report: readFileSync(join(dir, "report.html"), "utf8") };
 }
 
-describe("issue 8 items 3 and 4: signals stop a run without losing it or passing it", () => {
+describe("signals stop a run without losing it or passing it", () => {
   it("SIGINT in virtual time: finished trials kept, decision interrupted, exit 130", async () => {
     const out = mkdtempSync(join(tmpdir(), "sig-int-"));
     let sent = false;

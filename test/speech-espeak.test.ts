@@ -41,8 +41,8 @@ describe("EspeakSynthesizer", () => {
     expect(speech.voice).toBe("en-us+f3"); // the contract's default persona voice, "coral"
     expect(seconds(speech)).toBeGreaterThan(1.5);
     expect(seconds(speech)).toBeLessThan(6);
-    expect(rms(speech.samples)).toBeGreaterThan(1000); // well above the §2 voicing threshold of 220
-    // Mostly voiced by the §2 rule, as a spoken sentence is; and not one unbroken tone.
+    expect(rms(speech.samples)).toBeGreaterThan(1000); // well above the voicing threshold of 220
+    // Mostly voiced by the rule, as a spoken sentence is; and not one unbroken tone.
     expect(voicedMs(speech)).toBeGreaterThan(0.6 * seconds(speech) * 1000);
     expect(speechIntervals(speech.samples, 24_000).length).toBeGreaterThan(1);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { choose, passHatK, percentile, wilsonInterval } from "../src/core/stats/rates";
 
-describe("§9 statistics", () => {
+describe("statistics", () => {
   it("Wilson interval matches worked values", () => {
     // 5/5: centre = (1 + 3.8415/10) / (1 + 3.8415/5) = 1.38415/1.76829 = 0.78276; half = 1.96*sqrt(0 + 3.8415/100)/1.76829 = 0.21724
     const all = wilsonInterval(5, 5)!;

@@ -28,7 +28,7 @@ function record(t: Trial): TrialRecord {
   } as unknown as TrialRecord;
 }
 
-describe("run summary (§9)", () => {
+describe("run summary (docs/gates.md)", () => {
   it("a two-case run: counts by status, rates, pass^k and percentiles over durations given in trial order", () => {
     const records = [
       record({ case_id: "book", status: "passed", duration_ms: 900, latency_ms: 700 }),
@@ -100,10 +100,10 @@ describe("run summary (§9)", () => {
   it("shows measured latency: a trial answered only late counts its late answers, never a blank", () => {
     const audio = (a: Record<string, unknown>) => ({ case_id: "book", status: "failed", duration_ms: 1, input: {}, assessments: [], metrics: { audio: a } }) as unknown as TrialRecord;
     const s = summarize([
-      // Answered only after the 5000 ms deadline: §4 has no timely mean, the measured mean is 6680.
+      // Answered only after the 5000 ms deadline: has no timely mean, the measured mean is 6680.
       audio({ response_latency_ms: null, response_latency_mean_ms: 6680 }),
       audio({ response_latency_ms: 700, response_latency_mean_ms: 700 }),
-      // A record from before the measured fields: its §4 mean still counts.
+      // A record from before the measured fields: its mean still counts.
       audio({ response_latency_ms: 1000 }),
       // Measured, nothing answered: no latency to show.
       audio({ response_latency_ms: null, response_latency_mean_ms: null }),

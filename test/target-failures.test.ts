@@ -47,7 +47,7 @@ function faultyPlan(fault: LiveFaultKind) {
   return definePlan({ ...PLAN, targets: { target }, default_target: "target" });
 }
 
-describe("issue 8 item 1: a limit hit is the target's failure, never an infrastructure error", () => {
+describe("a limit hit is the target's failure, never an infrastructure error", () => {
   it("the hang case: --trial-timeout-seconds 3 fails the trial with the limit named, closes the session cleanly, exits 1", async () => {
     const out = mkdtempSync(join(tmpdir(), "hang-"));
     const r = await cli(["run", "--example", "harbor_001", "--trial-timeout-seconds", "3", "--results-dir", out]);
@@ -95,7 +95,7 @@ describe("issue 8 item 1: a limit hit is the target's failure, never an infrastr
   });
 });
 
-describe("issue 8 item 1: a target that stays silent fails at the response timeout", () => {
+describe("a target that stays silent fails at the response timeout", () => {
   it("a slow answer past --response-timeout-seconds is the target's failure, with what was awaited", async () => {
     const result = await run(PLAN, { speech, selection: { ids: ["harbor_001"] }, audio: { response_timeout_ms: 500 } });
     const t = result.records[0]!;

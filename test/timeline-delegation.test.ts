@@ -20,7 +20,7 @@ const managed: DelegationLifecycleEvent[] = [
   { kind: "followup_response_completed", at_ms: 6000, delegation_id: "d1" },
 ];
 
-describe("§4 delegation activity", () => {
+describe("delegation activity", () => {
   it("keeps a managed delegation active after its tool completes, until the follow-up response completes", () => {
     // Open: r1 3000–3600, c1 3500–4000, the follow-up wait 4000–6000 (r2, created at 4100 during the
     // wait, is the follow-up and closes with it). Nothing is open from 6000 → active [3000,6000),
@@ -129,7 +129,7 @@ describe("§4 delegation activity", () => {
   });
 });
 
-describe("§4 floor-hold silence with a managed tool completion", () => {
+describe("floor-hold silence with a managed tool completion", () => {
   it("counts the silence while the follow-up response is awaited", () => {
     // Delegation active [3000,6000) (see above). Caller speech [1000,2800); assistant ack
     // [3200,3700) and answer [5500,7000).

@@ -27,7 +27,7 @@ function metrics(input: Partial<InteractionInput> & Pick<InteractionInput, "call
   return computeInteractionMetrics({ assistantVoiced: [], ...input });
 }
 
-describe("§4 response opportunities", () => {
+describe("response opportunities", () => {
   it("an answer exactly at the deadline is timely", () => {
     // u = [1000,3000); answer starts 8000 → latency 8000 − 3000 = 5000 = D → answered.
     const m = metrics({ caller: caller(["SPEAK", [1000, 3000]]), assistantVoiced: [iv(8000, 9000)], observationEndMs: 10000 });
@@ -189,7 +189,7 @@ describe("§4 response opportunities", () => {
   });
 });
 
-describe("§4 interruption rate", () => {
+describe("interruption rate", () => {
   it("assistant speech in a pause inside one utterance is not an interruption; a start inside voiced audio is", () => {
     // One utterance voiced [1000,2000) and [3000,4000): segment [1000,4000).
     // a1 [2200,2800) starts in the pause → not counted. a2 [3500,3900) starts at 3500 ∈ [3000,4000)
@@ -235,7 +235,7 @@ describe("§4 interruption rate", () => {
   });
 });
 
-describe("§4 yield", () => {
+describe("yield", () => {
   it("yields when the assistant stops within 2000 ms of the caller's onset, not after", () => {
     // a0 [0,5000), u0 SPEAK starts 2000: delay 5000 − 2000 = 3000 > 2000 → not yielded.
     // a1 [10000,13000), u1 SPEAK starts 11000: delay 13000 − 11000 = 2000 → yielded.
@@ -291,7 +291,7 @@ describe("§4 yield", () => {
   });
 });
 
-describe("§4 speaking duration", () => {
+describe("speaking duration", () => {
   it("cumulative is all merged assistant speech; maximum is the largest total within one turn", () => {
     // Speech [1000,2000) 1000 + [2200,3400) 1200 + [6000,8000) 2000 = 4200 cumulative.
     // Turns [1000,3400) → 1000 + 1200 = 2200 and [6000,8000) → 2000: maximum 2200.
@@ -312,7 +312,7 @@ describe("§4 speaking duration", () => {
   });
 });
 
-describe("§4 floor-hold silence", () => {
+describe("floor-hold silence", () => {
   it("is delegation-active time minus both sides' speech", () => {
     // Delegation [3000,6000). Caller [1000,2800); assistant [3200,3700) and [5500,7000).
     // Silence = [3000,3200) 200 + [3700,5500) 1800 = 2000; longest episode 1800.
@@ -416,7 +416,7 @@ describe("computeInteractionMetrics as a whole", () => {
   });
 });
 
-describe("§4 metrics, worked examples", () => {
+describe("metrics, worked examples", () => {
   it("an INTERRUPT that starts after the assistant has already stopped interrupts nothing", () => {
     // a [1000,3000); the caller's INTERRUPT starts at 3500, half a second after: no yield opportunity.
     const m = metrics({ caller: caller(["INTERRUPT", [3500, 4000]]), assistantVoiced: [iv(1000, 3000)], observationEndMs: 9000 });
@@ -517,16 +517,16 @@ describe("§4 metrics, worked examples", () => {
   });
 });
 
-describe("measured latencies, beside the §4 fields", () => {
+describe("measured latencies, beside the fields", () => {
   it("measures a late answer instead of leaving it blank; only a request with no answer at all is unanswered", () => {
     // u0 [0,1000) answered at 1600: 600 ms. u1 [10000,11000) answered at 17500: 6500 ms, past D = 5000
-    // (u2 starts at 20000, after 16000) → §4 missed, deadline_expired. u2 [20000,21000): nothing, ever.
+    // (u2 starts at 20000, after 16000) → missed, deadline_expired. u2 [20000,21000): nothing, ever.
     const m = metrics({
       caller: caller(["SPEAK", [0, 1000]], ["SPEAK", [10000, 11000]], ["SPEAK", [20000, 21000]]),
       assistantVoiced: [iv(1600, 3000), iv(17500, 19000)],
       observationEndMs: 30000,
     });
-    // The §4 fields stay as the contract defines them.
+    // The fields stay as the contract defines them.
     expect([m.response_count, m.no_response_count, m.response_late_count, m.response_latency_ms, m.late_response_latencies_ms]).toEqual([1, 2, 1, 600, [6500]]);
     // Measured: every answer, in caller order; the mean of 600 and 6500 is 3550; P90 = 600 + 0.9 × 5900 = 5910.
     expect(m).toMatchObject({
@@ -582,7 +582,7 @@ describe("measured latencies, beside the §4 fields", () => {
     expect(measuredLatencyMs({ response_latency_ms: 700, response_latency_mean_ms: 700 })).toBe(700);
     // Measured and none answered: nothing to show, even if an older field disagreed.
     expect(measuredLatencyMs({ response_latency_ms: 500, response_latency_mean_ms: null })).toBeNull();
-    // Records from before the measured fields: the §4 mean of timely answers.
+    // Records from before the measured fields: the mean of timely answers.
     expect(measuredLatencyMs({ response_latency_ms: 500 })).toBe(500);
     expect(measuredLatencyMs({ response_latency_ms: null })).toBeNull();
     expect(measuredLatencyMs({})).toBeNull();

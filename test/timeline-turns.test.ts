@@ -9,7 +9,7 @@ const frag = (role: "user" | "assistant", text: string, start_ms: number, end_ms
   received_ms,
 });
 
-describe("§3 settle", () => {
+describe("settle", () => {
   it("is max(600, 2 × chunk_ms)", () => {
     expect(settleMs(20)).toBe(600); // max(600, 40)
     expect(settleMs(300)).toBe(600); // max(600, 600)
@@ -17,7 +17,7 @@ describe("§3 settle", () => {
   });
 });
 
-describe("§3 transcript grouping", () => {
+describe("transcript grouping", () => {
   it("joins fragments less than 500 ms apart, and starts a new group at exactly 500 ms", () => {
     // [1000,1200) → [1200,1400): gap 0, joined. [1899,2000): gap 1899 − 1400 = 499 < 500, joined.
     // [2500,2700): gap 2500 − 2000 = 500, not less than 500 → a new turn.
@@ -88,7 +88,7 @@ describe("§3 transcript grouping", () => {
   });
 });
 
-describe("§2 assistant audio placement", () => {
+describe("assistant audio placement", () => {
   const filled = (n: number, value: number) => new Int16Array(n).fill(value);
 
   it("places each delta at max(end of previous, receive time) and zero-fills gaps", () => {

@@ -5,7 +5,7 @@ import type { Verdict, VerifierInput } from "../src/core/verify/verifier";
 
 /**
  * yields_to_interruption as worked examples. The verifier reads only the record's conversation marker,
- * its audio metrics' yield opportunities (the measure stage's §4 output) and its turns (for evidence ids),
+ * its audio metrics' yield opportunities (the measure stage's docs/audio-and-metrics.md output) and its turns (for evidence ids),
  * so each record here holds just those.
  *
  * The conversation: the caller asks for a table (utt.user.1, 0–2000 ms); while the assistant answers
@@ -113,7 +113,7 @@ describe("unyieldedInterruptions", () => {
 
 /**
  * responsiveness as worked examples. It reads the record's audio metrics (the measured latency fields and
- * the §4 opportunities) and its caller turns (for evidence ids). The call: the caller asks three things,
+ * the opportunities) and its caller turns (for evidence ids). The call: the caller asks three things,
  * stopping at 2000 ms (utt.user.1), 9000 ms (utt.user.2) and 21000 ms (utt.user.3).
  */
 const callTurns = [
@@ -200,7 +200,7 @@ describe("responsiveness", () => {
     expect(judge({ max_unanswered: 1 }, silentOnce).status).toBe("passed");
     expect(judge({ max_unanswered: 0 }, silentOnce)).toMatchObject({ status: "failed", score: 0.5, rationale: "1 request(s) never answered (budget 0): the caller stopped at 9000 ms — 1 answered request(s): P90 700 ms, slowest 700 ms, 1 unanswered", evidence_ids: ["utt.user.2"] });
     expect(judge({ p90_ms: 2500, max_ms: 4000 }, silentOnce).status).toBe("passed");
-    // A late answer within every budget (a deadline of 5000 ms is §4's, not the plan's) passes.
+    // A late answer within every budget (a deadline of 5000 ms is docs/audio-and-metrics.md's, not the plan's) passes.
     const lateButWithin = timed([late(9000, 5200)], { latencies: [5200], p90: 5200, max: 5200, unanswered: 0 });
     expect(judge({ p90_ms: 6000, max_ms: 6000, max_unanswered: 0 }, lateButWithin).status).toBe("passed");
     expect(judge({ max_ms: 5199 }, lateButWithin).status).toBe("failed");

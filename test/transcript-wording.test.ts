@@ -78,7 +78,7 @@ function sentence(next: () => number, min: number, max: number): string {
   return `${text[0]!.toUpperCase()}${text.slice(1)}.`;
 }
 
-describe("issue 8 item 16: completion does not depend on wording", () => {
+describe("completion does not depend on wording", () => {
   it("the clinic case: an acknowledgement ending in a long word, an answer starting with a short one", async () => {
     // Before the fix these merged into one turn and the trial ended at response_timeout.
     const out = await assistantTurns("Give me a second to check the appointment schedule.", "I'm sorry, that time is taken.");

@@ -54,7 +54,7 @@ describe("clean", () => {
   });
 });
 
-describe("noisy (§8: uniform white noise of amplitude round(noise_rms × √3))", () => {
+describe("noisy (uniform white noise of amplitude round(noise_rms × √3))", () => {
   it("adds noise of the default RMS 1200, uniformly spread up to amplitude 2078", () => {
     const silence = new Int16Array(10 * RATE);
     const { samples, settings } = apply(silence, "noisy");
@@ -80,8 +80,8 @@ describe("noisy (§8: uniform white noise of amplitude round(noise_rms × √3))
   });
 });
 
-describe("telephony (§8: 300 Hz / 3.4 kHz one-pole stages ×2, ×1.8, 8 kHz sample-and-hold, μ-law)", () => {
-  /** §8's chain computed independently: RC one-pole stages in float, gain, every third sample. */
+describe("telephony (docs/audio-and-metrics.md: 300 Hz / 3.4 kHz one-pole stages ×2, ×1.8, 8 kHz sample-and-hold, μ-law)", () => {
+  /** chain computed independently: RC one-pole stages in float, gain, every third sample. */
   function channelReference(input: Int16Array): number[] {
     const dt = 1 / RATE;
     let x = Array.from(input, Number);
@@ -157,7 +157,7 @@ describe("telephony (§8: 300 Hz / 3.4 kHz one-pole stages ×2, ×1.8, 8 kHz sam
   });
 });
 
-describe("background_speech (§8: second speaker peak-normalized to 6000, looped, gain 0.65)", () => {
+describe("background_speech (docs/audio-and-metrics.md: second speaker peak-normalized to 6000, looped, gain 0.65)", () => {
   it("mixes the looped, normalized speaker at 0.65 from a seeded offset", () => {
     const caller = speechLike(4);
     const { samples, settings } = apply(caller, "background_speech");
@@ -199,7 +199,7 @@ describe("background_speech (§8: second speaker peak-normalized to 6000, looped
   });
 });
 
-describe("echo (§8: the caller delayed 120 ms at decay 0.35)", () => {
+describe("echo (docs/audio-and-metrics.md: the caller delayed 120 ms at decay 0.35)", () => {
   it("adds one copy scaled by 0.35 at 120 ms", () => {
     const caller = speechLike(3, 400, 300);
     const { samples, settings } = apply(caller, "echo");
@@ -223,7 +223,7 @@ describe("echo (§8: the caller delayed 120 ms at decay 0.35)", () => {
   });
 });
 
-describe("packet_loss (§8: 20 ms frames dropped with probability 0.08 in bursts of 2, as zeros)", () => {
+describe("packet_loss (docs/audio-and-metrics.md: 20 ms frames dropped with probability 0.08 in bursts of 2, as zeros)", () => {
   const FRAME = 480;
   function lossPattern(input: Int16Array, output: Int16Array): boolean[] {
     const lost: boolean[] = [];
@@ -278,8 +278,8 @@ describe("packet_loss (§8: 20 ms frames dropped with probability 0.08 in bursts
   });
 });
 
-describe("realistic (§8: telephony + noise 500 + background 0.4 + echo 0.25 + loss 0.04 + coughs and asides)", () => {
-  it("records every component with its §8 default", () => {
+describe("realistic (docs/audio-and-metrics.md: telephony + noise 500 + background 0.4 + echo 0.25 + loss 0.04 + coughs and asides)", () => {
+  it("records every component with its default", () => {
     const { settings } = apply(speechLike(6), "realistic");
     expect(settings.telephony?.gain).toBe(1.8);
     expect(settings.noise).toMatchObject({ rms: 500, amplitude: 866 });
@@ -358,7 +358,7 @@ describe("realistic (§8: telephony + noise 500 + background 0.4 + echo 0.25 + l
   });
 });
 
-describe("determinism (§8)", () => {
+describe("determinism (docs/audio-and-metrics.md)", () => {
   const caller = speechLike(6);
   it.each(CONDITION_PRESETS)("%s: same seed gives identical bytes", (preset) => {
     expect(sha(apply(caller, preset, 1234).samples)).toBe(sha(apply(caller, preset, 1234).samples));

@@ -273,7 +273,7 @@ describe("destinations are checked before anything is written", () => {
 
   it("refuses path traversal out of the audio folder", async () => {
     const { dir, source, out } = workspace();
-    // A recording path that leaves the dataset's folder is refused when the dataset is read (issue 8 item 11)...
+    // A recording path that leaves the dataset's folder is refused when the dataset is read...
     existingOutput(out, [scenario("a_noisy", "Book a table for two.", { input: { text: "Book a table for two.", recordings: [{ id: "r", path: "../../outside.wav", condition: "noisy" }] } })]);
     await refusedWithoutWriting(
       { data: source, outputData: out, append: true, force: true, condition: "noisy", examples: ["a"] },

@@ -63,7 +63,7 @@ describe("WALK through the GPT-Live simulator", () => {
     const file = loadRecording(c.dataset_file, c.scenario, { id: c.recording!.id, path: c.recording!.path });
     const wire = Buffer.concat(sent);
     expect(wire.subarray(0, file.pcm.length).equals(Buffer.from(file.pcm))).toBe(true);
-    // Only the final chunk is zero-padded, then the microphone stays open with silence (§2).
+    // Only the final chunk is zero-padded, then the microphone stays open with silence (docs/audio-and-metrics.md).
     expect(wire.subarray(file.pcm.length).every((b) => b === 0)).toBe(true);
     expect(result.records[0]!.input.recording!.path).toBe(c.recording!.declared_path);
   });

@@ -23,7 +23,7 @@ export function whiteNoise(seconds: number, amplitude: number, seed = 7): Int16A
 
 /**
  * Speech-like caller audio: `speechMs` of a buzzing 180 Hz voice with noise, then `pauseMs` of
- * near-silence, repeated for `seconds`. The voiced parts clear the §2 RMS rule; the pauses do not.
+ * near-silence, repeated for `seconds`. The voiced parts clear the RMS rule; the pauses do not.
  */
 export function speechLike(seconds: number, speechMs = 1500, pauseMs = 1200, seed = 11): Int16Array {
   const next = lcg(seed);

@@ -23,7 +23,7 @@ describe("WebRTC voice activity detector", () => {
     expect(covered(intervals, from, to) / (to - from)).toBeGreaterThan(0.7);
     expect(covered(intervals, 0, from - 100)).toBe(0);
     expect(covered(intervals, to + 400, (samples.length * 1000) / RATE)).toBe(0);
-    // Same output shape as the §2 RMS rule: ordered, non-overlapping, on 20 ms frame edges.
+    // Same output shape as the RMS rule: ordered, non-overlapping, on 20 ms frame edges.
     for (const [i, interval] of intervals.entries()) {
       expect(interval.start_ms % 20).toBe(0);
       expect(interval.end_ms).toBeGreaterThan(interval.start_ms);

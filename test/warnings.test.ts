@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /** Issue 8 item 19: a WALK run through the real bin prints no runtime warning (DEP0005 came from concatPcm). */
-describe("issue 8 item 19: no deprecation warning on a WALK run", () => {
+describe("no deprecation warning on a WALK run", () => {
   it("runs a WALK case with a clean stderr apart from progress", () => {
     const out = mkdtempSync(join(tmpdir(), "warn-"));
     const child = spawnSync(process.execPath, ["--import", "tsx", "src/cli.ts", "run", "--example", "harbor_003_clean", "--results-dir", out], {

@@ -1,5 +1,5 @@
 /**
- * Cutting caller audio into transport chunks (§2): fixed-length PCM16 chunks, 960 bytes for 20 ms at
+ * Cutting caller audio into transport chunks (docs/audio-and-metrics.md): fixed-length PCM16 chunks, 960 bytes for 20 ms at
  * 24 kHz mono, with only the final chunk zero-padded up to full length.
  */
 
@@ -21,7 +21,7 @@ export function chunkByteLength({ sampleRate = 24_000, chunkMs = 20, channels = 
   return samples * 2 * channels;
 }
 
-/** §2 chunking. Every chunk is a fresh copy; empty audio gives no chunks. */
+/** Chunking. Every chunk is a fresh copy; empty audio gives no chunks (docs/audio-and-metrics.md). */
 export function chunkPcm(bytes: Uint8Array, shape: ChunkShape = {}): Uint8Array[] {
   const size = chunkByteLength(shape);
   const frameBytes = 2 * (shape.channels ?? 1);
@@ -41,7 +41,7 @@ export function chunkPcm(bytes: Uint8Array, shape: ChunkShape = {}): Uint8Array[
   return chunks;
 }
 
-/** One chunk of digital silence, for keeping the microphone open after the caller finishes (§2). */
+/** One chunk of digital silence, for keeping the microphone open after the caller finishes (docs/audio-and-metrics.md). */
 export function silenceChunk(shape: ChunkShape = {}): Uint8Array {
   return new Uint8Array(chunkByteLength(shape));
 }

@@ -1,4 +1,4 @@
-/** The audio room: WAV files, PCM16 helpers, resampling, the §2 speech rule, chunking and pacing. */
+/** The audio room: WAV files, PCM16 helpers, resampling, the speech rule, chunking and pacing. */
 export { readWav, writeWav, pcm16Wav, describeWav, requireTransportWav, WavError, SOX_TO_TRANSPORT } from "./wav";
 export type { WavAudio, WavSampleFormat, WavErrorCode, Pcm16Wav } from "./wav";
 export {

@@ -1,5 +1,5 @@
 /**
- * Real-time pacing of one audio stream (§2). Chunk i is due at start + i × chunkMs on the stream's
+ * Real-time pacing of one audio stream (docs/audio-and-metrics.md). Chunk i is due at start + i × chunkMs on the stream's
  * clock; each chunk waits for its deadline. A chunk that is already late goes out at once but the
  * stream does not burst to catch up: the lag is reported as an `audio.pacing_lag` observation, the
  * cadence restarts from now, and the lag is counted. With a VirtualClock every deadline is met exactly
@@ -8,7 +8,7 @@
 import type { Clock } from "../time/clock";
 import { silenceChunk } from "./chunker";
 
-/** §2 `audio.pacing_lag`: the harness records it in the trial's event log. */
+/** `audio.pacing_lag`: the harness records it in the trial's event log (docs/audio-and-metrics.md). */
 export interface PacingLag {
   type: "audio.pacing_lag";
   /** Timeline time at which the late chunk was sent. */
@@ -87,7 +87,7 @@ export class AudioPacer {
   }
 
   /**
-   * Keep the microphone open (§2): send silence at the same cadence until `stop` aborts. Resolves
+   * Keep the microphone open (docs/audio-and-metrics.md): send silence at the same cadence until `stop` aborts. Resolves
    * without sending another chunk once stopped; a chunk already being sent is completed first.
    * `silence` defaults to one chunk of 24 kHz mono PCM16 zeros (the transport format).
    */

@@ -1,5 +1,5 @@
 /**
- * PCM16 little-endian sample helpers. The transport format is raw PCM16 LE mono (§2); these helpers
+ * PCM16 little-endian sample helpers. The transport format is raw PCM16 LE mono (docs/audio-and-metrics.md); these helpers
  * convert between the byte form that travels (base64 over the wire, WAV on disk) and the Int16Array
  * form that signal code works on. Every conversion returns a fresh array, never a view, so a caller
  * cannot corrupt audio it has already handed over.

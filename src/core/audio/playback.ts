@@ -3,7 +3,7 @@
  * to the assistant). GPT-Live audio has no timestamps and arrives in bursts, so playback keeps a reserve: after silence, playback starts once `reserveMs` of audio is
  * buffered or once the first of it has waited `reserveMs`, whichever comes first (each wait is capped);
  * then it plays one 20 ms frame per tick, zero-filling when the buffer runs dry. What plays is the
- * assistant channel of conversation.wav and of the §4 metrics: reported latency is on this buffered
+ * assistant channel of conversation.wav and of the metrics: reported latency is on this buffered
  * playback timeline, as a caller would hear it, not a model-only figure.
  */
 import { pcm16FromBytes } from "./pcm";

@@ -1,7 +1,7 @@
 /**
- * The speech rule the interaction metrics are computed from (§2): fixed frames, an RMS threshold,
+ * The speech rule the interaction metrics are computed from (docs/audio-and-metrics.md): fixed frames, an RMS threshold,
  * contiguous voiced frames joined into intervals. Deliberately simple so numbers stay comparable with
- * the reference harness; merging intervals across sides and turns belongs to the metrics (§4).
+ * the reference harness; merging intervals across sides and turns belongs to the metrics (docs/audio-and-metrics.md).
  */
 
 export interface SpeechInterval {
@@ -23,7 +23,7 @@ export function rms(frame: ArrayLike<number>): number {
 }
 
 /**
- * §2 speech detection: frames of `frameMs` whose RMS >= `threshold` are voiced; each run of voiced
+ * Speech detection: frames of `frameMs` whose RMS >= `threshold` are voiced; each run of voiced
  * frames is one interval. The last frame may be shorter than `frameMs`; it is judged on the samples it
  * has and its interval ends at the last sample.
  */

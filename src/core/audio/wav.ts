@@ -1,5 +1,5 @@
 /**
- * WAV container reading and writing (§2 transport rule, §7 artifact files).
+ * WAV container reading and writing (docs/audio-and-metrics.md transport rule, docs/results.md artifact files).
  *
  * The reader takes the files people actually have: extra chunks (LIST, fact, bext, JUNK, …) on either
  * side of `data`, WAVE_FORMAT_EXTENSIBLE, odd-sized chunks with or without their pad byte, recordings
@@ -48,7 +48,7 @@ export class WavError extends Error {
   }
 }
 
-/** The conversion that turns any audio file into the transport format (§2). */
+/** The conversion that turns any audio file into the transport format (docs/audio-and-metrics.md). */
 export const SOX_TO_TRANSPORT = "sox in.wav -r 24000 -c 1 -b 16 -e signed-integer out.wav";
 const ffmpegToTransport = (input = "in.wav") => `ffmpeg -i ${input} -ar 24000 -ac 1 -c:a pcm_s16le out.wav`;
 
@@ -265,7 +265,7 @@ export function describeWav(audio: Pick<WavAudio, "sampleRate" | "channels" | "b
 }
 
 /**
- * §2: caller recordings must be non-empty mono signed 16-bit PCM at 24,000 Hz. Throws a WavError that
+ * Caller recordings must be non-empty mono signed 16-bit PCM at 24,000 Hz. Throws a WavError that
  * says what the file is and the sox command that converts it.
  */
 export function requireTransportWav(audio: WavAudio, source?: string): void {
@@ -291,7 +291,7 @@ export interface Pcm16Wav {
   format?: WavSampleFormat;
 }
 
-/** Canonical 44-byte-header PCM16 WAV (mono or stereo), as written for the §7 artifacts. */
+/** Canonical 44-byte-header PCM16 WAV (mono or stereo), as written for the artifacts. */
 export function writeWav(audio: Pcm16Wav): Uint8Array {
   if ((audio.format ?? "pcm") !== "pcm" || (audio.bitsPerSample ?? 16) !== 16) {
     throw new WavError("unsupported_format", `writeWav writes 16-bit PCM only, got ${describeWav({ bitsPerSample: 16, format: "pcm", ...audio })}`);

@@ -1,5 +1,5 @@
 /**
- * The live simulated caller (seed 003, "Run"): an independent GPT-Live session with its own voice and a
+ * The live simulated caller (docs/conversations.md): an independent GPT-Live session with its own voice and a
  * lightweight managed Responses backend with no application tools. Its instructions carry the caller's
  * private goal, persona, known facts and agenda — never the expected outcome, criteria, procedure or state.
  * It hears the assistant's audio as it plays and speaks whenever it decides to; nothing schedules turns.
@@ -34,7 +34,7 @@ export interface LiveCallerOptions {
 
 export const DEFAULT_LIVE_CALLER = { model: "gpt-live-1", backend_model: "gpt-5.6-luna", reasoning_effort: "low" as const };
 
-/** RMS of a 20 ms frame at or above this is voiced (§2). */
+/** RMS of a 20 ms frame at or above this is voiced (docs/audio-and-metrics.md). */
 const VOICED_RMS = 220;
 /** Silence that ends one of the caller's utterances. */
 const UTTERANCE_GAP_MS = 500;

@@ -1,5 +1,5 @@
 /**
- * The simulated caller of RUN (seed 003, "Run: simulate a complete conversation"): an independent party
+ * The simulated caller of RUN (docs/conversations.md): an independent party
  * that pursues a private goal in one continuous full-duplex conversation with the assistant under test.
  * It knows only its script — never the expected outcome, criteria, procedure, state or golden path.
  */
@@ -8,7 +8,7 @@ import type { Json } from "../world/types";
 
 export type AgendaAction = "answer" | "correct" | "backchannel" | "interrupt" | "finish" | "wait";
 
-/** One agenda item, as the dataset states it (evaluation-contract §1, `simulation_parameters.agenda`). */
+/** One agenda item, as the dataset states it (docs/datasets.md, `simulation_parameters.agenda`). */
 export interface AgendaItem {
   id: string;
   commitment: string;

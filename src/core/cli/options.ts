@@ -185,7 +185,7 @@ export interface ResolvedRunOptions {
   speech: { provider: SpeechProvider; voice: string; tts_model: string; refresh: boolean };
   /** Every service's endpoint and credential (services.ts); keys are in here and nowhere in the records. */
   services: ResolvedServices;
-  /** §4 response deadline (`--response-deadline-ms`), default 5000 ms. */
+  /** Response deadline (`--response-deadline-ms`), default 5000 ms (docs/audio-and-metrics.md). */
   response_deadline_ms?: number;
   /** RUN conversations: how long they may last, who opens, the caller's voice, how completion is decided live. */
   conversation: {

@@ -1,5 +1,5 @@
 /**
- * Each service a run talks to, addressed on its own (issue 14): the target's Live endpoint, the client
+ * Each service a run talks to, addressed on its own: the target's Live endpoint, the client
  * backend's Responses endpoint, caller speech, the RUN caller's Live endpoint and its completion observer
  * (the judge resolves in options.ts the same way). One resolution for all of them: a command-line flag,
  * then the PLAN's `defaults.services`, then the built-in default — the local simulator and offline

@@ -84,12 +84,12 @@ function jsonType(value: unknown): string {
   return `a ${typeof value} (${String(value)})`;
 }
 
-/** A rough token count for the history budget (§1: at most 8,192 rendered tokens): ~4 characters a token. */
+/** A rough token count for the history budget (docs/datasets.md: at most 8,192 rendered tokens): ~4 characters a token. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-/** The rules of §1 that a schema cannot express alone. */
+/** The rules of docs/datasets.md that a schema cannot express alone. */
 function crossFieldProblems(dataset: Dataset): DatasetProblem[] {
   const problems: DatasetProblem[] = [];
   const seen = new Map<string, number>();
@@ -152,7 +152,7 @@ function crossFieldProblems(dataset: Dataset): DatasetProblem[] {
   return problems;
 }
 
-/** Validate parsed JSON as a dataset (§1). Throws DatasetError with every problem found. */
+/** Validate parsed JSON as a dataset (docs/datasets.md). Throws DatasetError with every problem found. */
 export function parseDataset(raw: unknown, file: string): Dataset {
   const parsed = Dataset.safeParse(raw);
   if (!parsed.success) {

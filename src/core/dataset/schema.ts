@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Scenario datasets, evaluation-contract §1 (schema_version "1.0"). Unknown fields are rejected everywhere. */
+/** Scenario datasets (docs/datasets.md) (schema_version "1.0"). Unknown fields are rejected everywhere. */
 export const DATASET_SCHEMA_VERSION = "1.0";
 
 /** Ids name artifact folders: one safe path component, no dots-only names, no separators. */

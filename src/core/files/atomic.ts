@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, parse, relative, resolve } from "node:path";
 
-/** Result folders are private to the user (0700), files 0600 (evaluation-contract §7). */
+/** Result folders are private to the user (0700), files 0600 (docs/results.md). */
 export function ensureDir(dir: string): void {
   makeDirs(dir, 0o700);
 }

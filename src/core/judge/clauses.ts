@@ -4,7 +4,7 @@ import type { VerifierInput } from "../verify/verifier";
 import type { EvidenceCatalog, EvidenceKind } from "./evidence";
 
 /**
- * Versioned behavior clauses (§6, seed 002): the meaning a judge decides, with the code that says when
+ * Versioned behavior clauses (docs/verifiers-and-clauses.md, docs/grading.md): the meaning a judge decides, with the code that says when
  * the clause applies and which evidence it may see. Changing a clause's text, rule or selection changes
  * its version, so assessments made under different wording are never compared as one.
  */
@@ -54,7 +54,7 @@ export function idsOfKind(catalog: EvidenceCatalog, ...kinds: EvidenceKind[]): s
   return catalog.items.filter((item) => kinds.includes(item.kind)).map((item) => item.id);
 }
 
-/** §6 correction words; the list lives with the other transcript rules (timeline/cues.ts). */
+/** Correction words; the list lives with the other transcript rules (timeline/cues.ts) (docs/verifiers-and-clauses.md). */
 export { CORRECTION_WORDS };
 
 function words(text: string): string {
@@ -130,5 +130,5 @@ export const conversationalCoherence = defineClause({
   select: (catalog) => idsOfKind(catalog, "context_summary", "context_history", "utterance"),
 });
 
-/** The five dimensions of §6, in report order. */
+/** The five dimensions of docs/verifiers-and-clauses.md, in report order. */
 export const BUILTIN_CLAUSES: readonly BehaviorClause[] = [taskUnderstanding, contextFidelity, clarificationQuality, groundedCommunication, conversationalCoherence];

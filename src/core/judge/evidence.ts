@@ -3,7 +3,7 @@ import type { Scenario } from "../dataset/schema";
 import type { TrialRecord } from "../record/trial-record";
 
 /**
- * The per-trial evidence catalog (§6, seed 002): small strict-JSON items with stable ids that a semantic
+ * The per-trial evidence catalog (docs/verifiers-and-clauses.md, docs/grading.md): small strict-JSON items with stable ids that a semantic
  * judge may cite. It holds what was observed in the trial (utterances, delegations, tool calls, world
  * events, state changes), the context the target was given, and public business facts supplied by the
  * package. It never holds evaluator data: no expected answer, criteria, golden path or expected state.
@@ -20,7 +20,7 @@ const id = z.string().min(1);
 export const EvidenceItem = z.discriminatedUnion("kind", [
   /**
    * `utt.user.<n>` / `utt.assistant.<n>`: n is 1-based per role, as the deterministic checks number them.
-   * Every utterance of both sides, however many turns; a RUN caller utterance carries its §4 action.
+   * Every utterance of both sides, however many turns; a RUN caller utterance carries its action.
    */
   z.strictObject({
     id,
@@ -243,7 +243,7 @@ export function catalogIndex(catalog: EvidenceCatalog): ReadonlyMap<string, Evid
 
 const compact = (value: unknown) => JSON.stringify(value ?? null);
 
-/** One human-readable line per item, in the transcript-line style of §7. */
+/** One human-readable line per item, in the transcript-line style of docs/results.md. */
 export function evidenceLine(item: EvidenceItem): string {
   switch (item.kind) {
     case "utterance":

@@ -1,4 +1,4 @@
-/** The semantic judge room (§6): evidence catalog, behavior clauses, judge calls, verifiers, prices. */
+/** The semantic judge room (docs/verifiers-and-clauses.md): evidence catalog, behavior clauses, judge calls, verifiers, prices. */
 export * from "./evidence";
 export * from "./clauses";
 export * from "./judge";

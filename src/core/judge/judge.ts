@@ -9,18 +9,18 @@ import { serviceClientOptions, type AuthHeader } from "../services/auth";
 import { urlForDisplay } from "../services/redact";
 
 /**
- * The semantic judge (§6, seed 002): one Responses API call per applicable clause and repetition, with
+ * The semantic judge (docs/verifiers-and-clauses.md, docs/grading.md): one Responses API call per applicable clause and repetition, with
  * structured output, citations checked against the evidence handed to that call, and an honest
  * "inconclusive" (with its own reason code) instead of a guess. Responses are never cached.
  */
 
-/** The independent semantic judge's default model (seed 001: "the independent semantic judge defaults to gpt-5.6-terra"). */
+/** The independent semantic judge's default model (docs/audio-and-metrics.md). */
 export const DEFAULT_JUDGE_MODEL = "gpt-5.6-terra";
 /** Version of the judge's instructions and request layout; recorded with every judgement through the settings. */
 export const JUDGE_PROMPT_VERSION = "1.0";
 export const DEFAULT_JUDGE_TIMEOUT_MS = 60_000;
 export const DEFAULT_JUDGE_MAX_RETRIES = 1;
-/** §6: the severity scale; 1 = the clause is fully met, 0 = violated outright. */
+/** The severity scale; 1 = the clause is fully met, 0 = violated outright (docs/verifiers-and-clauses.md). */
 export const SEVERITY_SCORES = [0, 0.25, 0.5, 0.75, 1] as const;
 
 export type JudgeReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh";

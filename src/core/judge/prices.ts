@@ -1,5 +1,5 @@
 /**
- * Judge cost estimation (§6: estimated cost on each assessment). Prices are USD per 1M tokens. The table
+ * Judge cost estimation (docs/verifiers-and-clauses.md: estimated cost on each assessment). Prices are USD per 1M tokens. The table
  * is a snapshot of published list prices and goes stale; users override or extend it with the `prices`
  * option of the semantic verifiers. A model without a price gets a null cost, never a guessed one.
  */

@@ -7,11 +7,11 @@ import { estimateCost, priceFor, type PriceTable } from "./prices";
 
 /**
  * One verifier per behavior clause (`semantic.<clause id>`, kind "semantic"), advisory unless listed as
- * required (§6). The clauses of one trial are judged in parallel: the first of its verifiers to run starts
+ * required (docs/verifiers-and-clauses.md). The clauses of one trial are judged in parallel: the first of its verifiers to run starts
  * every applicable clause's calls, and each verifier then takes its own outcome (once; nothing is cached).
  */
 export const SEMANTIC_VERIFIER_PREFIX = "semantic.";
-/** The offline representation of an applicable dimension (§6 `not_assessed`): status "not_run", score null. */
+/** The offline representation of an applicable dimension (docs/verifiers-and-clauses.md `not_assessed`): status "not_run", score null. */
 export const NOT_ASSESSED_RATIONALE = "not assessed: offline run without --judge";
 
 /** What a semantic verifier returns: a Verdict that may also be "not_run" and carries the judge's provenance. */
@@ -26,7 +26,7 @@ export type SemanticVerifier = Omit<Verifier, "assess" | "kind"> & {
 export interface SemanticVerifierOptions {
   /** Judge settings; null runs nothing and records applicable dimensions as not assessed (offline default). */
   judge: JudgeSettings | null;
-  /** Default: the five built-in clauses of §6. Package clauses come through `defineClause`. */
+  /** Default: the five built-in clauses of docs/verifiers-and-clauses.md. Package clauses come through `defineClause`. */
   clauses?: readonly BehaviorClause[];
   /** Public business facts, cited as `fact.<key>`. */
   facts?: Facts;
@@ -128,7 +128,7 @@ export function semanticVerifiers(options: SemanticVerifierOptions): SemanticVer
     id: `${SEMANTIC_VERIFIER_PREFIX}${clause.id}`,
     version: clause.version,
     kind: "semantic" as const,
-    description: `semantic judge (§6): ${clause.text}`,
+    description: `semantic judge (docs/verifiers-and-clauses.md): ${clause.text}`,
     required: required.has(clause.id),
     clause: { id: clause.id, version: clause.version },
     assess(input: VerifierInput): Promise<SemanticVerdict> {
@@ -179,7 +179,7 @@ const semanticAssessments = (assessments: readonly Pick<Assessment, "verifier" |
   assessments.filter((a) => a.kind === "semantic" && a.verifier.startsWith(SEMANTIC_VERIFIER_PREFIX));
 
 /**
- * §6 `semantic_quality`: the mean of the applicable dimensions' scores (null when none has a score), and
+ * `semantic_quality`: the mean of the applicable dimensions' scores (null when none has a score), and
  * each applicable dimension's score (null when not assessed, inconclusive or in error). Not-applicable
  * dimensions are left out.
  */
@@ -194,7 +194,7 @@ export function semanticQuality(assessments: readonly Pick<Assessment, "verifier
 }
 
 /**
- * What §5's `semantic_outcome` check reads: task_understanding's status when a judge ran on it, else
+ * What `semantic_outcome` check reads: task_understanding's status when a judge ran on it, else
  * undefined (not applicable, offline, or absent). An error counts as inconclusive.
  */
 export function taskUnderstandingOutcome(assessments: readonly Pick<Assessment, "verifier" | "status">[]): "passed" | "failed" | "inconclusive" | undefined {
@@ -219,7 +219,7 @@ export interface JudgeUsageTotals {
 /** Votes that never became a provider request. */
 const NOT_REQUESTED = new Set(["request_limit", "no_evidence"]);
 
-/** Per-run judge totals (§6), kept apart from the target's consumption. */
+/** Per-run judge totals (docs/verifiers-and-clauses.md), kept apart from the target's consumption. */
 export function judgeUsageTotals(assessments: readonly Pick<Assessment, "judge">[]): JudgeUsageTotals {
   const totals: JudgeUsageTotals = { judged: 0, requests: 0, latency_ms: 0, tokens: { input: 0, cached: 0, cache_write: 0, output: 0, reasoning: 0, total: 0 }, cost_usd: null, unpriced: 0 };
   for (const { judge } of assessments) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The assessment (architecture, contract 5): one verifier's verdict on one trial, with the outcome checks
+ * The assessment (docs/results.md): one verifier's verdict on one trial, with the outcome checks
  * it is made of and, for semantic verifiers, the judge's provenance. Gates read assessments only.
  */
 
@@ -18,7 +18,7 @@ export const OutcomeCheck = z.strictObject({
 export type OutcomeCheck = z.infer<typeof OutcomeCheck>;
 
 /**
- * §6 provenance of a semantic judgement: who judged, with what settings, which clause version, over which
+ * Provenance of a semantic judgement: who judged, with what settings, which clause version, over which
  * evidence, at what latency, tokens and estimated cost. Kept apart from the target's consumption.
  */
 export const JudgeProvenance = z.strictObject({
@@ -68,9 +68,9 @@ export const Assessment = z.strictObject({
   score: z.number().nullable().optional(),
   rationale: z.string(),
   evidence_ids: z.array(z.string()),
-  /** Sub-checks, for verifiers made of several (the outcome assessment of §5). */
+  /** Sub-checks, for verifiers made of several (the outcome assessment of docs/grading.md). */
   checks: z.array(OutcomeCheck).optional(),
-  /** Semantic verifiers: the judge's provenance and cost (§6). */
+  /** Semantic verifiers: the judge's provenance and cost (docs/verifiers-and-clauses.md). */
   judge: JudgeProvenance.optional(),
 });
 export type Assessment = z.infer<typeof Assessment>;

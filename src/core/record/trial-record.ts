@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Assessment, OutcomeCheck } from "./assessment";
 
 /**
- * The trial record (architecture, contract 4): everything verifiers, reporters and gates need, and
+ * The trial record (docs/results.md): everything verifiers, reporters and gates need, and
  * nothing live. Every time is on the trial's own timeline (ms since the trial started), except
  * `wall`, which the determinism check ignores. A contract every layer reads, so it sits at the bottom:
  * this folder imports nothing of ours.
@@ -55,7 +55,7 @@ export const Delegation = z.strictObject({
 });
 export type Delegation = z.infer<typeof Delegation>;
 
-/** §4 what a caller utterance did; RUN labels its user turns after the fact (CRAWL and WALK leave it out). */
+/** What a caller utterance did; RUN labels its user turns after the fact (CRAWL and WALK leave it out) (docs/audio-and-metrics.md). */
 export const CallerActionLabel = z.enum(["OPENING", "SPEAK", "BACKCHANNEL", "INTERRUPT", "STOP"]);
 
 export const Turn = z.strictObject({
@@ -102,7 +102,7 @@ export const ConsumptionMetrics = z.strictObject({
 
 export const Metrics = z.strictObject({
   task: TaskMetrics,
-  /** §4 audio metrics; null for text-level targets, which produce no audio. */
+  /** Audio metrics; null for text-level targets, which produce no audio (docs/audio-and-metrics.md). */
   audio: z.record(z.string(), json).nullable(),
   consumption: ConsumptionMetrics,
 });
@@ -245,7 +245,7 @@ export const JsonPatchOperation = z.strictObject({
 export type JsonPatchOperation = z.infer<typeof JsonPatchOperation>;
 
 /**
- * A causal world event as the record keeps it (architecture, contract 2): one per operation the world
+ * A causal world event as the record keeps it (docs/worlds.md): one per operation the world
  * performed, typed so a package verifier reads `operation`, `outcome` or `cause.call_id` without a cast.
  */
 export const WorldEventRecord = z.strictObject({
@@ -262,7 +262,7 @@ export const WorldEventRecord = z.strictObject({
 });
 export type WorldEventRecord = z.infer<typeof WorldEventRecord>;
 
-/** One procedure step as graded (§5, RUN): its verdict, why, and the evidence ids it rests on. */
+/** One procedure step as graded (docs/grading.md, RUN): its verdict, why, and the evidence ids it rests on. */
 export const ProcedureStepResult = z.strictObject({
   id: z.string(),
   kind: z.string(),
@@ -320,7 +320,7 @@ export const TrialRecord = z.strictObject({
   /** RUN only: the conversation as the harness saw it. */
   conversation: ConversationRecord.optional(),
   dimensions: z.record(z.string(), Dimension),
-  /** §5 outcome checks. */
+  /** Outcome checks (docs/grading.md). */
   checks: z.array(OutcomeCheck),
   /** The scenario's procedure, step by step (RUN); absent when the scenario has none. */
   procedure: ProcedureResult.optional(),

@@ -32,7 +32,7 @@ export type AudioNote =
   | { kept: false; reason: string };
 
 /**
- * Per-trial artifacts of evaluation-contract §7 that exist at every level: the event log (gzipped JSON
+ * Per-trial artifacts of docs/results.md that exist at every level: the event log (gzipped JSON
  * lines, no audio payloads, secrets redacted) and the transcript file (tool executions, world diff,
  * checks, grades), plus conversation.wav when the policy keeps the trial's audio. Returns the artifact
  * paths relative to the run folder.
@@ -141,7 +141,7 @@ function conversationNote(key: string, media: TrialMedia, record: TrialRecord): 
 
 /**
  * conversation.wav: stereo on one timeline, caller left (the exact caller PCM sent, placed where it was
- * sent), assistant right (its placed audio, gaps zero-filled), evaluation-contract §7. The one recording:
+ * sent), assistant right (its placed audio, gaps zero-filled), docs/results.md. The one recording:
  * the input and output tracks are its channels (`crashlab audio extract`).
  */
 function* writeTrialAudio(runDir: string, key: string, media: TrialMedia): Generator<void, Record<string, string>> {
@@ -155,11 +155,11 @@ function* writeTrialAudio(runDir: string, key: string, media: TrialMedia): Gener
 
 const ms = (x: number) => Math.round(x);
 
-/** The readable transcript of §7: `USER 4840..8100ms: text`, `DELEGATION …`, `TOOL …`, in time order. */
+/** The readable transcript of docs/results.md: `USER 4840..8100ms: text`, `DELEGATION …`, `TOOL …`, in time order. */
 export function conversationTranscript(record: TrialRecord): string {
   const lines: Array<{ at: number; order: number; text: string }> = [];
   let order = 0;
-  // RUN: a caller turn carries the action inferred from the recording (§4), e.g. `USER 1200..2400ms (INTERRUPT): …`.
+  // RUN: a caller turn carries the action inferred from the recording (docs/audio-and-metrics.md), e.g. `USER 1200..2400ms (INTERRUPT): …`.
   for (const t of record.turns) lines.push({ at: t.start_ms, order: order++, text: `${t.role === "user" ? "USER" : "ASSISTANT"} ${ms(t.start_ms)}..${ms(t.end_ms)}ms${t.action ? ` (${t.action})` : ""}: ${t.text}` });
   for (const d of record.delegations) lines.push({ at: d.created_ms, order: order++, text: `DELEGATION ${ms(d.created_ms)}ms: target=${d.target}` });
   for (const t of record.tool_executions) {

@@ -306,7 +306,7 @@ interface Opportunity {
   reason?: string;
 }
 
-/** Response-latency spans (§4 opportunities): request end → response start, with the value. */
+/** Response-latency spans (docs/audio-and-metrics.md opportunities): request end → response start, with the value. */
 function latencySpans(audio: Record<string, unknown> | null): LabelledSpan[] {
   const opportunities = Array.isArray(audio?.opportunities) ? (audio.opportunities as Opportunity[]) : [];
   const spans: LabelledSpan[] = [];

@@ -78,7 +78,7 @@ export interface PlanDefinition {
   cases: CaseDefinition[];
   /** Package verifiers, run after the built-in outcome assessment. */
   verifiers?: Verifier[];
-  /** Extra behavior clauses for the semantic judge (`defineClause`); the five of §6 are built in. */
+  /** Extra behavior clauses for the semantic judge (`defineClause`); the five of docs/verifiers-and-clauses.md are built in. */
   clauses?: BehaviorClause[];
   /** Public business facts, offered to the judge as `fact.<key>` evidence (never evaluator-only data). */
   facts?: Readonly<Record<string, ReadonlyJson>>;

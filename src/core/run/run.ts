@@ -53,7 +53,7 @@ export interface RunOptions {
   /** Caller speech for audio targets (the CLI supplies a cached offline or live synthesizer). */
   speech?: CallerSpeech;
   audio?: Partial<AudioSettings>;
-  /** Voiced-interval detector for the §4 timeline: "rms" (default, §2) or "webrtc". */
+  /** Voiced-interval detector for the timeline: "rms" (default, docs/audio-and-metrics.md) or "webrtc". */
   speech_detector?: SpeechDetector;
   /** Log each audio chunk's event instead of one count per kind (`--log-audio-events`). */
   log_audio_events?: boolean;

@@ -25,7 +25,7 @@ export interface CaseSummary {
   infrastructure_errors: number;
   pass_rate: number;
   wilson_95: Interval | null;
-  /** pass^k for k = 1..trials (§9); a k above the trial count is undefined and left out. */
+  /** pass^k for k = 1..trials (docs/gates.md); a k above the trial count is undefined and left out. */
   pass_hat_k: Record<string, number | null>;
   duration_ms: { p50: number | null; p90: number | null };
   /** Over the case's trials, each trial's mean latency of every answered request, late answers included. */
@@ -46,7 +46,7 @@ export interface RunSummary {
   judge: JudgeUsageTotals;
 }
 
-/** Per-case and per-run statistics, evaluation-contract §9. Infrastructure errors count as trials that did not pass. */
+/** Per-case and per-run statistics, docs/gates.md. Infrastructure errors count as trials that did not pass. */
 export function summarize(records: readonly SummaryTrial[]): RunSummary {
   const by_status: Record<TrialStatus, number> = { passed: 0, failed: 0, inconclusive: 0, infrastructure_error: 0 };
   const errors_by_stage: Record<string, number> = {};

@@ -1,6 +1,6 @@
 /**
  * Live caller speech from OpenAI's speech endpoint (POST /v1/audio/speech). `response_format: "pcm"`
- * returns raw 24 kHz mono PCM16 little-endian, which is already the §2 transport format: no decoding,
+ * returns raw 24 kHz mono PCM16 little-endian, which is already the transport format: no decoding,
  * no resampling.
  */
 import OpenAI from "openai";

@@ -1,6 +1,6 @@
 /**
  * The one interface every caller-speech source sits behind (CRAWL: text → synthetic speech). Whatever the
- * engine produces internally, what leaves a synthesizer is the transport format of §2: mono PCM16 at
+ * engine produces internally, what leaves a synthesizer is the transport format of docs/audio-and-metrics.md: mono PCM16 at
  * 24,000 Hz, so nothing downstream ever converts rates or channels for caller speech.
  */
 

@@ -1,4 +1,4 @@
-/** Reporting statistics, evaluation-contract §9. */
+/** Reporting statistics, docs/gates.md. */
 
 export interface Interval {
   low: number;

@@ -95,7 +95,7 @@ export interface ResponsesUsageLike {
   total_tokens: number;
 }
 
-/** Normalize to the consumption contract (§4): input split into cached / cache_write / text, output into text / reasoning. */
+/** Normalize to the consumption contract (docs/audio-and-metrics.md): input split into cached / cache_write / text, output into text / reasoning. */
 export function normalizeUsage(usage: ResponsesUsageLike | undefined | null): TokenUsage | undefined {
   if (!usage) return undefined;
   const cached = usage.input_tokens_details?.cached_tokens ?? 0;

@@ -33,7 +33,7 @@ const FRONTEND_THINK_MS = 400;
 const BACKEND_THINK_MS = 250;
 /**
  * The voice frontend starts a new spoken turn for returned content: it leaves the settle gap of
- * evaluation-contract §3 after the acknowledgement, so the answer is not merged into the
+ * after the acknowledgement, so the answer is not merged into the
  * acknowledgement's transcript group (which would make it count as spoken before the content existed).
  */
 const NEW_TURN_GAP_MS = 600;

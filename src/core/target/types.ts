@@ -132,7 +132,7 @@ export interface TargetSession {
   respond?(input: CallerInput): Promise<void>;
   /**
    * Audio targets: one chunk of caller PCM16 (24 kHz mono, 20 ms). Must not block: the harness paces
-   * the stream on its clock and infers completion from the events (evaluation-contract §2, §3).
+   * the stream on its clock and infers completion from the events (docs/audio-and-metrics.md).
    */
   sendAudio?(chunk: Uint8Array): void;
   /**

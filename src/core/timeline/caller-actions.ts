@@ -4,10 +4,10 @@ import type { CallerAction, CallerUtterance } from "./segments";
 import { TimelineInputError } from "./errors";
 
 /**
- * Caller actions labelled after the fact (§4, seed 003: "interruptions and backchannels … are inferred
+ * Caller actions labelled after the fact ( "interruptions and backchannels … are inferred
  * from the recorded interaction after the run"). Nobody schedules turns during a RUN conversation; once it
  * is over, each caller utterance is labelled from what the recording shows — when the caller spoke
- * relative to the assistant's voice, and what the words were — and the labels drive the §4 metrics
+ * relative to the assistant's voice, and what the words were — and the labels drive the metrics
  * (response opportunities, yield, backchannel selectivity).
  *
  * Rules, first match wins:
@@ -19,11 +19,11 @@ import { TimelineInputError } from "./errors";
  *    into silence after a question is an answer (SPEAK).
  * 4. INTERRUPT — the caller's onset falls strictly inside the assistant's voiced speech (a.start < onset <
  *    a.end): the caller talked over the assistant. Onsets exactly at the assistant's start (simultaneous)
- *    or end (the assistant had stopped) are not interruptions, matching §4's yield opportunities.
+ *    or end (the assistant had stopped) are not interruptions, matching yield opportunities.
  * 5. SPEAK — anything else: the caller took a free floor.
  *
  * The onset and end are those of the utterance's voiced audio when the caller's voiced intervals are given
- * (as §4 segments are built), else the utterance's own times. Deterministic: labels depend only on the input.
+ * (as docs/audio-and-metrics.md segments are built), else the utterance's own times. Deterministic: labels depend only on the input.
  */
 
 /** One caller utterance as recorded: what was said and when (its audio's window on the trial timeline). */
@@ -93,7 +93,7 @@ export function labelCallerActions(input: CallerActionInput): LabelledCallerUtte
 }
 
 /**
- * The labelled utterances as §4 annotations for `callerSegments`: each utterance owns the caller audio
+ * The labelled utterances as docs/audio-and-metrics.md annotations for `callerSegments`: each utterance owns the caller audio
  * inside its own window (audio between utterances — an echo tail, an inserted cough — belongs to none).
  */
 export function callerAnnotations(labelled: readonly LabelledCallerUtterance[]): CallerUtterance[] {

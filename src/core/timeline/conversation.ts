@@ -12,8 +12,8 @@ export interface ConversationAudio {
 
 /**
  * The two channels of a trial on one timeline, sample-exact: the caller's PCM placed where its first
- * chunk was sent, the assistant's placed audio (§2). conversation.wav is written from these tracks and
- * the §4 metrics are computed from the same tracks, so the file and the numbers always agree. The
+ * chunk was sent, the assistant's placed audio (docs/audio-and-metrics.md). conversation.wav is written from these tracks and
+ * the metrics are computed from the same tracks, so the file and the numbers always agree. The
  * tracks are shared: read them, never write them.
  */
 export function conversationTracks(media: ConversationAudio): { caller: Int16Array; assistant: Int16Array } {

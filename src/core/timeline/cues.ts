@@ -28,7 +28,7 @@ import {
   WITHHOLDING_TERMS,
 } from "../language/reader";
 
-/** §5 string normalization: case folded, punctuation and symbols as spaces, whitespace collapsed. */
+/** String normalization: case folded, punctuation and symbols as spaces, whitespace collapsed (docs/grading.md). */
 export function plainText(text: string): string {
   return text
     .normalize("NFKC")
@@ -149,7 +149,7 @@ export function mentionsValue(text: string, value: unknown): string | null {
 }
 
 // ── Corrections ──────────────────────────────────────────────────────────────────────────────────
-/** §6: words by which a caller corrects themselves ("no, wait" matches "no wait"). The judge uses this list as is. */
+/** Words by which a caller corrects themselves ("no, wait" matches "no wait"). The judge uses this list as is (docs/verifiers-and-clauses.md). */
 export const CORRECTION_WORDS = ["sorry", "actually", "instead", "no wait", "wait no", "i mean", "scratch that", "make that", "correction", "on second thought", "change that"] as const;
 
 /** Procedure steps also accept these, which callers use for a change of plan mid-conversation. */
@@ -239,7 +239,7 @@ export function reportsOutcome(text: string): string | null {
   return outcome && !outcome.negated ? outcome.phrase : null;
 }
 
-// ── Caller segment labels (§4) ───────────────────────────────────────────────────────────────────
+// ── Caller segment labels (docs/audio-and-metrics.md) ───────────────────────────────────────────────────────────────────
 /** Short acknowledgements a caller makes while listening, besides the persona's own backchannels. */
 export const BACKCHANNEL_TOKENS = ["mm", "mmm", "mhm", "mm hmm", "uh huh", "hmm", "right", "okay", "ok", "yeah", "yes", "yep", "sure", "i see", "got it", "go on", "alright", "ah", "oh", "gotcha"] as const;
 

@@ -49,7 +49,7 @@ interface Tracker {
 }
 
 /**
- * §4: when each delegation was active. A delegation is active from its creation while any client
+ * When each delegation was active. A delegation is active from its creation while any client
  * delegation, backend response, tool call or awaited follow-up response is open. Under Responses
  * delegation a completed tool call opens a wait for the follow-up response, which ends with
  * `followup_response_completed` or with the completion of a backend response created during the
@@ -119,7 +119,7 @@ export function delegationActivity(
         break;
       case "tool_call_completed":
         open.delete(`tool:${event.call_id}`);
-        // A managed tool result is spoken only after the backend continues (§4).
+        // A managed tool result is spoken only after the backend continues (docs/audio-and-metrics.md).
         if (tracker.activity.target === "responses") add("followup");
         break;
       case "followup_response_completed":

@@ -17,7 +17,7 @@ function checkInterval(interval: Interval, field: string, index: number): void {
 }
 
 /**
- * Sorted, disjoint intervals. Two intervals merge only when they overlap or touch (§4): [0,10) and
+ * Sorted, disjoint intervals. Two intervals merge only when they overlap or touch (docs/audio-and-metrics.md): [0,10) and
  * [10,20) become [0,20), while [0,10) and [11,20) stay apart. Empty intervals carry no time and
  * are dropped.
  */

@@ -6,11 +6,11 @@ import { percentile } from "../stats/rates";
 export const METRICS_VERSION = "2.0";
 /** The default deadline of the response-latency check: an answer later than this after a caller turn is late. */
 export const DEFAULT_RESPONSE_DEADLINE_MS = 5000;
-/** §4: an interrupted assistant yields when it stops within this long of the caller's onset. */
+/** An interrupted assistant yields when it stops within this long of the caller's onset (docs/audio-and-metrics.md). */
 export const YIELD_WINDOW_MS = 2000;
 /** A pause in the assistant's speech shorter than this is not a stop: it resumed (see `resumedEnd`). */
 export const YIELD_RESUME_MS = 700;
-/** §4: over a backchannel the assistant is right to keep talking at least this long past its onset. */
+/** Over a backchannel the assistant is right to keep talking at least this long past its onset (docs/audio-and-metrics.md). */
 export const BACKCHANNEL_CONTINUE_MS = 1000;
 
 /**
@@ -27,7 +27,7 @@ export type DelegationTimingSource = "receive_clock" | "server_offset";
 export interface InteractionInput {
   /** Caller segments (segments.ts), on the same timeline as everything else. */
   caller: readonly CallerSegment[];
-  /** The assistant's voiced intervals; merged, they are the assistant segments of §4. */
+  /** The assistant's voiced intervals; merged, they are the assistant segments of docs/audio-and-metrics.md. */
   assistantVoiced: readonly Interval[];
   /** Assistant turn windows (e.g. from transcript grouping); only used for the speaking-duration maximum. */
   assistantTurns?: readonly Interval[];
@@ -43,7 +43,7 @@ export type ExclusionReason = "backchannel" | "caller_closing" | "assistant_acti
 export type MissReason = "next_eligible_request" | "deadline_expired";
 export type CensorReason = "observation_ended_before_deadline";
 
-/** The fate of one caller segment as a response opportunity (§4). */
+/** The fate of one caller segment as a response opportunity (docs/audio-and-metrics.md). */
 export type ResponseOpportunity = {
   utterance: number;
   action: CallerAction;
@@ -55,7 +55,7 @@ export type ResponseOpportunity = {
   | { outcome: "censored"; reason: CensorReason }
 );
 
-/** One yield opportunity (§4): a caller onset while the assistant was speaking. */
+/** One yield opportunity (docs/audio-and-metrics.md): a caller onset while the assistant was speaking. */
 export type YieldOpportunity = {
   utterance: number;
   action: CallerAction;
@@ -91,7 +91,7 @@ export interface InteractionMetrics {
   missed_reasons: Record<MissReason, number>;
   late_response_latencies_ms: number[];
   /**
-   * Measured, beside the §4 fields (which stay as the contract defines them, for comparability): the
+   * Measured, beside the fields (which stay as the contract defines them, for comparability): the
    * latency of every request that got an answer, timely or late, in caller order. A late answer is slow,
    * not absent, so it is measured here rather than left blank.
    */
@@ -143,7 +143,7 @@ function exclusionOf(u: CallerSegment, assistant: readonly Interval[]): Exclusio
   return null;
 }
 
-/** §4 response opportunities, in caller order. */
+/** Response opportunities, in caller order (docs/audio-and-metrics.md). */
 function responseOpportunities(
   caller: readonly CallerSegment[],
   assistant: readonly Interval[],
@@ -180,7 +180,7 @@ function responseOpportunities(
   });
 }
 
-/** §4 interruptions: distinct assistant segment starts inside [start, end) of a caller's voiced audio. */
+/** Interruptions: distinct assistant segment starts inside [start, end) of a caller's voiced audio (docs/audio-and-metrics.md). */
 function interruptionCount(caller: readonly CallerSegment[], assistant: readonly Interval[]): number {
   const interrupting = new Set<number>();
   for (const u of caller) {
@@ -195,7 +195,7 @@ function interruptionCount(caller: readonly CallerSegment[], assistant: readonly
   return interrupting.size;
 }
 
-/** §4 yield opportunities. A segment starting with or before the caller's onset is not interrupted by it. */
+/** Yield opportunities. A segment starting with or before the caller's onset is not interrupted by it (docs/audio-and-metrics.md). */
 function yieldOpportunities(caller: readonly CallerSegment[], assistant: readonly Interval[]): YieldOpportunity[] {
   const opportunities: YieldOpportunity[] = [];
   for (const u of caller) {
@@ -272,7 +272,7 @@ function measuredLatencies(latencies: number[]) {
 
 /**
  * The latency a reader shows for one trial's audio metrics: the mean of every answered request, late ones
- * included; for records made before that was measured, the §4 mean of timely answers. Null without audio
+ * included; for records made before that was measured, the mean of timely answers. Null without audio
  * or without any answer.
  */
 export function measuredLatencyMs(audio: Readonly<Record<string, unknown>> | null | undefined): number | null {
@@ -284,7 +284,7 @@ export function measuredLatencyMs(audio: Readonly<Record<string, unknown>> | nul
 }
 
 /**
- * §4 interaction metrics (metrics_version "2.0") over one timeline. Pure: the result is plain JSON.
+ * Interaction metrics (metrics_version "2.0") over one timeline. Pure: the result is plain JSON (docs/audio-and-metrics.md).
  * Assistant segments are the merged assistant voiced intervals; caller segments come from
  * `callerSegments`. With no caller segments (a transcript-only caller), every response metric is null.
  */
@@ -323,14 +323,14 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
   // Stryker disable next-line ConditionalExpression: equivalent, only a backchannel opportunity has an `outcome`
   const falseYields = yields.filter((y) => y.kind === "backchannel" && y.outcome === "false_yield").length;
 
-  // §4 speaking duration: the maximum is per assistant turn; without turns each segment is a turn.
+  // Speaking duration: the maximum is per assistant turn; without turns each segment is a turn (docs/audio-and-metrics.md).
   const turns = input.assistantTurns ?? null;
   turns?.forEach((turn, i) => void mergeIntervals([turn], `assistantTurns[${i}]`)); // validates the bounds
   const speakingMaximum = turns
     ? turns.reduce((max, turn) => Math.max(max, totalLength(clipMerged(assistant, turn))), 0)
     : maxEpisode(assistant);
 
-  // §4 floor-hold silence: delegation-active time with neither side speaking.
+  // Floor-hold silence: delegation-active time with neither side speaking (docs/audio-and-metrics.md).
   const active = unionIntervals(delegationIntervals(input.delegations ?? [], observationEndMs));
   const silence = subtractIntervals(active, unionIntervals(assistant, callerSpeech));
 

@@ -1,7 +1,7 @@
 import { TimelineInputError } from "./errors";
 import { clipMerged, type Interval, mergeIntervals } from "./intervals";
 
-/** What the caller meant by an utterance (§4). */
+/** What the caller meant by an utterance (docs/audio-and-metrics.md). */
 export type CallerAction = "OPENING" | "SPEAK" | "BACKCHANNEL" | "INTERRUPT" | "STOP";
 
 /**
@@ -20,7 +20,7 @@ export interface CallerUtterance {
 /**
  * A caller utterance placed on the timeline by its voiced audio: from its first to its last voiced
  * interval inside its window. `voiced` keeps the pauses, because interruption counting looks at
- * voiced audio only (§4).
+ * voiced audio only (docs/audio-and-metrics.md).
  */
 export interface CallerSegment {
   /** Index of the utterance in the annotation list. */
@@ -33,7 +33,7 @@ export interface CallerSegment {
 }
 
 /**
- * §4: caller segments from utterance annotations and the caller's voiced intervals. Voiced audio is
+ * Caller segments from utterance annotations and the caller's voiced intervals. Voiced audio is
  * clipped to each utterance's window; an utterance with no voiced audio inside its window is
  * dropped (a transcript-only caller yields no segments, hence null response metrics).
  *

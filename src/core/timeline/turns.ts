@@ -20,10 +20,10 @@ export interface TranscriptTurn {
   end_ms: number;
 }
 
-/** §3: fragments less than this far apart join one group. */
+/** Fragments less than this far apart join one group (docs/audio-and-metrics.md). */
 export const TRANSCRIPT_GROUP_GAP_MS = 500;
 
-/** §3: settle = max(600 ms, 2 × chunk_ms). */
+/** Settle = max(600 ms, 2 × chunk_ms) (docs/audio-and-metrics.md). */
 export function settleMs(chunkMs: number): number {
   return Math.max(600, 2 * chunkMs);
 }
@@ -63,7 +63,7 @@ const toTurn = (g: Group): TranscriptTurn => ({
 });
 
 /**
- * §3 transcript grouping, per role. Fragments are ordered by their start; a fragment whose start is
+ * Transcript grouping, per role. Fragments are ordered by their start; a fragment whose start is
  * less than 500 ms after the group's end so far (or inside it) joins the group. A group followed by
  * a later group of the same role is closed; only the last group of a role waits for `settle`.
  */
@@ -123,7 +123,7 @@ export interface AssistantAudioDelta {
 export type { PlacedAssistantAudio, PlacedAudioSpan } from "../audio/playback";
 
 /**
- * §2: assistant audio has no timestamps, so each delta (in arrival order) is placed at
+ * Assistant audio has no timestamps, so each delta (in arrival order) is placed at
  * max(end of the previous delta, its receive time). Placement is done in whole samples so that
  * back-to-back deltas stay exactly contiguous; a receive time is rounded up to the next sample
  * because audio cannot play before it arrived.

@@ -4,9 +4,9 @@ import type { Interval } from "../timeline/intervals";
 import { placeAssistantAudio, type AssistantAudioDelta, type PlacedAssistantAudio } from "../timeline/turns";
 
 /**
- * The assistant's audio as it arrives. Deltas have no timestamps (evaluation-contract §2), so each is
+ * The assistant's audio as it arrives. Deltas have no timestamps (docs/audio-and-metrics.md), so each is
  * placed at max(end of previous audio, receive time). Voiced intervals are tracked incrementally for the
- * completion rule; the final track and its metrics are computed once, at the end, with the §2 placement.
+ * completion rule; the final track and its metrics are computed once, at the end, with the placement.
  */
 export class AssistantTrack {
   private readonly deltas: AssistantAudioDelta[] = [];

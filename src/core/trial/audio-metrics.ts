@@ -13,7 +13,7 @@ import type { ToolExecution, Turn } from "../record/trial-record";
 
 const RATE = 24_000;
 
-/** Which detector turns audio into voiced intervals: the §2 RMS rule (default) or WebRTC VAD. */
+/** Which detector turns audio into voiced intervals: the RMS rule (default) or WebRTC VAD. */
 export type SpeechDetector = "rms" | "webrtc";
 
 export interface AudioMetricsInput {
@@ -31,7 +31,7 @@ export interface AudioMetricsInput {
   latencyDeadlineMs?: number;
 }
 
-/** The delegation lifecycle of §4, from the normalized events and the harness's own tool records. */
+/** The delegation lifecycle of docs/audio-and-metrics.md, from the normalized events and the harness's own tool records. */
 export function delegationLifecycle(events: readonly AgentEvent[], tools: readonly ToolExecution[]): DelegationLifecycleEvent[] {
   const out: Array<DelegationLifecycleEvent & { order: number }> = [];
   let order = 0;
@@ -76,7 +76,7 @@ function interactionMetrics(input: AudioMetricsInput, caller: CallerSegment[], a
   return JSON.parse(JSON.stringify({ ...metrics, speech_detector })) as Record<string, Json>;
 }
 
-/** §4 interaction metrics computed from the audio and events alone (single turn: one SPEAK utterance owning all caller audio). */
+/** Interaction metrics computed from the audio and events alone (single turn: one SPEAK utterance owning all caller audio) (docs/audio-and-metrics.md). */
 export async function audioMetrics(input: AudioMetricsInput): Promise<Record<string, Json>> {
   const { callerVoiced, assistantVoiced, speech_detector } = await voicedTracks(input);
   return interactionMetrics(input, callerSegments(input.callerUtterances ?? [{ action: "SPEAK" }], callerVoiced), assistantVoiced, speech_detector);
@@ -92,8 +92,8 @@ export interface ConversationCaller {
 }
 
 /**
- * §4 interaction metrics for a RUN conversation, with the caller's actions inferred from the recording
- * (seed 003): each caller utterance is labelled OPENING/SPEAK/BACKCHANNEL/INTERRUPT/STOP on the detected
+ * Interaction metrics for a RUN conversation, with the caller's actions inferred from the recording
+ * (docs/conversations.md): each caller utterance is labelled OPENING/SPEAK/BACKCHANNEL/INTERRUPT/STOP on the detected
  * voiced audio of both tracks, and the labelled segments drive response, yield and backchannel metrics.
  * Returns the labels too, for the record's user turns (`callerTurns`).
  */

@@ -47,7 +47,7 @@ export interface ConversationSettings {
   max_duration_ms?: number;
   /** Who opens the call: the caller with its request (default), or the assistant, asked with this prompt. */
   assistant_opening_prompt?: string;
-  /** Caller-side acoustic condition (§8) applied to every caller utterance. */
+  /** Caller-side acoustic condition (docs/audio-and-metrics.md) applied to every caller utterance. */
   condition?: { preset: string; overrides?: Record<string, Json> };
   /** Live: a completion observer per conversation (absent: the completion rule decides). */
   observer?: () => CompletionObserver;

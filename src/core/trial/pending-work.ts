@@ -4,7 +4,7 @@ import type { HarnessToolEvent, TrialObserver } from "./state";
 /**
  * Delegated work still open, from the events as they happen: backend responses, client delegations
  * without content yet, tool calls in flight, and managed (Responses) delegations whose tool output still
- * awaits its follow-up response (§4: the delegation stays active until then). Every completion rule
+ * awaits its follow-up response (docs/audio-and-metrics.md: the delegation stays active until then). Every completion rule
  * waits for none to remain.
  */
 export class PendingWork implements TrialObserver {

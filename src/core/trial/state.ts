@@ -43,7 +43,7 @@ export class TrialState {
   /** Every tool call, as the harness executed it against the world. */
   readonly tools: ToolExecution[] = [];
   readonly usage: LimitUsage = { time_ms: 0, turns: 0, tool_calls: 0, provider_requests: 0, exceeded: null };
-  /** The assistant's audio as it arrives, placed on the timeline (§2). */
+  /** The assistant's audio as it arrives, placed on the timeline (docs/audio-and-metrics.md). */
   readonly assistant = new AssistantTrack();
   readonly observers: TrialObserver[] = [];
   world: World | null = null;
@@ -54,7 +54,7 @@ export class TrialState {
   /** Why the trial is an infrastructure error, if it is. */
   error: TrialError | null = null;
   limitHit: LimitExceeded | null = null;
-  /** The target never completed its response in time (§3 response timeout): the target's failure, not infrastructure. */
+  /** The target never completed its response in time (docs/audio-and-metrics.md response timeout): the target's failure, not infrastructure. */
   timedOut: { message: string } | null = null;
   /** Failures after the outcome was already decided by the target's own failure (a close that failed after a limit hit): recorded beside it, never instead. */
   readonly cleanupErrors: TrialError[] = [];

@@ -24,9 +24,9 @@ export interface GradingInput {
   world: { initial: unknown; final: unknown; view: Record<string, unknown>; events: readonly WorldEvent[]; diff: JsonPatch[] };
   /** The package's public facts (PLAN.facts): evidence the assistant may state without a tool. */
   facts?: unknown;
-  /** Set when a semantic judge assessed task_understanding (§5 semantic_outcome). */
+  /** Set when a semantic judge assessed task_understanding (docs/grading.md semantic_outcome). */
   semantic_task_understanding?: "passed" | "failed" | "inconclusive";
-  /** Only a required task_understanding gates task completion (seed 002: semantic criteria are advisory by default). */
+  /** Only a required task_understanding gates task completion (docs/grading.md: semantic criteria are advisory by default). */
   semantic_task_understanding_required?: boolean;
 }
 
@@ -46,7 +46,7 @@ function assistantTurns(turns: Turn[]): Array<Turn & { evidence_id: string }> {
   return turns.filter((t) => t.role === "assistant").map((t, i) => ({ ...t, evidence_id: `utt.assistant.${i + 1}` }));
 }
 
-/** §5 tool_accuracy. */
+/** Tool_accuracy (docs/grading.md). */
 export function toolAccuracy(required: ExpectedCall[], prohibited: ExpectedCall[], actual: ToolExecution[]): number {
   if (actual.some((call) => prohibited.some((p) => callMatches(p, call)))) return 0;
   // With one side empty the matching below gives 0 already; both empty is a perfect 1, not 0 ÷ 0.
@@ -55,7 +55,7 @@ export function toolAccuracy(required: ExpectedCall[], prohibited: ExpectedCall[
   return matched / Math.max(required.length, actual.length);
 }
 
-/** §5 delegation_accuracy. */
+/** Delegation_accuracy (docs/grading.md). */
 export function delegationAccuracy(expectation: "required" | "forbidden" | "optional", delegated: boolean): number {
   return (expectation !== "required" || delegated) && !(expectation === "forbidden" && delegated) ? 1 : 0;
 }
@@ -73,7 +73,7 @@ function isClarification(s: Scenario): boolean {
   return s.type === "clarification" || (s.interaction !== "multi_turn" && s.tags.includes("clarification"));
 }
 
-/** Match expected.state (§1) against the final world (state.ts). */
+/** Match expected.state (docs/datasets.md) against the final world (state.ts). */
 function finalState(input: GradingInput): Dimension {
   const expected = input.scenario.expected.state;
   if (Object.keys(expected).length === 0) return dim("not_applicable", "no expected state");
@@ -83,7 +83,7 @@ function finalState(input: GradingInput): Dimension {
   return dim(ok ? "passed" : "failed", rationale, ok && expected.unchanged === true ? [] : diffIds);
 }
 
-/** Deterministic dimensions and outcome checks, evaluation-contract §5, exactly as written there. */
+/** Deterministic dimensions and outcome checks, exactly as written there. */
 export function grade(input: GradingInput): Grading {
   const { scenario } = input;
   const expected = scenario.expected;
@@ -183,7 +183,7 @@ export function grade(input: GradingInput): Grading {
         : dim("failed", "the assistant did not speak after the tool completed", toolIds);
   }
 
-  // Outcome assessment (§5). A trial passes when no required check failed.
+  // Outcome assessment (docs/grading.md). A trial passes when no required check failed.
   const checks: OutcomeCheck[] = [];
   checks.push(check("conversation_completed", true, input.completed ? "passed" : "failed", input.completed ? "the conversation ran to completion" : input.completion_note));
   checks.push(
@@ -259,7 +259,7 @@ export function grade(input: GradingInput): Grading {
 }
 
 /**
- * §5 grounded_response, extended: required when a tool completed or the assistant stated a concrete value
+ * Grounded_response, extended: required when a tool completed or the assistant stated a concrete value
  * or an outcome. Fails when nothing was said after the last completed tool, when a spoken value is held by
  * no evidence from before it was said, or when an outcome was claimed before the result that backs it.
  */
@@ -303,7 +303,7 @@ function expectedFacts(facts: Scenario["expected"]["facts"], spoken: Array<Turn 
   );
 }
 
-/** §5 critical_procedure: required when a step is critical; every critical step, of every kind, must pass. */
+/** Critical_procedure: required when a step is critical; every critical step, of every kind, must pass (docs/grading.md). */
 function criticalProcedure(procedure: ProcedureResult | null): OutcomeCheck {
   const critical = procedure?.steps.filter((s) => s.critical) ?? [];
   if (critical.length === 0) return check("critical_procedure", false, "not_applicable", "no critical procedure step");
@@ -347,7 +347,7 @@ function refusalExpected(expected: ExpectedCall | undefined, failed: ToolExecuti
 }
 
 /**
- * RUN (seed 003): `expected.tools.required` are the preferred tools, a diagnostic that never gates (critical
+ * RUN (docs/conversations.md): `expected.tools.required` are the preferred tools, a diagnostic that never gates (critical
  * procedure steps do). A conversation may look things up more than once and in its own order, so the
  * preferred calls are matched one-to-one in any order; missing ones, others that ran and failures are listed.
  */

@@ -2,7 +2,7 @@ import type { ExpectedCall } from "../dataset/schema";
 import type { ToolExecution } from "../record/trial-record";
 
 /**
- * Argument and state matching, evaluation-contract §5 "Argument matching": the expected value is a
+ * Argument and state matching (docs/grading.md) "Argument matching": the expected value is a
  * recursive subset of the observed one. Booleans by identity, numbers by numeric value, strings after
  * case folding with punctuation replaced by spaces and whitespace collapsed; a list matches when each
  * expected element matches its own observed element, in any order (a list in a world's view has no
@@ -74,7 +74,7 @@ export function maximumAssignment(left: number, right: number, edge: (i: number,
   return owner;
 }
 
-/** §5: an observed call satisfies an expected one when names match, arguments are a subset, status fits. */
+/** An observed call satisfies an expected one when names match, arguments are a subset, status fits (docs/grading.md). */
 export function callMatches(expected: ExpectedCall, observed: ToolExecution): boolean {
   if (expected.name !== observed.name) return false;
   if (expected.status === "completed" && observed.status !== "completed") return false;

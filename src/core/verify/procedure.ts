@@ -16,7 +16,7 @@ import { callMatches, matchesSubset, normalizeText } from "./match";
 import { matchState, type WorldStates } from "./state";
 
 /**
- * Procedure grading (§5 `critical_procedure`, RUN): every step of `expected.procedure` is judged on the
+ * Procedure grading (docs/grading.md `critical_procedure`, RUN): every step of `expected.procedure` is judged on the
  * recorded evidence, with the evidence ids the judge's catalog uses (`utt.user.N`, `utt.assistant.N`,
  * `tool.<call_id>`, `world.event.<seq>`, `state.diff.<n>`).
  *

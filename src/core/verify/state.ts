@@ -8,7 +8,7 @@ export interface WorldStates {
 }
 
 /**
- * Match an expected state (§1 `expected.state`, or a procedure `state` step's arguments) against the final
+ * Match an expected state (docs/datasets.md `expected.state`, or a procedure `state` step's arguments) against the final
  * world: a subset of `{...final, ...view}`, or, with `{"unchanged": true}`, final equal to initial exactly
  * (any other fields still matched as a subset).
  */

@@ -1,6 +1,6 @@
 /**
- * Timing verifiers: checks on how the assistant behaved in time, read from the §4 metrics the measure
- * stage recorded (never from a live session). They sit beside the §5 outcome checks, which say what was
+ * Timing verifiers: checks on how the assistant behaved in time, read from the metrics the measure
+ * stage recorded (never from a live session). They sit beside the outcome checks, which say what was
  * done; these say whether it was done as a good conversational partner would.
  */
 import type { TrialRecord } from "../record/trial-record";
@@ -8,7 +8,7 @@ import type { YieldOpportunity } from "../timeline/metrics";
 import { defineVerifier, type Verdict, type Verifier } from "./verifier";
 
 /**
- * The caller's interruptions the assistant did not yield to (§4: it stops within 2000 ms of the caller's
+ * The caller's interruptions the assistant did not yield to (it stops within 2000 ms of the caller's
  * onset, a pause under 700 ms counting as the same speech). Null when the record has no audio metrics.
  */
 export function unyieldedInterruptions(record: Pick<TrialRecord, "metrics">): Interruption[] | null {

@@ -1,7 +1,7 @@
 import type { Turn } from "../record/trial-record";
 
 /**
- * Substantive conversation turns (§4 task metric `turns`, seed 003: "actual versus expected substantive
+ * Substantive conversation turns (task metric `turns`, "actual versus expected substantive
  * turns; excludes backchannels").
  *
  * A turn is one speaker holding the floor: consecutive utterances of the same side, in time order, are one

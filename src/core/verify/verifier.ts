@@ -14,7 +14,7 @@ export interface Verdict {
   rationale: string;
   evidence_ids: string[];
   checks?: OutcomeCheck[];
-  /** Semantic verifiers: the judge's model, settings, clause, latency, tokens and cost (§6). */
+  /** Semantic verifiers: the judge's model, settings, clause, latency, tokens and cost (docs/verifiers-and-clauses.md). */
   judge?: JudgeProvenance;
 }
 
@@ -34,7 +34,7 @@ export function defineVerifier(verifier: Verifier): Verifier {
   return verifier;
 }
 
-/** The §5 outcome assessment as a verifier: passes when no required check failed. */
+/** The outcome assessment as a verifier: passes when no required check failed. */
 export const OUTCOME_VERIFIER_ID = "outcome";
 
 export const outcomeVerifier: Verifier = defineVerifier({

@@ -1,5 +1,5 @@
 /**
- * Reading WALK results by recording: pass rates per acoustic condition (§9 rates with a 95% Wilson
+ * Reading WALK results by recording: pass rates per acoustic condition (rates with a 95% Wilson
  * interval) and `--where key=value` filters over recording metadata.
  */
 import { wilsonInterval, type Interval } from "../stats/rates";
@@ -9,10 +9,10 @@ export interface ConditionRate {
   condition: string;
   trials: number;
   passes: number;
-  /** passes / trials; null without trials. Infrastructure errors count as trials that did not pass (§7). */
+  /** passes / trials; null without trials. Infrastructure errors count as trials that did not pass (docs/results.md). */
   pass_rate: number | null;
   wilson_95: Interval | null;
-  /** Reported beside the rate, never dropped (§9). */
+  /** Reported beside the rate, never dropped (docs/gates.md). */
   infrastructure_errors: number;
 }
 

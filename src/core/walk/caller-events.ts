@@ -1,5 +1,5 @@
 /**
- * The realistic preset's caller-side events (§8): coughs and non-directed utterances (the caller
+ * The realistic preset's caller-side events (docs/audio-and-metrics.md): coughs and non-directed utterances (the caller
  * speaking to someone in the room, away from the phone). Each is due at a seeded phase plus a
  * multiple of its interval, and is placed only in the caller's silences: the nearest slot to its due
  * time that clears every speech interval (and every event already placed) by a guard, or skipped when
@@ -47,7 +47,7 @@ export const COUGH_LENGTH_MS = { min: 180, max: 300 } as const;
 export const NON_DIRECTED_PEAK = 3500;
 export const NON_DIRECTED_LOW_PASS_HZ = 2500;
 
-/** The caller's speech (§2 RMS rule), widened by the guard: where no event may go. */
+/** The caller's speech (docs/audio-and-metrics.md RMS rule), widened by the guard: where no event may go. */
 export function callerBusySpans(samples: Int16Array): Span[] {
   return speechIntervals(samples, RATE).map((s) => ({ start: Math.floor(s.start_ms) - EVENT_GUARD_MS, end: Math.ceil(s.end_ms) + EVENT_GUARD_MS }));
 }

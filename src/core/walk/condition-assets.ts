@@ -1,5 +1,5 @@
 /**
- * The sounds conditions mix in besides the caller (§8), all of our own making:
+ * The sounds conditions mix in besides the caller (docs/audio-and-metrics.md), all of our own making:
  * - the bundled second speaker: a few neutral sentences spoken by espeak-ng in a voice no caller
  *   default uses, about ten seconds, committed as crashlab/data/audio/background-speaker.wav
  *   (scripts/make-background-speaker.ts writes it; a test checks the file equals this synthesis);

@@ -1,12 +1,12 @@
 /**
- * Acoustic conditions (§8): the seven presets and their overrides, applied to a caller recording.
+ * Acoustic conditions (docs/audio-and-metrics.md): the seven presets and their overrides, applied to a caller recording.
  * Output stays mono PCM16 at 24 kHz and as long as the input; every random choice comes from a
  * stream seeded by (seed, effect), so the same seed gives the same bytes. Presets without randomness
  * (clean, telephony, echo) give the same bytes for every seed.
  *
  * The realistic preset composes the others in the order sound travels: caller-side events (coughs,
  * non-directed speech) and the second speaker in the room, the echo, the telephone channel, line
- * noise, then packet loss last, so a lost frame is exact zeros as §8 says.
+ * noise, then packet loss last, so a lost frame is exact zeros as docs/audio-and-metrics.md says.
  */
 import { clipInt16 } from "../audio/pcm";
 import { Condition } from "../dataset/schema";
@@ -18,13 +18,13 @@ import { seededRandom } from "./seeded-random";
 export const CONDITION_PRESETS = Condition.options;
 export type ConditionPreset = (typeof CONDITION_PRESETS)[number];
 
-/** The rate every condition works at and returns: the §2 transport rate. */
+/** The rate every condition works at and returns: the transport rate. */
 export const CONDITION_SAMPLE_RATE = 24_000;
-/** §8 packet loss drops whole 20 ms frames. */
+/** Packet loss drops whole 20 ms frames (docs/audio-and-metrics.md). */
 export const LOSS_FRAME_MS = 20;
 const FRAME_SAMPLES = (CONDITION_SAMPLE_RATE * LOSS_FRAME_MS) / 1000;
 
-/** Every parameter a user may override (§8 "Overrides"). The background file itself is an input, not a number. */
+/** Every parameter a user may override (docs/audio-and-metrics.md). The background file itself is an input, not a number. */
 export interface ConditionOverrides {
   noise_rms?: number;
   background_gain?: number;
@@ -39,12 +39,12 @@ export interface ConditionOverrides {
 }
 export type ConditionOverride = keyof ConditionOverrides;
 
-/** §8 telephony channel, fixed. */
+/** Telephony channel, fixed (docs/audio-and-metrics.md). */
 export const TELEPHONY = { high_pass_hz: 300, low_pass_hz: 3400, stages: 2, gain: 1.8, channel_rate_hz: 8000, codec: "G.711 mu-law" } as const;
-/** §8 background speech: the second speaker is peak-normalized to this before mixing. */
+/** Background speech: the second speaker is peak-normalized to this before mixing (docs/audio-and-metrics.md). */
 export const BACKGROUND_PEAK = 6000;
 
-/** §8 defaults per preset; exactly the overrides a preset reads are listed for it. */
+/** Defaults per preset; exactly the overrides a preset reads are listed for it (docs/audio-and-metrics.md). */
 export const PRESET_DEFAULTS: Readonly<Record<ConditionPreset, Readonly<ConditionOverrides>>> = {
   clean: {},
   noisy: { noise_rms: 1200 },
@@ -129,7 +129,7 @@ export function validateOverrides(overrides: ConditionOverrides): void {
   }
 }
 
-/** The effect parameters actually applied, recorded beside each generated recording (§8). */
+/** The effect parameters actually applied, recorded beside each generated recording (docs/audio-and-metrics.md). */
 export interface ConditionSettings {
   preset: ConditionPreset;
   seed: number;
@@ -151,7 +151,7 @@ export interface ConditionSettings {
   packet_loss?: { rate: number; burst_frames: number; frame_ms: number; burst_start_probability: number };
 }
 
-/** What happened to this recording (§8): frames, lost frames, inserted events. */
+/** What happened to this recording (docs/audio-and-metrics.md): frames, lost frames, inserted events. */
 export interface ConditionObservations {
   /** 20 ms frames in the recording (the last may be shorter). */
   frames: number;
@@ -181,7 +181,7 @@ export interface ConditionResult {
   observations: ConditionObservations;
 }
 
-/** Apply one preset (with overrides) to mono 24 kHz caller samples. §8. */
+/** Apply one preset (with overrides) to mono 24 kHz caller samples. docs/audio-and-metrics.md. */
 export function applyCondition(samples: Int16Array, input: ConditionInput): ConditionResult {
   const preset = requirePreset(input.preset);
   const { seed } = input;
@@ -294,7 +294,7 @@ function insertCallerEvents(
   };
 }
 
-/** §8 background speech: normalized to BACKGROUND_PEAK, looped from a seeded offset, mixed at `gain`. */
+/** Background speech: normalized to BACKGROUND_PEAK, looped from a seeded offset, mixed at `gain` (docs/audio-and-metrics.md). */
 function mixBackground(x: Float64Array, background: Int16Array | undefined, gain: number, seed: number): NonNullable<ConditionSettings["background_speech"]> {
   if (!background || background.length === 0) {
     throw new ConditionError("missing_background", "this condition mixes in a second speaker but no background speech was given; pass background (the bundled speaker or an authorized WAV)");
@@ -328,7 +328,7 @@ export function normalizedBackground(background: Int16Array): Int16Array {
   return normalized;
 }
 
-/** §8 echo: one reflection, the signal delayed and scaled, added to itself. */
+/** Echo: one reflection, the signal delayed and scaled, added to itself (docs/audio-and-metrics.md). */
 function addEcho(x: Float64Array, delayMs: number, decay: number): NonNullable<ConditionSettings["echo"]> {
   const delay = Math.round((delayMs * CONDITION_SAMPLE_RATE) / 1000);
   // Backwards, so each x[i − delay] read is still the dry signal.
@@ -337,7 +337,7 @@ function addEcho(x: Float64Array, delayMs: number, decay: number): NonNullable<C
 }
 
 /**
- * §8 telephony: two 300 Hz high-pass and two 3,400 Hz low-pass one-pole stages, ×1.8, then the 8 kHz
+ * Telephony: two 300 Hz high-pass and two 3,400 Hz low-pass one-pole stages, ×1.8, then the 8 kHz
  * channel: every third sample is μ-law encoded and decoded and held for three samples. Returns how
  * many channel samples clipped.
  */
@@ -356,7 +356,7 @@ function telephoneChannel(x: Float64Array): number {
   return clipped;
 }
 
-/** §8 noisy: uniform white noise of amplitude round(rms × √3), whose RMS is `rms`. */
+/** Noisy: uniform white noise of amplitude round(rms × √3), whose RMS is `rms` (docs/audio-and-metrics.md). */
 function addNoise(x: Float64Array, rms: number, seed: number): NonNullable<ConditionSettings["noise"]> {
   const amplitude = Math.round(rms * Math.sqrt(3));
   const rng = seededRandom(seed, "noise");
@@ -365,7 +365,7 @@ function addNoise(x: Float64Array, rms: number, seed: number): NonNullable<Condi
 }
 
 /**
- * §8 packet loss: 20 ms frames dropped (zeroed) in bursts of `burst` frames. A burst starts at a
+ * Packet loss: 20 ms frames dropped (zeroed) in bursts of `burst` frames. A burst starts at a
  * kept frame with probability q = rate / (burst·(1 − rate) + rate), which makes the long-run
  * fraction of lost frames exactly `rate`.
  */

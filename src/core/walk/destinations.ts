@@ -1,5 +1,5 @@
 /**
- * Where generate-audio may write (issue "WALK", §7 file modes). Generated WAVs live under the output
+ * Where generate-audio may write (docs/results.md file modes). Generated WAVs live under the output
  * dataset's `audio/` folder and nowhere else; a destination that escapes it, passes through or is a
  * symbolic link, or is not a plain file is refused before anything is written. Writes are atomic
  * (a fresh temporary file, then rename) with 0600 files and 0700 folders.

@@ -1,4 +1,4 @@
-/** The WALK room: recorded caller inputs, acoustic conditions (§8), fixture generation, breakdowns. */
+/** The WALK room: recorded caller inputs, acoustic conditions (docs/audio-and-metrics.md), fixture generation, breakdowns. */
 export { loadRecording, resolveRecording, validateRecordings, soxCommand, ffmpegCommand, RecordingError, RECORDING_SAMPLE_RATE } from "./recordings";
 export type { LoadedRecording, RecordingEntry, RecordingErrorCode } from "./recordings";
 export {

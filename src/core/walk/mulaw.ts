@@ -1,6 +1,6 @@
 /**
  * G.711 μ-law companding (ITU-T G.711, the classic 16-bit-input formulation with bias 0x84 and clip
- * 32,635), used by the telephony condition (§8) for its encode/decode round trip.
+ * 32,635), used by the telephony condition (docs/audio-and-metrics.md) for its encode/decode round trip.
  */
 
 const BIAS = 0x84;

@@ -1,6 +1,6 @@
 /**
  * One-pole RC filters (the discrete forms of an RC high-pass and low-pass), in place on float
- * samples. §8's telephony band is two of each; the realistic preset's cough and off-axis speech use
+ * samples. telephony band is two of each; the realistic preset's cough and off-axis speech use
  * them to shape their sound.
  */
 

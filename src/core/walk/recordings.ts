@@ -1,5 +1,5 @@
 /**
- * WALK's recorded caller inputs (§1 `input.recordings[]`, §2): resolving a recording's path against
+ * WALK's recorded caller inputs (docs/datasets.md `input.recordings[]`, docs/audio-and-metrics.md): resolving a recording's path against
  * its dataset file and checking, before any session starts, that it is a non-empty mono signed
  * 16-bit PCM WAV at 24,000 Hz. WALK replays the file's PCM exactly, so anything else is refused with
  * a message that names the dataset, scenario, recording and path, says what the file is, and gives
@@ -12,7 +12,7 @@ import { describeWav, readWav, WavError, type WavAudio } from "../audio/wav";
 import { formatBytes, InputFileError, readInputFile } from "../dataset/input-file";
 import type { Dataset, Scenario } from "../dataset/schema";
 
-/** §2 transport rate: the only rate a WALK recording may have. */
+/** Transport rate: the only rate a WALK recording may have (docs/audio-and-metrics.md). */
 export const RECORDING_SAMPLE_RATE = 24_000;
 /**
  * The largest recording file read (checked before reading): about 23 minutes of 24 kHz mono PCM16,

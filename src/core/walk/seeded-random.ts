@@ -1,5 +1,5 @@
 /**
- * Seeded randomness for acoustic conditions (§8: deterministic for a given seed). Each effect draws
+ * Seeded randomness for acoustic conditions (docs/audio-and-metrics.md: deterministic for a given seed). Each effect draws
  * from its own named stream, so changing one effect's parameters never shifts another effect's
  * random numbers: the packet-loss pattern of seed 41 stays the same whatever the noise level.
  */

@@ -1,7 +1,7 @@
 /**
  * An optional stronger speech detector (`--speech-detector webrtc`): the WebRTC voice activity
  * detector (libfvad compiled to WebAssembly, @echogarden/fvad-wasm, BSD-3-Clause), returning the same
- * interval shape as the §2 RMS rule so either can build a timeline. The RMS rule stays the default so
+ * interval shape as the RMS rule so either can build a timeline. The RMS rule stays the default so
  * figures remain comparable; a result records which detector produced its timeline.
  *
  * fvad takes 10/20/30 ms frames at 8, 16, 32 or 48 kHz: audio at another rate (the 24 kHz transport)
@@ -49,7 +49,7 @@ export function loadWebrtcVad(): Promise<WebrtcVad> {
   return loading;
 }
 
-/** Speech intervals by the WebRTC VAD, same shape as `speechIntervals` (§2). */
+/** Speech intervals by the WebRTC VAD, same shape as `speechIntervals` (docs/audio-and-metrics.md). */
 export async function webrtcSpeechIntervals(samples: Int16Array, sampleRate: number, options: WebrtcVadOptions = {}): Promise<SpeechInterval[]> {
   return (await loadWebrtcVad()).speechIntervals(samples, sampleRate, options);
 }

@@ -287,7 +287,7 @@ function toJsonPatch(patch: Patch): JsonPatch {
   return patch.op === "remove" ? { op: "remove", path } : { op: patch.op, path, value: patch.value };
 }
 
-/** §1 `application.initial_state` → validated, frozen state; anything wrong is a WorldSetupError. */
+/** `application.initial_state` → validated, frozen state; anything wrong is a WorldSetupError (docs/datasets.md). */
 function initialStateOf<S>(def: WorldDefinition<S>, portableInput: Record<string, unknown>): S {
   const where = `world "${def.name}"`;
   // A private JSON copy: the scenario object can change later without reaching the world.

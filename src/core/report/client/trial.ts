@@ -123,7 +123,7 @@ export function trialHtml(d: TrialDetail, nav: { back: string; prev: string | nu
     )}</section>`,
   );
   out.push(
-    `<section class="cols"><div><h2>Metrics</h2><h3>Audio (§4)</h3>${metricsTable(d.metrics.audio, ["opportunities", "yield_opportunities"])}</div><div><h3>Task</h3>${metricsTable(d.metrics.task)}<h3>Consumption (target)</h3>${metricsTable(d.metrics.consumption)}<h3>Limits</h3><pre>${json(d.limits)}</pre></div></section>`,
+    `<section class="cols"><div><h2>Metrics</h2><h3>Audio</h3>${metricsTable(d.metrics.audio, ["opportunities", "yield_opportunities"])}</div><div><h3>Task</h3>${metricsTable(d.metrics.task)}<h3>Consumption (target)</h3>${metricsTable(d.metrics.consumption)}<h3>Limits</h3><pre>${json(d.limits)}</pre></div></section>`,
   );
   out.push(
     `<section class="cols"><div><h2>Provenance</h2><pre>${json(d.provenance)}</pre></div><div><h2>Input</h2><pre>${json(d.input)}</pre><h3>Artifacts</h3><ul class="artifacts">${Object.entries(d.artifacts)

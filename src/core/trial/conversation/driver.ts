@@ -23,7 +23,7 @@ import { ConversationRelay, DEFAULT_RELAY_SETTINGS, type RelayEnd } from "./rela
 
 /**
  * The RUN driver: one continuous full-duplex conversation between the target and a simulated caller
- * (seed 003, "Run"). World setup → session start → caller start → the relay until the conversation is
+ * (docs/conversations.md). World setup → session start → caller start → the relay until the conversation is
  * over → close both → measure → verify → judge → record: the same stages as every driver, with the
  * relay as its input delivery and the conversation's own completion rule.
  */
@@ -154,7 +154,7 @@ function conversationRecord(relay: ConversationRelay, end: RelayEnd | null, call
   };
 }
 
-/** The caller-side acoustic condition (§8), applied to each utterance with its own seed; none or clean → unchanged. */
+/** The caller-side acoustic condition (docs/audio-and-metrics.md), applied to each utterance with its own seed; none or clean → unchanged. */
 async function callerCondition(condition: ConversationSettings["condition"], seed: number): Promise<(pcm: Uint8Array, index: number) => Uint8Array> {
   if (!condition || condition.preset === "clean") return (pcm) => pcm;
   const preset = requirePreset(condition.preset);

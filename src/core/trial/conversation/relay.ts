@@ -65,7 +65,7 @@ export type RelayEnd =
   | { ended: "duration_limit"; reason: string }
   | { ended: "no_opening"; reason: string };
 
-/** RMS of a 20 ms frame at or above this is voiced (§2). */
+/** RMS of a 20 ms frame at or above this is voiced (docs/audio-and-metrics.md). */
 const VOICED_RMS = 220;
 /** The assistant counts as still speaking through pauses shorter than this. */
 const SPEAKING_HANGOVER_MS = 300;

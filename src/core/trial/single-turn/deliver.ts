@@ -18,7 +18,7 @@ export function deliverText(trial: TrialState, session: TargetSession): Promise<
 
 /**
  * Audio input delivery: stream the caller audio on absolute deadlines, then keep the microphone open with
- * silence until the response is complete (§3) or the response timeout passes.
+ * silence until the response is complete (docs/audio-and-metrics.md) or the response timeout passes.
  */
 export async function deliverAudio(trial: TrialState, session: TargetSession, caller: CallerAudio, completion: ResponseCompletion): Promise<DeliveryEnd> {
   const { clock, audio } = trial;

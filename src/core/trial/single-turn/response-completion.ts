@@ -5,11 +5,11 @@ import type { HarnessToolEvent, TrialObserver } from "../state";
 import { PendingWork } from "../pending-work";
 import { fragmentOf } from "../transcript";
 
-/** Event types that do not count as "meaningful" for the quiet rule of §3 (silent audio is handled apart). */
+/** Event types that do not count as "meaningful" for the quiet rule of docs/audio-and-metrics.md (silent audio is handled apart). */
 const NOT_MEANINGFUL = new Set(["usage", "raw"]);
 
 /**
- * Single-turn response completion, evaluation-contract §3. There is no turn-done event, so completion is
+ * Single-turn response completion, docs/audio-and-metrics.md. There is no turn-done event, so completion is
  * inferred from everything observed so far; `waitingFor(now)` lists the conditions that do not hold yet,
  * empty once the response is complete (and named in the timeout message otherwise).
  */

@@ -9,7 +9,7 @@ import type { Verification } from "./verify";
 /**
  * Judge: every verifier's assessment of the drafted record. After an infrastructure error none runs
  * (each is `not_run`, naming the stage). Otherwise the semantic layer runs first: its task_understanding
- * feeds the §5 semantic_outcome check, which the deterministic outcome verifier then reads — so the
+ * feeds the semantic_outcome check, which the deterministic outcome verifier then reads — so the
  * draft's checks and task metrics are updated here. Partial credit never overrides a deterministic failure.
  */
 export async function judge(trial: TrialState, draft: DraftRecord, verification: Verification): Promise<Assessment[]> {

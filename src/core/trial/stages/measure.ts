@@ -16,27 +16,27 @@ export interface Observation {
   turns: Turn[];
   delegations: Delegation[];
   world: { initial: Json; final: Json; view: Record<string, Json>; events: WorldEvent[]; diff: JsonPatch[] };
-  /** Whether the conversation ran to completion, and if not, why (§5 `conversation_completed`). */
+  /** Whether the conversation ran to completion, and if not, why (docs/grading.md `conversation_completed`). */
   completed: boolean;
   completion_note: string;
   /** The assistant's audio placed on the timeline; null without caller audio (text-level targets). */
   placed: PlacedAssistantAudio | null;
-  /** §4 interaction metrics; null for text-level targets, or when computing them failed. */
+  /** Interaction metrics; null for text-level targets, or when computing them failed (docs/audio-and-metrics.md). */
   audio: Record<string, Json> | null;
 }
 
 /**
- * Measure: turns, usage (and the turn limit), delegations, the world's final state, and the §4 audio
+ * Measure: turns, usage (and the turn limit), delegations, the world's final state, and the audio
  * metrics from the two tracks. Metrics come from the audio and events captured, also when the trial
  * ended early; a failure to compute them is the harness's, recorded at stage "metrics" rather than lost.
  * Whether the conversation completed is settled before that, from the live part alone.
  */
 export interface MeasureOptions {
-  /** The assistant channel as the caller heard it (RUN's playback), instead of the §2 placement of what arrived. */
+  /** The assistant channel as the caller heard it (RUN's playback), instead of the placement of what arrived. */
   assistant?: PlacedAssistantAudio;
   /**
    * RUN: what the simulated caller said. Its utterances are labelled after the fact from the recording
-   * (OPENING, SPEAK, BACKCHANNEL, INTERRUPT, STOP), drive the §4 metrics, and are the record's user turns
+   * (OPENING, SPEAK, BACKCHANNEL, INTERRUPT, STOP), drive the metrics, and are the record's user turns
    * (the caller's own words, not the target's recognition of them).
    */
   conversation?: ConversationCaller;

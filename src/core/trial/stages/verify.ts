@@ -7,7 +7,7 @@ import type { Observation } from "./measure";
 /** A trial's deterministic grading, with the input it was made from (the judge stage regrades from it). */
 export type Verification = Grading & { input: GradingInput };
 
-/** Verify: the §5 deterministic grading (dimensions, outcome checks, tool and delegation accuracy) of what was observed. */
+/** Verify: the deterministic grading (dimensions, outcome checks, tool and delegation accuracy) of what was observed. */
 export function verify(trial: TrialState, observed: Observation, caller?: readonly ProcedureCallerLine[]): Verification {
   const input: GradingInput = {
     scenario: trial.scenario,
