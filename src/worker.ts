@@ -1,3 +1,5 @@
+// The trial worker thread's entry point (built as dist/worker.js).
+
 import * as alpha from "./alpha/index";
 import { engineSetup } from "./core/cli/run-settings";
 import { serveTrials } from "./core/runner/worker";

@@ -1,3 +1,5 @@
+/** The simulated caller's script, copied from a multi-turn scenario without the evaluator's expectations. */
+
 import type { Scenario } from "../dataset/schema";
 import type { CallerScript } from "./types";
 

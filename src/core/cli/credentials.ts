@@ -1,3 +1,5 @@
+/** Which API key goes to which service: OPENAI_API_KEY only to OpenAI's hosts, any other key only where named. */
+
 import { UsageError } from "./usage-error";
 import { urlForDisplay } from "../services/redact";
 

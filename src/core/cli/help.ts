@@ -1,3 +1,5 @@
+// The text of crashlab's help pages: the main one, `run --help` and `init --help`.
+
 export const MAIN_HELP = `crashlab — evaluate assembled agent systems inside controlled experiments
 
 Usage:

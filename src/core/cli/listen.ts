@@ -1,3 +1,5 @@
+/** Finding a local audio player for `--listen`, which plays WAV files aloud. */
+
 import { spawnSync } from "node:child_process";
 import { onPath } from "./on-path";
 

@@ -1,3 +1,5 @@
+/** The whole CLI as one function: argv to a command, output redacted, user errors as one paragraph, an exit code. */
+
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadDataset } from "../dataset/load";

@@ -1,3 +1,5 @@
+/** Looking an executable up on PATH (audio players, browser openers). */
+
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 

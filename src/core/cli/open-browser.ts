@@ -1,3 +1,5 @@
+/** Opening a URL in the user's browser with the platform's opener, for `crashlab view`. */
+
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { onPath } from "./on-path";

@@ -1,3 +1,5 @@
+/** `crashlab run`'s flags: parsing, their ranges, and resolving each setting (flag, then PLAN defaults, then built-ins). */
+
 import { decimalNumber, oneOf, parseFlags, wholeNumber, type Range } from "./flags";
 import { availableParallelism } from "node:os";
 import { MAX_VIRTUAL_CONCURRENCY, virtualConcurrencyRefusal, type GateOverrides } from "../run/run";

@@ -1,3 +1,5 @@
+/** A run's resolved options turned into engine options, caller speech and conversation settings, alike in every thread. */
+
 import { resolve } from "node:path";
 import { CachedSynthesizer, CacheOnlySynthesizer, EspeakSynthesizer, OPENAI_SPEECH_PROVIDER, OpenAISpeechSynthesizer } from "../speech/index";
 import type { RunOptions } from "../run/run";

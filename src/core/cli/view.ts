@@ -1,3 +1,5 @@
+/** `crashlab view`: open a run's report.html in the browser, or serve it for people to review. */
+
 import { existsSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";

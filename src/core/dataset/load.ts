@@ -1,3 +1,5 @@
+/** Reading and validating a dataset file, every problem named by file, scenario and field. */
+
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { formatBytes, InputFileError, readInputFile } from "./input-file";

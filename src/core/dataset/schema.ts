@@ -1,3 +1,5 @@
+/** The scenario dataset schema (docs/datasets.md): scenarios, their inputs and the evaluator's expectations. */
+
 import { z } from "zod";
 
 /** Scenario datasets (docs/datasets.md) (schema_version "1.0"). Unknown fields are rejected everywhere. */

@@ -1,3 +1,5 @@
+/** Writing files whole (temp file, then rename), making folders one level at a time, clearing killed writers' temp files. */
+
 import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, parse, relative, resolve } from "node:path";
 

@@ -1,3 +1,5 @@
+/** The machine's faults (disk full, read-only, no permission) told apart from ours, and the one line that reports them. */
+
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 

@@ -1,3 +1,5 @@
+/** Release gates: from trial outcomes and each verifier's gate rule to a decision and the run's exit code. */
+
 import type { Assessment } from "../record/assessment";
 import type { TrialStatus } from "../record/trial-record";
 

@@ -1,3 +1,5 @@
+/** `crashlab init`: writing the scaffold into a folder without overwriting anything, and what it prints. */
+
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, parse, relative, resolve, sep } from "node:path";

@@ -1,3 +1,5 @@
+/** Where `crashlab init`'s files come from: templates/init/, read and filled in. */
+
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";

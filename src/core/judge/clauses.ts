@@ -1,3 +1,5 @@
+/** The semantic judge's behavior clauses: the five built-in ones, and `defineClause` for a package's own. */
+
 import type { Scenario } from "../dataset/schema";
 import { CORRECTION_WORDS } from "../timeline/cues";
 import type { VerifierInput } from "../verify/verifier";

@@ -1,3 +1,5 @@
+/** A trial's evidence catalog: what was observed, item by item with ids, for the semantic judge to cite. */
+
 import { z } from "zod";
 import type { Scenario } from "../dataset/schema";
 import type { TrialRecord } from "../record/trial-record";

@@ -1,3 +1,5 @@
+/** The semantic judge: its settings, instructions and reply schema, one Responses API call per applicable clause. */
+
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { zodTextFormat } from "openai/helpers/zod";
 import { z } from "zod";

@@ -1,3 +1,5 @@
+/** The semantic verifiers (`semantic.<clause id>`): one per behavior clause, and the semantic quality score. */
+
 import type { Assessment, JudgeProvenance } from "../record/assessment";
 import type { Verdict, Verifier, VerifierInput } from "../verify/verifier";
 import { BUILTIN_CLAUSES, ClauseError, type BehaviorClause, type ClauseRecord } from "./clauses";

@@ -1,3 +1,5 @@
+/** `--data`: a PLAN whose cases are replaced by the given datasets' scenarios. */
+
 import { relative, resolve } from "node:path";
 import { loadDataset } from "../dataset/load";
 import { datasetCases, definePlan, PlanError, type Plan } from "../run/plan";

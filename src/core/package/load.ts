@@ -1,3 +1,5 @@
+/** Finding and loading a user's evaluation package through jiti, with its transpiled code cached. */
+
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";

@@ -1,3 +1,5 @@
+/** Digests behind a trial's provenance: of the package, the git state, the inputs and the settings. */
+
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from "node:fs";

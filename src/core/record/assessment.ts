@@ -1,3 +1,5 @@
+/** The assessment schema: one verifier's verdict on one trial, which is all the gates read. */
+
 import { z } from "zod";
 
 /**

@@ -1,3 +1,5 @@
+/** The results.json schema: the run, its gates and summary, and one row per trial. */
+
 import { z } from "zod";
 import { Limits, TrialRecord } from "../record/trial-record";
 

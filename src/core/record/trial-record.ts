@@ -1,3 +1,5 @@
+/** The trial record schema (docs/results.md): everything verifiers, reporters and gates read of a trial. */
+
 import { z } from "zod";
 import { Assessment, OutcomeCheck } from "./assessment";
 

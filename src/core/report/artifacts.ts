@@ -1,3 +1,5 @@
+/** A trial's artifact files: its event log, transcripts and, when the policy keeps its audio, conversation.wav. */
+
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { interleaveStereo } from "../audio/pcm";

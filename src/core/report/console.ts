@@ -1,3 +1,5 @@
+/** What a run prints: a progress line per trial, the end-of-run table, and `--verbose`'s conversation lines. */
+
 import type { GateDecision } from "../gate/gates";
 import type { TrialRecord } from "../record/trial-record";
 import type { RunSummary } from "../run/summary";

@@ -1,3 +1,5 @@
+/** report.html: one self-contained page per run, its data embedded, its styles and script inline. */
+
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { ReportData } from "./client/data";
 import { viewerScript } from "./viewer-bundle";

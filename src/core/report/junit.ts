@@ -1,3 +1,5 @@
+/** junit.xml: one testsuite per case and one testcase per trial, so CI systems show a run's trials. */
+
 import type { Assessment } from "../record/assessment";
 import type { TrialRecord } from "../record/trial-record";
 import type { Interruption } from "../run/run";

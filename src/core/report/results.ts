@@ -1,3 +1,5 @@
+/** Building results.json from a run and writing it (with junit.xml), a row at a time. */
+
 import { join } from "node:path";
 import type { RunResult } from "../run/run";
 import type { TargetDescriptor } from "../target/types";

@@ -1,3 +1,5 @@
+/** People's reviews of a run as the report shows them: the reviews that count, human gates, judge calibration. */
+
 import { calibrate } from "../review/calibrate";
 import { humanVerdicts, latestReviews, reviewableVerifiers } from "../review/reviews";
 import { decideWithReviews, type RunReviews } from "../review/run-reviews";

@@ -1,3 +1,5 @@
+/** report.html built from a run folder alone, so a report written now and one rebuilt later are the same. */
+
 import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { trialDetail, reportData, reportTrial, type ReportExtras, type ReportTrial, type TrialSource, type TranscriptFile } from "./view-model";

@@ -1,3 +1,5 @@
+/** The report's data from a run folder's files: overview, trial list, gates and each trial's details. */
+
 import { buildEvidenceCatalog, evidenceLine, type EvidenceCatalog, type EvidenceItem } from "../judge/evidence";
 import type { Assessment } from "../record/assessment";
 import type { Delegation, ToolExecution, Turn } from "../record/trial-record";

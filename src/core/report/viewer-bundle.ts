@@ -1,3 +1,5 @@
+/** The report page's script, bundled from report/client/: read from dist/, or built on the fly from the sources. */
+
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";

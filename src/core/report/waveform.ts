@@ -1,3 +1,5 @@
+/** What the conversation viewer draws from conversation.wav: each channel's peaks and voiced intervals. */
+
 import { HOST_IS_LITTLE_ENDIAN } from "../audio/pcm";
 import { speechIntervals, type SpeechInterval } from "../audio/speech";
 import { readWav } from "../audio/wav";

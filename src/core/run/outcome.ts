@@ -1,3 +1,5 @@
+/** The slim outcome a streaming run keeps of each finished trial: just what the summary and gates read. */
+
 import type { Assessment } from "../record/assessment";
 import type { GateTrial } from "../gate/gates";
 import type { SummaryTrial } from "./summary";

@@ -1,3 +1,5 @@
+/** The PLAN: run defaults, `definePlan`, cases from datasets (CRAWL, WALK, RUN), case selection and trial seeds. */
+
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { DatasetError, type LoadedDataset } from "../dataset/load";

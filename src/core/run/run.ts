@@ -1,3 +1,5 @@
+/** Resolving a run from a PLAN and options, and the trial loop that runs it to a result and a decision. */
+
 import { randomBytes } from "node:crypto";
 import { evaluateGates, type GateConfig, type GateDecision, type GateRule, type GateVerdict } from "../gate/gates";
 import { humanGateConfig, humanGateIds, isKnownHumanGate } from "../gate/human";

@@ -1,3 +1,5 @@
+/** A run's summary: per-case and per-run statistics (docs/gates.md). */
+
 import { passHatK, percentile, wilsonInterval, type Interval } from "../stats/rates";
 import { judgeUsageTotals, type JudgeUsageTotals } from "../judge/verifiers";
 import { conditionBreakdown, type ConditionRate } from "../walk/breakdown";

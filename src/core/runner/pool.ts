@@ -1,3 +1,5 @@
+/** The worker-thread pool an offline run's trials run in, so a virtual-time run uses every core. */
+
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";

@@ -1,3 +1,5 @@
+/** A finished trial's artifacts written, then the trial reduced to its journal line, slim outcome and progress line. */
+
 import type { EvidenceCatalog } from "../judge/evidence";
 import { trialOutcome, type TrialOutcome } from "../run/outcome";
 import type { TrialRecord } from "../record/trial-record";

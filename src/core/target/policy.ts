@@ -1,3 +1,5 @@
+/** The assistant policy: the protocol-free brain an offline target runs, seeing only what a real assistant would. */
+
 import type { CallerContext, HistoryMessage } from "./types";
 
 /**

@@ -1,3 +1,5 @@
+/** The live backend for client delegation: the OpenAI Responses API running the world's tools through the harness. */
+
 import OpenAI from "openai";
 import { serviceClientOptions, type AuthHeader } from "../services/auth";
 import type { BackendResult, BackendTask, PolicyTools } from "./policy";

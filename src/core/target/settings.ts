@@ -1,3 +1,5 @@
+/** Target settings: the run-wide settings a PLAN's target (a ready adapter or a factory) is built with. */
+
 import type { AuthHeader } from "../services/auth";
 import type { DelegationMode, TargetAdapter } from "./types";
 

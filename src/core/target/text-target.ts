@@ -1,3 +1,5 @@
+/** The text target: an assistant policy run in-process at the text level, reporting the events a GPT-Live session would. */
+
 import type { AssistantPolicy, PolicyToolResult } from "./policy";
 import type {
   CallerInput,

@@ -1,3 +1,5 @@
+/** What a target is: the adapter and session interfaces, what a session starts with, and the normalized agent events. */
+
 import type { Clock } from "../time/clock";
 import type { Json, ToolDeclaration } from "../world/types";
 

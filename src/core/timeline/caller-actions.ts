@@ -1,3 +1,5 @@
+/** A RUN caller's utterances labelled after the fact (OPENING, SPEAK, BACKCHANNEL, INTERRUPT, STOP) from the recording. */
+
 import { isBackchannelPhrase, saysGoodbye } from "./cues";
 import { clipMerged, type Interval, mergeIntervals } from "./intervals";
 import type { CallerAction, CallerUtterance } from "./segments";

@@ -1,3 +1,5 @@
+/** A trial's two audio tracks, caller and assistant, on one timeline: what conversation.wav and the metrics share. */
+
 import { placePcm16, zeroFillTo } from "../audio/pcm";
 
 /** The caller's PCM as sent and the assistant's placed audio, as a trial hands them over. */

@@ -1,3 +1,5 @@
+/** The delegation lifecycle from a trial's events, and when each delegation was active. */
+
 import { TimelineInputError } from "./errors";
 import type { Interval } from "./intervals";
 

@@ -1,3 +1,4 @@
+// The timeline folder's public face: turns, intervals, caller segments, delegations and timing metrics.
 export { TimelineInputError } from "./errors";
 export {
   type Interval,

@@ -1,3 +1,5 @@
+/** Spans on the trial timeline and their arithmetic: merge, union, subtract, intersect. */
+
 import { TimelineInputError } from "./errors";
 
 /** A span on the trial timeline, in ms since the trial started; `end_ms` is exclusive. */

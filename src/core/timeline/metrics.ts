@@ -1,3 +1,5 @@
+/** A trial's interaction metrics (docs/audio-and-metrics.md): response rate and latency, yielding, backchannels. */
+
 import { TimelineInputError } from "./errors";
 import { clipMerged, type Interval, maxEpisode, mergeIntervals, subtractIntervals, totalLength, unionIntervals } from "./intervals";
 import type { CallerAction, CallerSegment } from "./segments";

@@ -1,3 +1,5 @@
+/** Caller utterances placed on the timeline by their voiced audio, each with what the caller meant by it. */
+
 import { TimelineInputError } from "./errors";
 import { clipMerged, type Interval, mergeIntervals } from "./intervals";
 

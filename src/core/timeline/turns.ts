@@ -1,3 +1,5 @@
+/** Transcript turns: transcript fragments grouped per speaker into turns on the trial timeline. */
+
 import { TimelineInputError } from "./errors";
 import { type Interval, mergeIntervals } from "./intervals";
 import type { PlacedAssistantAudio, PlacedAudioSpan } from "../audio/playback";

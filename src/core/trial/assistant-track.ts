@@ -1,3 +1,5 @@
+/** The assistant's audio as it arrives, placed on the trial timeline, with its voiced intervals kept up to date. */
+
 import { pcm16FromBytes } from "../audio/pcm";
 import { speechIntervals } from "../audio/speech";
 import type { Interval } from "../timeline/intervals";

@@ -1,3 +1,5 @@
+/** Per-chunk audio events counted rather than logged one by one, unless `--log-audio-events` asks for each. */
+
 import { base64DecodedLength } from "../audio/pcm";
 import type { AgentEvent } from "../target/types";
 import type { Json } from "../world/types";

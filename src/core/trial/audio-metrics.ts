@@ -1,3 +1,5 @@
+/** A trial's interaction metrics from its audio and events: single turn, or a RUN conversation with labelled caller actions. */
+
 import { speechIntervals } from "../audio/speech";
 import { loadWebrtcVad, webrtcDetectorName } from "../walk/webrtc-vad";
 import type { AgentEvent, TokenUsage } from "../target/types";

@@ -1,3 +1,5 @@
+/** What a trial is run from: a case (scenario, world, input kind, tools, limits) and the trial's id, repetition and seed. */
+
 import type { Scenario } from "../dataset/schema";
 import type { Limits } from "../record/trial-record";
 import type { Json, WorldDefinition } from "../world/types";

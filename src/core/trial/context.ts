@@ -1,3 +1,5 @@
+/** What the runner hands a trial and what a finished trial hands back, with conversation and audio settings. */
+
 import type { GitState } from "../provenance/digest";
 import type { TrialRecord, Limits } from "../record/trial-record";
 import type { EvidenceCatalog } from "../judge/evidence";

@@ -1,3 +1,5 @@
+/** A trial's errors: a limit hit (the target's fault, a failure) told apart from a stage's failure (infrastructure). */
+
 import type { LimitUsage } from "../record/trial-record";
 
 /** A trial limit was hit: the target's own doing, so the trial fails (it is not an infrastructure error). */

@@ -1,3 +1,5 @@
+/** The record of a trial lost outside itself (its worker thread died), read and graded like any errored trial. */
+
 import { machineFaultError, machineFaultInMessage } from "../files/machine-fault";
 import { sha256 } from "../provenance/digest";
 import type { TrialContext, TrialResult } from "./context";

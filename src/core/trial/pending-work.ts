@@ -1,3 +1,5 @@
+/** Delegated work still open (backend responses, delegations, tool calls), which every completion rule waits on. */
+
 import type { AgentEvent } from "../target/types";
 import type { HarnessToolEvent, TrialObserver } from "./state";
 

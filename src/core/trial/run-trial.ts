@@ -1,3 +1,5 @@
+/** One trial run with its case kind's driver: CRAWL and WALK one caller turn, RUN a whole conversation. */
+
 import type { CaseDefinition } from "./case";
 import type { TrialContext, TrialResult } from "./context";
 import { runConversationTrial } from "./conversation/driver";

@@ -1,3 +1,5 @@
+/** The harness side of a target's session: events logged, provider requests counted, tool calls run on the world. */
+
 import type { ToolExecution } from "../record/trial-record";
 import { refusalOutput, type AgentEvent, type SessionIO, type ToolCallRequest, type ToolReply } from "../target/types";
 import type { Json } from "../world/types";

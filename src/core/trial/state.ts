@@ -1,3 +1,5 @@
+/** The live state of one trial, shared by its stages and its driver until the record stage turns it into a record. */
+
 import type { Scenario } from "../dataset/schema";
 import type { Limits, LimitUsage, LoggedEvent, ToolExecution, TrialError } from "../record/trial-record";
 import type { AgentEvent, TargetSession } from "../target/types";

@@ -1,3 +1,5 @@
+/** A trial's transcript events as timeline fragments, for grouping into turns. */
+
 import type { AgentEvent } from "../target/types";
 import type { TranscriptFragment } from "../timeline/turns";
 

@@ -1,3 +1,5 @@
+/** Deterministic grading (docs/grading.md): the dimensions, outcome checks, tool and delegation accuracy of a trial. */
+
 import type { ExpectedCall, Scenario } from "../dataset/schema";
 import type { Delegation, Dimension, ProcedureResult, ToolExecution, Turn } from "../record/trial-record";
 import type { OutcomeCheck } from "../record/assessment";

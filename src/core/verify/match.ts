@@ -1,3 +1,5 @@
+/** Matching expected arguments and state against what was observed (docs/grading.md): subsets, equality, one-to-one pairing. */
+
 import type { ExpectedCall } from "../dataset/schema";
 import type { ToolExecution } from "../record/trial-record";
 

@@ -1,3 +1,5 @@
+/** Procedure grading for RUN: each step of `expected.procedure` judged on the recorded evidence, in order. */
+
 import type { ExpectedCall, Scenario } from "../dataset/schema";
 import type { ProcedureResult, ProcedureStepResult, ToolExecution, Turn } from "../record/trial-record";
 import {

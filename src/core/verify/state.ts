@@ -1,3 +1,5 @@
+/** Matching an expected state against the trial's final world. */
+
 import { jsonEqual, matchesSubset } from "./match";
 
 /** The world as grading sees it: initial and final state, plus the package's view of the final state. */

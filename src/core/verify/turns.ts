@@ -1,3 +1,5 @@
+/** Counting a conversation's substantive turns (backchannels excluded) for the `turns` task metric. */
+
 import type { Turn } from "../record/trial-record";
 
 /**

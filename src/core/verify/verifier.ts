@@ -1,3 +1,5 @@
+/** What a verifier is, the built-in outcome verifier, and running one so that a throw is an error, never a pass. */
+
 import type { Scenario } from "../dataset/schema";
 import type { TrialRecord } from "../record/trial-record";
 import type { Assessment, JudgeProvenance, OutcomeCheck } from "../record/assessment";

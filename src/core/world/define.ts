@@ -1,3 +1,5 @@
+/** `defineWorld`: declaring a world, checked when its module loads rather than mid-trial. */
+
 import { WorldDefinitionError } from "./errors";
 import type { OperationDefinition, WorldDefinition } from "./types";
 

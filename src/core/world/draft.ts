@@ -1,3 +1,5 @@
+/** Copy-on-write drafts for a world write's fast path, giving what immer gives, or handing the write back to immer. */
+
 import { freeze, type Patch } from "immer";
 
 /*

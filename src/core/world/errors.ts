@@ -1,3 +1,5 @@
+/** A world's errors: a definition that cannot work, and a world that cannot be set up for a trial. */
+
 import { formatPath } from "./json";
 
 /** One located problem: where (a readable path) and what is wrong. */

@@ -1,3 +1,5 @@
+/** JSON helpers for world state: deep copies with JSON semantics, deep freezing, JSON Pointers, readable paths. */
+
 import type { Json } from "./types";
 
 /**

@@ -1,3 +1,5 @@
+/** A world's randomness: seeded from the trial seed and id, so a repetition replays exactly. */
+
 import type { WorldRandom } from "./types";
 
 /** The engine's handle on a world's randomness; operations see it only as `WorldRandom`. */

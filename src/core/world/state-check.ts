@@ -1,3 +1,5 @@
+/** Validating a world's state after a write by checking only what the write's patches touched. */
+
 import type { Patch } from "immer";
 import type { z } from "zod";
 import { toPointer } from "./json";

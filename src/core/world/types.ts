@@ -1,3 +1,5 @@
+/** The world's types: JSON values, patches, causes, operations, events and the world definition. */
+
 import type { Draft } from "immer";
 import type { z } from "zod";
 

@@ -1,3 +1,5 @@
+/** A world for one trial: its state, operations run through it, the event log, the diff, the tools it declares. */
+
 import jsonpatch from "fast-json-patch";
 import { Immer, enablePatches, type Draft, type Patch } from "immer";
 import { z } from "zod";

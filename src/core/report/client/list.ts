@@ -1,3 +1,5 @@
+/** The report page's trial list: filters, text search, sort and rows drawn as it scrolls. */
+
 import type { ReportData, TrialRow } from "./data";
 import { esc, ms, statusBadge } from "./format";
 import { toHash, type ViewState } from "./state";

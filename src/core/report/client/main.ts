@@ -1,3 +1,5 @@
+/** The page script of report.html: the overview, the trial list, a trial's viewer and, when served, reviewing. */
+
 import type { ReportData, ReviewsView, TrialDetail } from "./data";
 import { esc } from "./format";
 import { filtersHtml, moreRow, PAGE, rowsHtml, tableHtml, visibleTrials } from "./list";

@@ -1,3 +1,5 @@
+/** The report page's overview: the run's decision, gates, reviews, summary and pass rates at a glance. */
+
 import type { GateView, RateRow, ReportData } from "./data";
 import { badge, esc, ms, pct, rateBar } from "./format";
 

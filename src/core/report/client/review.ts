@@ -1,3 +1,5 @@
+/** The report page's review panel: people's verdicts on a trial, recorded when served by `crashlab view --review`. */
+
 import type { AssessmentView, ReportData, ReviewsView, ReviewView, TrialDetail } from "./data";
 import { badge, esc, statusBadge } from "./format";
 

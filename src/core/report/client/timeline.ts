@@ -1,3 +1,5 @@
+/** The conversation viewer's timeline: both channels' waveforms, speech, latency, tool calls and events as one SVG. */
+
 import { WAVEFORM_ALPHABET, type LabelledSpan, type Span, type TrialDetail } from "./data";
 import { esc } from "./format";
 

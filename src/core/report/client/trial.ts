@@ -1,3 +1,5 @@
+/** The report page's conversation viewer of one trial: player, timeline and transcript on one clock. */
+
 import type { AssessmentView, EvidenceView, TrialDetail } from "./data";
 import { badge, clock, esc, json, ms, statusBadge } from "./format";
 import { timelineDuration, timelineSvg, type Geometry } from "./timeline";

@@ -1,3 +1,5 @@
+/** The RUN driver: one full-duplex conversation between the target and the simulated caller, then grading. */
+
 import { sha256 } from "../../provenance/digest";
 import { callerScript } from "../../caller/script";
 import type { CallerSession, CallerUtterance } from "../../caller/types";

@@ -1,3 +1,5 @@
+/** The caller's one turn prepared before the session: text, a WALK recording, or CRAWL's synthesized speech. */
+
 import { basename, isAbsolute, relative, sep } from "node:path";
 import { chunkPcm } from "../../audio/chunker";
 import { concatPcm, pcm16DurationMs, pcm16ToBytes } from "../../audio/pcm";

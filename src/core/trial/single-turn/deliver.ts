@@ -1,3 +1,5 @@
+/** Delivering the caller's one turn: as text, or as audio streamed chunk by chunk until the response is complete. */
+
 import { chunkPcm } from "../../audio/chunker";
 import { AudioPacer } from "../../audio/pacer";
 import { pcm16DurationMs } from "../../audio/pcm";

@@ -1,3 +1,5 @@
+/** The single-turn driver (CRAWL and WALK): one caller turn, the target's response, then grading. */
+
 import type { TrialContext, TrialResult } from "../context";
 import { closeSession } from "../stages/close";
 import { untilComplete } from "../stages/completion";

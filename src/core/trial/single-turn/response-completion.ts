@@ -1,3 +1,5 @@
+/** When a single-turn response is complete, inferred from what was observed (docs/audio-and-metrics.md). */
+
 import type { AgentEvent } from "../../target/types";
 import type { Interval } from "../../timeline/intervals";
 import { groupTranscript, settleMs, type TranscriptFragment } from "../../timeline/turns";

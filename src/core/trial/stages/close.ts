@@ -1,3 +1,5 @@
+/** The close stage: end the session and require it to finalize cleanly. */
+
 import type { SessionReport, TargetSession } from "../../target/types";
 import { StageError } from "../errors";
 import type { TrialState } from "../state";

@@ -1,3 +1,5 @@
+/** The completion stage: a driver's input delivery run under the trial's time limit, and how it ended. */
+
 import { StageError, targetFault } from "../errors";
 import type { TrialState } from "../state";
 

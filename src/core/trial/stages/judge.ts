@@ -1,3 +1,5 @@
+/** The judge stage: every verifier's assessment of the drafted record, the semantic ones first. */
+
 import { semanticQuality, taskUnderstandingOutcome } from "../../judge/verifiers";
 import type { Assessment } from "../../record/assessment";
 import { grade } from "../../verify/deterministic";

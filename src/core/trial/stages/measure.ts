@@ -1,3 +1,5 @@
+/** The measure stage: turns, usage, delegations, the world's final state and the audio metrics, once the session is over. */
+
 import type { Delegation, Turn } from "../../record/trial-record";
 import type { AgentEvent } from "../../target/types";
 import { groupTranscript, type PlacedAssistantAudio } from "../../timeline/turns";

@@ -1,3 +1,5 @@
+/** The record stage: the trial record drafted from what was observed and graded, then finished with its verdict. */
+
 import { buildEvidenceCatalog } from "../../judge/evidence";
 import { provenanceDigest } from "../../provenance/digest";
 import type { Assessment } from "../../record/assessment";

@@ -1,3 +1,5 @@
+/** The session start stage: the target's session opened with its configuration and the caller's authorized context. */
+
 import type { Scenario } from "../../dataset/schema";
 import type { TargetSession } from "../../target/types";
 import { StageError } from "../errors";

@@ -1,3 +1,5 @@
+/** The verify stage: the deterministic grading of what a trial observed. */
+
 import { grade, type Grading, type GradingInput } from "../../verify/deterministic";
 import type { ProcedureResult } from "../../record/trial-record";
 import type { ProcedureCallerLine } from "../../verify/procedure";

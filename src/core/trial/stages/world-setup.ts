@@ -1,3 +1,5 @@
+/** The world setup stage: a fresh world for each trial. */
+
 import { createWorld } from "../../world/world";
 import { StageError } from "../errors";
 import type { TrialState } from "../state";
