@@ -3,6 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { formatBytes, InputFileError, readInputFile } from "./input-file";
+import { estimateTokens } from "../language/tokens";
 import { parseJsonText } from "./json-text";
 import { Dataset, type Scenario } from "./schema";
 
@@ -84,11 +85,6 @@ function jsonType(value: unknown): string {
   // A literal such as 1e999 parses to Infinity: say why a number is not a number here.
   if (typeof value === "number" && !Number.isFinite(value)) return `a number too large to hold (${String(value)}; write a finite number)`;
   return `a ${typeof value} (${String(value)})`;
-}
-
-/** A rough token count for the history budget (docs/datasets.md: at most 8,192 rendered tokens): ~4 characters a token. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
 }
 
 /** The rules of docs/datasets.md that a schema cannot express alone. */

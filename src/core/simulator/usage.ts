@@ -1,10 +1,9 @@
 /** Usage: the input audio a session is billed for, and the token counts its simulated backend reports. */
 import type { ResponseUsage } from "../live/protocol";
 
-/** The simulator's token estimate (about four characters a token); the real tokenizer differs. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
+import { estimateTokens } from "../language/tokens";
+
+export { estimateTokens };
 
 /** Input audio received (24 kHz PCM16: 48 bytes a millisecond), and when a `session.usage.updated` is due. */
 export class InputUsage {
