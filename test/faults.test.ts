@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as alpha from "../src/alpha/index";
-import { main } from "../src/core/cli/main";
+import { cli } from "./cli-harness";
 import { ResultsFile } from "../src/core/record/results";
 
 /**
@@ -26,12 +25,6 @@ const TSX = [process.execPath, "--import", "tsx", "src/cli.ts"];
 const namespaces = process.env.CRASHLAB_TEST_NO_UNSHARE !== "1" && spawnSync("unshare", ["-m", "sh", "-c", `mount -t tmpfs -o size=1m tmpfs "${tmpdir()}" && umount "${tmpdir()}"`]).status === 0;
 if (!namespaces) console.warn("faults.test: unshare -m cannot mount here; the full and read-only disk tests use a file size limit (EFBIG) instead");
 
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {} });
-  return { code, stdout, stderr };
-}
 
 const runFolders = (out: string) => (existsSync(out) ? readdirSync(out).filter((n) => !n.startsWith(".")) : []);
 const folder = (out: string) => join(out, runFolders(out)[0]!);

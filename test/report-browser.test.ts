@@ -4,10 +4,9 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as alpha from "../src/alpha/index";
 import { speechIntervals } from "../src/core/audio/speech";
 import { readWav } from "../src/core/audio/wav";
-import { main } from "../src/core/cli/main";
+import { cli } from "./cli-harness";
 import type { TrialDetail } from "../src/core/report/client/data";
 import { unpackTrial } from "../src/core/report/html";
 import { GUTTER, timelineDuration } from "../src/core/report/client/timeline";
@@ -24,12 +23,6 @@ import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-f
 const repo = resolve(import.meta.dirname, "..");
 const shots = join(repo, "test-results");
 
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {} });
-  return { code, stdout, stderr };
-}
 
 function runFolder(out: string): { dir: string; doc: ResultsFile } {
   const dir = join(out, readdirSync(out)[0]!);

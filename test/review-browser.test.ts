@@ -4,8 +4,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as alpha from "../src/alpha/index";
-import { main } from "../src/core/cli/main";
+import { cli } from "./cli-harness";
 import { serveRun, type ViewServer } from "../src/core/cli/view-server";
 import { writeRunReport } from "../src/core/report/run-folder";
 import { launchBrowser, watch, type Browser } from "./browser";
@@ -20,12 +19,6 @@ import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-f
 const repo = resolve(import.meta.dirname, "..");
 const shots = join(repo, "test-results");
 
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {} });
-  return { code, stdout, stderr };
-}
 
 type PageGlobals = { document: { querySelector(s: string): { textContent: string | null } | null } };
 
