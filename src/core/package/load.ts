@@ -2,7 +2,7 @@
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { createJiti } from "jiti";
 import { isPlan, type Plan } from "../run/plan";
 
@@ -33,13 +33,13 @@ export function findPackage(cwd: string, packageOption?: string): string {
     if (existsSync(p) && statSync(p).isFile()) return p;
     // A file name that is not there is a missing file, not a folder to look inside.
     if (!existsSync(p) && /\.(?:[cm]?[jt]s)$/.test(p))
-      throw new PackageError(`No evaluation package found: --package ${packageOption} names a file, and ${relative(cwd, p) || p} does not exist. Pass the path of your evaluations.ts (or of the folder that holds it, usually crashlab/).`);
+      throw new PackageError(`No evaluation package found: --package ${packageOption} names a file, and ${shownPath(cwd, p)} does not exist. Pass the path of your evaluations.ts (or of the folder that holds it, usually crashlab/).`);
     candidates.push(join(p, "evaluations.ts"), join(p, "crashlab", "evaluations.ts"));
   } else candidates.push(join(cwd, "crashlab", "evaluations.ts"), join(cwd, "evaluations.ts"));
   const found = candidates.find((c) => existsSync(c));
   if (found) return found;
   throw new PackageError(
-    `No evaluation package found: looked for ${candidates.map((c) => relative(cwd, c) || c).join(" and ")}. ` +
+    `No evaluation package found: looked for ${candidates.map((c) => shownPath(cwd, c)).join(" and ")}. ` +
       `Create crashlab/evaluations.ts exporting \`PLAN = definePlan({...})\` (\`crashlab init\` writes a working one; docs/writing-a-package.md describes it), or pass --package <folder or file>.`,
   );
 }
@@ -108,4 +108,10 @@ export async function loadPackage(file: string, alpha: Record<string, unknown>, 
     throw new PackageError(`${file}: PLAN is not a plan. Build it with \`definePlan({name, targets, cases})\` from "crashlab/alpha".`);
   }
   return { file, dir: dirname(file), plan: mod.PLAN };
+}
+
+/** A path as a message shows it: relative when it lies under the working folder, else absolute (a path of ../../ says little). */
+function shownPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
 }
