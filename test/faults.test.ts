@@ -129,6 +129,24 @@ describe("SIGKILL at any point of a run, then --resume, equals the uninterrupted
     expect(JSON.parse(readFileSync(join(dir, "run.json"), "utf8")).resumes).toHaveLength(2);
   }, 240_000);
 
+  it("two resumes of one folder started at once, as two processes: one runs it, the other is refused and writes nothing", async () => {
+    const out = mkdtempSync(join(tmpdir(), "faults-two-resumes-"));
+    const run = started(["run", ...ARGS, "--results-dir", out, "--quiet"]);
+    expect((await killWhen(run, () => runFolders(out).length > 0 && journal(folder(out)).rows.length >= 1)).killed).toBe(true);
+    const dir = folder(out);
+    const [a, b] = [started(["run", "--resume", dir, "--quiet"]), started(["run", "--resume", dir, "--quiet"])];
+    const ends = await Promise.all([a.closed, b.closed]);
+    expect(ends.map((e) => e.code).sort()).toEqual([0, 2]);
+    const refused = ends.find((e) => e.code === 2)!;
+    expect(refused.stderr).toMatch(new RegExp(`^crashlab: ${join(dir, "run.lock").replaceAll("/", "\\/")}: this run folder is being written by process \\d+ .*resume again`));
+    expect(refused.stderr.trimEnd().split("\n")).toHaveLength(1);
+    // The folder holds the one writer's work: every trial once, equal to the uninterrupted run.
+    const got = results(dir);
+    expect(got.trials.map(comparable)).toEqual(reference.trials.map(comparable));
+    expect(journal(dir).rows).toHaveLength(TOTAL);
+    expect(existsSync(join(dir, "run.lock"))).toBe(false);
+  }, 240_000);
+
   it("killed in the middle of writing a file: the temporary file it left is removed by --resume", async () => {
     // Stop the child the moment a temporary file shows, check it is still there, and only then kill it; if the
     // write finished in between, let it go on and wait for the next one.
