@@ -2,6 +2,7 @@
  * The data report.html embeds: what the page script renders. Plain JSON only (the page is built from a
  * run folder, and works from file:// without any request), shared by the generator and the page script.
  */
+import type { HumanGateSummary } from "../../gate/human";
 
 /** A decision a person reads first. Only `pass` and `fail` are decisions; the others say why there is none. */
 export type DecisionState = "pass" | "fail" | "infrastructure" | "evaluation_error" | "interrupted";
@@ -13,18 +14,8 @@ export type DecisionState = "pass" | "fail" | "infrastructure" | "evaluation_err
  */
 export type GateState = "passed" | "failed" | "advisory_failed" | "not_assessed" | "too_few_reviews" | "blocked";
 
-/** A human gate's standing (people's verdicts): awaiting any review, reviewed too little, or decided. */
-export interface HumanGateView {
-  status: "not_assessed" | "too_few_reviews" | "assessed";
-  reviewed_verifier: string;
-  trials: number;
-  reviewed: number;
-  passes: number;
-  failures: number;
-  unsure: number;
-  min_reviewed: number;
-  min_reviewed_share: number;
-}
+/** A human gate's standing (people's verdicts), as the gate computed it: awaiting any review, reviewed too little, or decided. */
+export type HumanGateView = Pick<HumanGateSummary, "status" | "reviewed_verifier" | "trials" | "reviewed" | "passes" | "failures" | "unsure" | "min_reviewed" | "min_reviewed_share">;
 
 export interface RateRow {
   label: string;
