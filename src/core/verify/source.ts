@@ -1,0 +1,52 @@
+/**
+ * Where a verifier (or a clause) was defined: the file whose code called `defineVerifier` or
+ * `defineClause`, read from the call's stack, so a record can say whose evaluation graded it.
+ */
+import { dirname, isAbsolute, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** File → definition site; null: defined by crashlab itself. Never registered: unknown. */
+const sites = new WeakMap<object, string | null>();
+
+// crashlab's own code: the folder of this bundle (dist/), or src/ when it runs from source.
+const here = dirname(fileURLToPath(import.meta.url));
+const OWN = here.endsWith(`${sep}core${sep}verify`) ? resolve(here, "../..") : here;
+
+function frameFile(line: string): string | null {
+  const m = line.match(/\(?((?:file:\/\/)?[^\s()]+?):\d+:\d+\)?\s*$/);
+  if (!m) return null;
+  const raw = m[1]!;
+  const file = raw.startsWith("file://") ? fileURLToPath(raw) : raw;
+  return isAbsolute(file) ? file : null;
+}
+
+/** The first file on the current stack outside crashlab and node_modules; null when every frame is crashlab's own. */
+function callerFile(): string | null {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 40;
+  const stack = new Error().stack ?? "";
+  Error.stackTraceLimit = limit;
+  for (const line of stack.split("\n").slice(1)) {
+    const file = frameFile(line);
+    if (!file || file.startsWith(`${OWN}${sep}`) || file.split(sep).includes("node_modules")) continue;
+    return file;
+  }
+  return null;
+}
+
+/** Remember where `value` is being defined (call from the define function itself). */
+export function noteDefinitionSite<T extends object>(value: T): T {
+  sites.set(value, callerFile());
+  return value;
+}
+
+/** `to` was made from `from` (a semantic verifier from its clause): it shares its definition site. */
+export function inheritDefinitionSite<T extends object>(to: T, from: object): T {
+  if (sites.has(from)) sites.set(to, sites.get(from)!);
+  return to;
+}
+
+/** The absolute file that defined `value`; null: crashlab itself; undefined: not known. */
+export function definitionSite(value: object): string | null | undefined {
+  return sites.get(value);
+}
