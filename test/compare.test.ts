@@ -221,3 +221,21 @@ describe("compare: response latency", () => {
     expect(mixed).toMatchObject({ measured: true, requests: { base: 1, head: 1 }, base: { p90: 900 } });
   });
 });
+
+describe("compare: the repetitions docs/compare.md states", () => {
+  it("are what the power search finds", async () => {
+    const { repetitionsNeeded, fisherPower } = await import("../src/core/stats/power");
+    const table = readFileSync(resolve(repo, "docs/compare.md"), "utf8");
+    for (const [rate, cells] of [[1, [12, 21, 39]], [0.8, [18, 44, 90]], [0.6, [17, 48, null]]] as const) {
+      const found = [0.5, 0.3, 0.2].map((drop) => repetitionsNeeded(rate, drop, 0.05, 0.8));
+      expect(found).toEqual(cells);
+      expect(table).toContain(`| ${rate * 100}% | ${cells.map((c) => (c === null ? "more than 100" : String(c))).join(" | ")} |`);
+    }
+    // The 5-repetition claim: a drop to 15% is seen with 80% power, to 20% not.
+    expect(fisherPower(5, 5, 1, 0.15, 0.05)).toBeGreaterThan(0.8);
+    expect(fisherPower(5, 5, 1, 0.2, 0.05)).toBeLessThan(0.8);
+    // Power never exceeds 1 and is 0 where no table can be significant (3 against 3).
+    expect(fisherPower(3, 3, 1, 0, 0.05)).toBe(0);
+    expect(fisherPower(4, 4, 1, 0, 0.05)).toBe(1);
+  });
+});
