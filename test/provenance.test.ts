@@ -117,6 +117,15 @@ describe("the digest of what ran", () => {
     expect(shown.stdout).toMatch(/target [0-9a-f]{64} \(1 trial\(s\)\)\n  instructions [0-9a-f]{12} · tools [0-9a-f]{12} · model/);
     const json = JSON.parse((await cli(["describe", base.dir, "--json"])).stdout);
     expect(json.package.files).toEqual(meta.package.files);
+
+    // Each assessment names where its verifier came from: crashlab's own, or the package file (with its hash).
+    const row = JSON.parse(readFileSync(join(base.dir, "results.json"), "utf8")).trials[0];
+    const bySource = Object.fromEntries(row.assessments.map((a: { verifier: string; source: unknown }) => [a.verifier, a.source]));
+    const verifierFile = meta.package.files.find((f: { path: string }) => f.path === "crashlab/verifiers/one-booking-per-call.ts");
+    expect(bySource.one_booking_per_call).toEqual({ origin: "package", file: "crashlab/verifiers/one-booking-per-call.ts", sha256: verifierFile.sha256 });
+    expect(bySource.outcome).toEqual({ origin: "crashlab", file: null, sha256: null });
+    // The golden path's delegation count, with the scenario's policy beside it.
+    expect(row.metrics.task.delegations).toEqual({ actual: 1, expected: 1, policy: "required" });
   });
 
   it("changes with a file outside the package folder, a tool description, a parameter schema, the instructions — and git says which file is dirty", async () => {

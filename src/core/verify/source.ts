@@ -20,23 +20,25 @@ function frameFile(line: string): string | null {
   return isAbsolute(file) ? file : null;
 }
 
-/** The first file on the current stack outside crashlab and node_modules; null when every frame is crashlab's own. */
-function callerFile(): string | null {
+/**
+ * The file of the code that called the define function: the frame after callerFile, noteDefinitionSite
+ * and the define function itself. Null when that is crashlab's own code (its built-in verifiers and
+ * clauses); undefined when the stack does not say.
+ */
+function callerFile(): string | null | undefined {
   const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 40;
+  Error.stackTraceLimit = 8;
   const stack = new Error().stack ?? "";
   Error.stackTraceLimit = limit;
-  for (const line of stack.split("\n").slice(1)) {
-    const file = frameFile(line);
-    if (!file || file.startsWith(`${OWN}${sep}`) || file.split(sep).includes("node_modules")) continue;
-    return file;
-  }
-  return null;
+  const file = frameFile(stack.split("\n")[4] ?? "");
+  if (!file) return undefined;
+  return file.startsWith(`${OWN}${sep}`) ? null : file;
 }
 
 /** Remember where `value` is being defined (call from the define function itself). */
 export function noteDefinitionSite<T extends object>(value: T): T {
-  sites.set(value, callerFile());
+  const site = callerFile();
+  if (site !== undefined) sites.set(value, site);
   return value;
 }
 
