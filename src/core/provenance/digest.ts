@@ -1,7 +1,7 @@
 /** Digests behind a trial's provenance: of the package, the git state, the inputs and the settings. */
 
 import type { Provenance } from "../record/trial-record";
-import { repositoriesState, type GitState } from "./package-files";
+import { packageRoot, repositoriesState, type GitState } from "./package-files";
 
 export { canonicalJson, sha256 } from "./hash";
 import { canonicalJson, sha256 } from "./hash";
@@ -10,7 +10,7 @@ export type { GitState } from "./package-files";
 
 /** Git commit and dirty flag of a folder alone (a library run that names only its package folder); nulls without git. */
 export function gitState(dir: string): GitState {
-  return repositoriesState(dir, [], dir);
+  return repositoriesState(dir, [], packageRoot(dir));
 }
 
 /** A target's configuration as the digest reads it: its descriptor and what its sessions start with. */

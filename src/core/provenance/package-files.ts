@@ -145,9 +145,15 @@ export function repositoriesState(packageDir: string, files: readonly string[], 
  * Files under node_modules are left to the lockfile and the dependency versions; everything else enters
  * the digest as (path relative to the root, sha256).
  */
+/** The folder a package's paths are relative to: its git repository, else the folder with its lockfile or package.json, else the package folder. */
+export function packageRoot(packageDir: string): string {
+  const dir = resolve(packageDir);
+  return gitRoot(dir) ?? upward(dir, (d) => LOCKFILES.some((n) => existsSync(join(d, n))) || existsSync(join(d, "package.json"))) ?? dir;
+}
+
 export function packageIdentity(packageDir: string, modules: readonly string[]): PackageIdentity {
   const dir = resolve(packageDir);
-  const root = gitRoot(dir) ?? upward(dir, (d) => LOCKFILES.some((n) => existsSync(join(d, n))) || existsSync(join(d, "package.json"))) ?? dir;
+  const root = packageRoot(dir);
   const own = [...new Set(modules.map((m) => resolve(m)))].filter((m) => !m.split(sep).includes("node_modules") && existsSync(m) && statSync(m).isFile());
   const files = own.map((m) => ({ path: slash(relative(root, m)), sha256: hashOf(m) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const lock = findLockfile(dir);

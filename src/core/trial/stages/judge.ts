@@ -5,7 +5,12 @@ import type { Assessment } from "../../record/assessment";
 import { grade } from "../../verify/deterministic";
 import { runVerifier } from "../../verify/verifier";
 import { definitionSite } from "../../verify/source";
+import { existsSync, readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
+import { sha256 } from "../../provenance/digest";
+import { packageRoot } from "../../provenance/package-files";
+
+const hashIfFile = (path: string) => (existsSync(path) ? sha256(readFileSync(path)) : null);
 import type { TrialState } from "../state";
 import type { DraftRecord } from "./record";
 import type { Verification } from "./verify";
@@ -55,17 +60,22 @@ const sources = new WeakMap<object, Map<object, NonNullable<Assessment["source"]
  */
 function sourceOf(verifier: object, ctx: TrialState["ctx"]): NonNullable<Assessment["source"]> {
   const identity = ctx.package_identity;
-  const memo = identity ? (sources.get(identity) ?? sources.set(identity, new Map()).get(identity)!) : null;
-  const known = memo?.get(verifier);
+  // One answer per verifier per run: the identity, or (a library run) the run's verifier list, is the run.
+  const run: object = identity ?? ctx.verifiers;
+  const memo = sources.get(run) ?? sources.set(run, new Map()).get(run)!;
+  const known = memo.get(verifier);
   if (known) return known;
   const site = definitionSite(verifier);
   let source: NonNullable<Assessment["source"]>;
   if (site === null) source = { origin: "crashlab", file: null, sha256: null };
   else if (site === undefined) source = { origin: "unknown", file: null, sha256: null };
   else {
-    const file = relative(identity?.root ?? ctx.package_dir ?? process.cwd(), site).split(sep).join("/");
-    source = { origin: "package", file, sha256: identity?.files.find((f) => f.path === file)?.sha256 ?? null };
+    // A library run has no package identity: the same root rule, and the file hashed here, once.
+    const root = identity?.root ?? (ctx.package_dir ? packageRoot(ctx.package_dir) : process.cwd());
+    const file = relative(root, site).split(sep).join("/");
+    const listed = identity?.files.find((f) => f.path === file)?.sha256;
+    source = { origin: "package", file, sha256: listed ?? (identity ? null : hashIfFile(site)) };
   }
-  memo?.set(verifier, source);
+  memo.set(verifier, source);
   return source;
 }
