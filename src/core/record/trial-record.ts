@@ -90,8 +90,11 @@ export const TaskMetrics = z.strictObject({
   tool_accuracy: z.number(),
   tool_calls: z.strictObject({ actual: z.number(), expected: z.number() }),
   delegation_accuracy: z.number(),
-  /** `expected`: the golden path's count when the scenario gives one, else null; `policy`: the scenario's delegation policy. */
-  delegations: z.strictObject({ actual: z.number(), expected: z.number().nullable(), policy: z.string() }),
+  /**
+   * `expected`: the golden path's count when the scenario gives one, else null; `policy`: the scenario's
+   * delegation policy. Records written before the count held the policy in `expected`; they still read.
+   */
+  delegations: z.union([z.strictObject({ actual: z.number(), expected: z.number().nullable(), policy: z.string() }), z.strictObject({ actual: z.number(), expected: z.string() })]),
   turns: z.strictObject({ actual: z.number(), expected: z.number().nullable() }),
   /** RUN: passed required procedure steps ÷ required steps; null without a procedure. Absent in CRAWL and WALK. */
   procedure_adherence: z.number().nullable().optional(),
@@ -101,7 +104,7 @@ export type TaskMetrics = z.infer<typeof TaskMetrics>;
 export const ConsumptionMetrics = z.strictObject({
   frontend: z.strictObject({ audio_duration_ms: z.number().nullable() }),
   /** Backend tokens, with `per_model` always (`unknown` for responses that named no model). */
-  backend: TokenUsageSchema.extend({ per_model: z.record(z.string(), TokenUsageSchema) }).nullable(),
+  backend: TokenUsageSchema.extend({ per_model: z.record(z.string(), TokenUsageSchema).optional() }).nullable(),
 });
 
 export const Metrics = z.strictObject({
@@ -148,7 +151,10 @@ export const Provenance = z.strictObject({
     seed: z.number(),
     limits: z.string(),
   }),
-  /** The target digest's parts, each a sha256: `crashlab compare` names the ones that differ. */
+  /**
+   * The target digest's parts, each a sha256: `crashlab compare` names the ones that differ. This field,
+   * `git.repositories` and `models` are written on every trial; records from before them still read.
+   */
   target_parts: z.strictObject({
     instructions: z.string(),
     tools: z.string(),
@@ -157,16 +163,16 @@ export const Provenance = z.strictObject({
     delegation: z.string(),
     endpoint: z.string(),
     settings: z.string(),
-  }),
+  }).optional(),
   git: z.strictObject({
     /** The commit of the repository holding the package folder. */
     commit: z.string().nullable(),
     /** Whether any file that ran differs from its commit, in any repository; null without git. */
     dirty: z.boolean().nullable(),
     /** Every repository holding a file that ran: root (relative to the package's repository), commit, dirty, the changed files. */
-    repositories: z.array(z.strictObject({ root: z.string(), commit: z.string().nullable(), dirty: z.boolean().nullable(), changed: z.array(z.string()) })),
+    repositories: z.array(z.strictObject({ root: z.string(), commit: z.string().nullable(), dirty: z.boolean().nullable(), changed: z.array(z.string()) })).optional(),
   }),
-  models: ModelProvenance,
+  models: ModelProvenance.optional(),
   node: z.string(),
   platform: z.string(),
 });
