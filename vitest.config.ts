@@ -43,6 +43,7 @@ const TRIALS = tier([
   "live-caller",
   "live-target",
   "portable-results",
+  "provenance",
   "protection",
   "protection-live",
   "realtime-concurrency",

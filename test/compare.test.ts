@@ -84,37 +84,34 @@ describe("crashlab compare", () => {
     expect((await cli(["compare", crawl, crawl, "--fail-on-regression"])).code).toBe(0);
   });
 
-  it("flags a seeded regression as significant, not two seeds of one target, and its gates set the exit code", async () => {
+  it("flags a seeded regression as significant, and its gates set the exit code", async () => {
     const sel = ["--tag", "crawl", "--repetitions", "5", "--advisory", "no_double_booking"];
     const base = await runTo(["--target", "text_restaurant", ...sel, "--seed", "1"]);
-    const sameOtherSeed = await runTo(["--target", "text_restaurant", ...sel, "--seed", "2"]);
     const faulty = await runTo(["--target", "text_faulty_double_books", ...sel, "--seed", "1"]);
 
     const reg = await cli(["compare", base, faulty, "--json"]);
     expect(reg.code).toBe(0); // no gate asked for
     const c = JSON.parse(reg.stdout);
-    expect(c.overall.status.verdict).toBe("regression");
+    expect(c.overall.status.answer).toBe("regression");
     expect(c.overall.status.p_value).toBeLessThan(0.001);
-    expect(c.overall.verifiers.outcome.verdict).toBe("regression");
-    // The double-booking cases dropped 5/5 → 0/5 (p = 2/252); the others did not change.
-    const dropped = c.cases.filter((x: { status: { verdict: string } }) => x.status.verdict === "regression").map((x: { case_id: string }) => x.case_id);
+    expect(c.overall.verifiers.outcome.answer).toBe("regression");
+    // The double-booking cases dropped 5/5 → 0/5 (p = 2/252): a regression at n = 5; the others did not
+    // change, and 5 repetitions are too few to rule out a 50-point drop (12 are needed).
+    const dropped = c.cases.filter((x: { status: { answer: string } }) => x.status.answer === "regression").map((x: { case_id: string }) => x.case_id);
     expect(dropped).toEqual(expect.arrayContaining(["harbor_001", "harbor_003"]));
     for (const x of c.cases) {
-      if (dropped.includes(x.case_id)) expect(x.status).toMatchObject({ base: { passes: 5, trials: 5 }, head: { passes: 0, trials: 5 }, p_value: 0.007937 });
-      else expect(x.status.verdict).toBe("no significant change");
+      if (dropped.includes(x.case_id)) expect(x.status).toMatchObject({ base: { passes: 5, trials: 5 }, head: { passes: 0, trials: 5 }, p_value: 0.007937, flipped: true });
+      else expect(x.status).toMatchObject({ answer: "cannot tell", power: 0.188, repetitions_needed: 12, flipped: false });
     }
     expect(c.required_regressions.length).toBeGreaterThan(0);
+    // The faulty target is another policy (its model part) with a fault set (its settings part).
+    expect(c.provenance).toMatchObject({ identical: false, differs: ["model", "settings"] });
     const gated = await cli(["compare", base, faulty, "--fail-on-regression"]);
     expect(gated.code).toBe(1);
-    expect(gated.stdout).toMatch(/decision: FAIL \(exit 1\) — \d+ significant drop\(s\) of a required verifier/);
-    expect(gated.stdout).toMatch(/harbor_003 +5\/5 → 0\/5 ▼ +0.007937 /);
-
-    const same = await cli(["compare", base, sameOtherSeed, "--fail-on-regression", "--json"]);
-    expect(same.code).toBe(0);
-    const s = JSON.parse(same.stdout);
-    expect(s.regressions).toEqual([]);
-    expect(s.overall.status.verdict).toBe("no significant change");
-    expect(s.gates).toEqual({ asked: true, ok: true, failed: [] });
+    expect(gated.stdout).toMatch(/decision: FAIL \(exit 1\) — \d+ regression\(s\) of a required verifier/);
+    expect(gated.stdout).toMatch(/harbor_003 +5\/5 → 0\/5 ▼ +regression +0.007937 /);
+    expect(gated.stdout).toMatch(/‼ passed every repetition, now fails every one \(whatever the p-value\):\n  overall|‼ passed every repetition[^\n]*\n(  .*\n)*  harbor_001: passed 5\/5 in base, 0\/5 in head/);
+    expect(gated.stdout).toContain("targets differ: model, settings");
 
     // Baseline-relative limits: the same run against itself passes +0%; demanding a 10% faster P90 fails.
     expect((await cli(["compare", base, base, "--max-p90-duration-increase", "0"])).code).toBe(0);
@@ -131,18 +128,64 @@ describe("crashlab compare", () => {
     const page = readFileSync(html, "utf8");
     expect(page).toContain("Regressions");
     expect(page).toContain('<div class="decision-word">REGRESSED</div>');
-    expect(page).toMatch(/harbor_003<\/code><\/td><td class="t-failed">5\/5 → 0\/5/);
+    expect(page).toMatch(/harbor_003<\/code><\/td><td class="t-failed">5\/5 → 0\/5<br><span class="muted">regression · p = 0.007937/);
 
     const bad = await cli(["compare", base]);
     expect(bad.code).toBe(2);
     expect((await cli(["compare", base, tmpdir()])).stderr).toMatch(/holds no results\.json/);
     expect((await cli(["compare", base, faulty, "--alpha", "2"])).code).toBe(2);
+    expect((await cli(["compare", base, faulty, "--strict"])).stderr).toMatch(/--strict applies to --fail-on-regression/);
+  });
+
+  it("3/3 → 0/3 is never \"no regression\": cannot tell, with the repetitions needed, shown first; --strict fails on it", async () => {
+    const sel = ["--example", "harbor_001", "--example", "harbor_002", "--repetitions", "3", "--advisory", "no_double_booking"];
+    const base = await runTo(["--target", "text_restaurant", ...sel]);
+    const faulty = await runTo(["--target", "text_faulty_double_books", ...sel]);
+    const c = JSON.parse((await cli(["compare", base, faulty, "--json"])).stdout);
+    const broken = c.cases.find((x: { case_id: string }) => x.case_id === "harbor_001");
+    // Fisher: p = 0.1 at 3 against 3; no table of 3 against 3 reaches 0.05, so the power is 0.
+    expect(broken.verifiers.outcome).toMatchObject({ base: { passes: 3, trials: 3 }, head: { passes: 0, trials: 3 }, p_value: 0.1, answer: "cannot tell", power: 0, repetitions_needed: 12, flipped: true });
+    expect(c.flipped).toContain("harbor_001: passed 3/3 in base, 0/3 in head (passed trials)");
+    const text = await cli(["compare", base, faulty, "--fail-on-regression"]);
+    expect(text.stdout).not.toMatch(/no regression detected/);
+    expect(text.stdout.split("\n")[1]).toBe("‼ passed every repetition, now fails every one (whatever the p-value):");
+    expect(text.stdout).toMatch(/harbor_001: outcome 3\/3 → 0\/3 \(p = 0\.1\): cannot tell — 3 → 3 repetitions see a 50-point drop with probability 0; 12 repetitions per run would see it with 0\.8/);
+    // Pooled over both cases (6 against 6: both double-book) the drop is significant overall: a regression, which fails the gate.
+    expect(c.overall.verifiers.outcome.answer).toBe("regression");
+    expect(text.code).toBe(1);
+    // Per case alone: without --strict a cannot-tell passes and says so; with it, it fails.
+    const one = ["--example", "harbor_001", "--repetitions", "3", "--advisory", "no_double_booking"];
+    const b1 = await runTo(["--target", "text_restaurant", ...one]);
+    const f1 = await runTo(["--target", "text_faulty_double_books", ...one]);
+    const lenient = await cli(["compare", b1, f1, "--fail-on-regression"]);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toMatch(/decision: PASS \(exit 0\) — no regression, but \d+ required rate\(s\) cannot tell at these repetitions \(--strict fails on them\)/);
+    const strict = await cli(["compare", b1, f1, "--fail-on-regression", "--strict"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/decision: FAIL \(exit 1\) — \d+ required rate\(s\) cannot tell at these repetitions \(--strict\): overall: outcome 3\/3 → 0\/3/);
+  });
+
+  it("two seeds of one target: no regression detected, and the targets are identical", async () => {
+    const sel = ["--example", "harbor_001", "--example", "harbor_002", "--repetitions", "12", "--advisory", "no_double_booking"];
+    const base = await runTo(["--target", "text_restaurant", ...sel, "--seed", "1"]);
+    const other = await runTo(["--target", "text_restaurant", ...sel, "--seed", "2"]);
+    const same = await cli(["compare", base, other, "--fail-on-regression", "--strict", "--json"]);
+    expect(same.code).toBe(0);
+    const s = JSON.parse(same.stdout);
+    expect(s.regressions).toEqual([]);
+    expect(s.cannot_tell).toEqual([]);
+    for (const x of s.cases) expect(x.status).toMatchObject({ base: { passes: 12, trials: 12 }, head: { passes: 12, trials: 12 }, answer: "no regression detected", power: 0.806 });
+    expect(s.provenance).toMatchObject({ identical: true, differs: [] });
+    expect(s.gates).toEqual({ asked: true, ok: true, failed: [] });
+    const text = (await cli(["compare", base, other, "--fail-on-regression"])).stdout;
+    expect(text).toContain("targets: identical (same package files and target digest in both runs): nothing in the target changed, so the comparison measures noise");
+    expect(text).toContain("decision: PASS (exit 0) — no regression detected");
   });
 });
 
 describe("compare: response latency", () => {
-  const trial = (case_id: string, response_latencies_ms: number[] | null): CompareTrial => ({ trial_id: `${case_id}#1`, case_id, status: "passed", verdicts: {}, response_latencies_ms, duration_ms: 1000, audio_ms: null, backend_tokens: null });
-  const runOf = (run_id: string, trials: CompareTrial[]): CompareRun => ({ run_id, target: "restaurant", seed: 1, required: [], trials });
+  const trial = (case_id: string, response_latencies_ms: number[] | null): CompareTrial => ({ trial_id: `${case_id}#1`, case_id, status: "passed", verdicts: {}, response_latencies_ms, duration_ms: 1000, audio_ms: null, backend_tokens: null, provenance: null });
+  const runOf = (run_id: string, trials: CompareTrial[]): CompareRun => ({ run_id, target: "restaurant", seed: 1, required: [], trials, provenance: { package_files: null } });
 
   it("reports the change over every answered request, late answers included, with its own numbers", () => {
     // Base: a booking answered at 680 ms, a conversation at 1020, 1020 and 1300 ms.
@@ -176,5 +219,23 @@ describe("compare: response latency", () => {
     // One trial of a run with audio is enough to call the run measured.
     const mixed = compareRuns(runOf("x", [trial("book", null), trial("book", [900])]), measured).overall.latency_ms;
     expect(mixed).toMatchObject({ measured: true, requests: { base: 1, head: 1 }, base: { p90: 900 } });
+  });
+});
+
+describe("compare: the repetitions docs/compare.md states", () => {
+  it("are what the power search finds", async () => {
+    const { repetitionsNeeded, fisherPower } = await import("../src/core/stats/power");
+    const table = readFileSync(resolve(repo, "docs/compare.md"), "utf8");
+    for (const [rate, cells] of [[1, [12, 21, 39]], [0.8, [18, 44, 90]], [0.6, [17, 48, null]]] as const) {
+      const found = [0.5, 0.3, 0.2].map((drop) => repetitionsNeeded(rate, drop, 0.05, 0.8));
+      expect(found).toEqual(cells);
+      expect(table).toContain(`| ${rate * 100}% | ${cells.map((c) => (c === null ? "more than 100" : String(c))).join(" | ")} |`);
+    }
+    // The 5-repetition claim: a drop to 15% is seen with 80% power, to 20% not.
+    expect(fisherPower(5, 5, 1, 0.15, 0.05)).toBeGreaterThan(0.8);
+    expect(fisherPower(5, 5, 1, 0.2, 0.05)).toBeLessThan(0.8);
+    // Power never exceeds 1 and is 0 where no table can be significant (3 against 3).
+    expect(fisherPower(3, 3, 1, 0, 0.05)).toBe(0);
+    expect(fisherPower(4, 4, 1, 0, 0.05)).toBe(1);
   });
 });

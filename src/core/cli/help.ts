@@ -22,8 +22,11 @@ Usage:
                                   against the record's sha256)
   crashlab merge <run-dir>…       join the run folders of \`run --shard i/n\` into one run, report and
                                   gate decision (refused unless they are every shard of one plan)
-  crashlab compare <base> <head>  is the candidate run worse than the baseline? pass rates per case and
-                                  overall with Fisher's exact test, P50/P90 latency and duration changes
+  crashlab compare <base> <head>  is the candidate run worse than the baseline? per case and overall:
+                                  regression, no regression detected, or cannot tell (with the repetitions
+                                  needed); which parts of the target differ; P50/P90 latency and duration
+  crashlab describe <run-dir>     what ran: every package file with its hash, git state of each
+                                  repository, the target's digest by part, models asked for and reported
   crashlab review <run-dir> --trial ID --verifier ID --verdict passed|failed|unsure --reviewer NAME
                                   record one person's verdict on a trial (appends to reviews.jsonl)
   crashlab review-queue <run-dir> which trials to review first: those that did not pass, then a sample

@@ -14,6 +14,7 @@ import { generateAudioCommand } from "./generate-audio";
 import { audioCommand } from "./audio-extract";
 import { mergeCommand } from "./merge";
 import { compareCommand } from "./compare";
+import { describeCommand } from "./describe";
 import { INIT_HELP, MAIN_HELP } from "./help";
 import { viewCommand } from "./view";
 import { findPackage, loadPackage } from "../package/load";
@@ -78,6 +79,8 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         return await mergeCommand(rest, io, redact);
       case "compare":
         return await compareCommand(rest, io);
+      case "describe":
+        return await describeCommand(rest, io);
       case "schema":
         return schemaCommand(rest, io);
       case "review":

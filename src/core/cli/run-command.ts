@@ -3,10 +3,11 @@
  * trials executed (in worker threads offline above --concurrency 1), and what happened printed. The
  * runner does the work; this file decides what to run and what to say.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import { packageDigest, sha256 } from "../provenance/digest";
+import { sha256 } from "../provenance/digest";
+import { packageIdentity } from "../provenance/package-files";
 import { checkEspeakVoice, SpeechError } from "../speech/index";
 import { conversationLine, progressLine, summaryText } from "../report/console";
 import { checkCasesAgainstWorlds } from "../run/preflight";
@@ -99,8 +100,11 @@ async function runPackage(given: RunInvocation): Promise<number> {
     options.ids = last.cases;
     storedArgv = [...argv.filter((a) => a !== "--last-failed"), ...last.cases.flatMap((id) => ["--example", id])];
   }
-  const digest = packageDigest(pkg.dir, findLockfile(pkg.dir)).digest;
-  const where = { package_dir: pkg.dir, package_digest: digest, cwd: io.cwd };
+  // What of the package ran — every file its load evaluated, the lockfile, git — hashed once, here, for
+  // the whole run: trial workers load the package again but are handed this.
+  const identity = packageIdentity(pkg.dir, pkg.modules);
+  const digest = identity.digest;
+  const where = { package_dir: pkg.dir, package_digest: digest, package_identity: identity, cwd: io.cwd };
   // Everything a user can get wrong is checked here, before any folder is created.
   const resolved = resolveRun(plan, engineSetup(options, { ...where, conversations: false }));
   if (resolved.skipped.length > 0 && !options.quiet)
@@ -133,7 +137,8 @@ async function runPackage(given: RunInvocation): Promise<number> {
       package_digest: digest,
       target: resolved.target_name,
       target_descriptor: target.describe(),
-      trials: resolved.trials.map((t) => [t.trial_id, t.seed]),
+      // Each trial's scenario too: datasets are read as data, not loaded as modules, so the package digest leaves them out.
+      trials: resolved.trials.map((t) => [t.trial_id, t.seed, sha256(JSON.stringify(t.case.scenario))]),
       limits: resolved.limits,
       gates: resolved.gate_config,
       // Datasets given with --data live outside the package digest: their bytes count too.
@@ -146,7 +151,7 @@ async function runPackage(given: RunInvocation): Promise<number> {
   if (shard) resolved.trials = shardTrials(resolved.trials, shard, target.accepts.includes("audio"));
   if (resumption) resolved.run_id = resumption.meta.run_id;
   const request: RunRequest = {
-    package: { file: pkg.file, dir: pkg.dir, digest, ...(given.cacheDir ? { cache_dir: given.cacheDir } : {}) },
+    package: { file: pkg.file, dir: pkg.dir, digest, identity, ...(given.cacheDir ? { cache_dir: given.cacheDir } : {}) },
     cwd: io.cwd,
     data: cli.data ?? [],
     settings: options,
@@ -169,6 +174,7 @@ async function runPackage(given: RunInvocation): Promise<number> {
       run_id: resolved.run_id,
       plan_digest,
       package_digest: digest,
+      package: identity,
       seed: resolved.seed,
       trials: request.run.trials,
       shard: shard ? { ...shard, plan_trials: planTrials } : null,
@@ -243,15 +249,5 @@ async function checkCallerVoice(speech: ResolvedRunOptions["speech"]): Promise<v
   } catch (error) {
     if (error instanceof SpeechError && error.code === "unknown_voice") throw new UsageError(`--voice: ${error.message}`);
     throw error;
-  }
-}
-
-function findLockfile(dir: string): string | undefined {
-  let current = resolve(dir);
-  for (;;) {
-    for (const name of ["pnpm-lock.yaml", "package-lock.json", "yarn.lock"]) if (existsSync(join(current, name))) return join(current, name);
-    const parent = resolve(current, "..");
-    if (parent === current) return undefined;
-    current = parent;
   }
 }

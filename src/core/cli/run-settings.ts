@@ -131,7 +131,7 @@ export const engineSetup: EngineSetup = (settings, where, onLine) => {
   const conversation = where.conversations ? { ...conversationSettings(options, where.package_dir, where.cwd), ...(onLine ? { onLine } : {}) } : undefined;
   return {
     ...runOptionsOf(options, where.package_dir),
-    package: { dir: where.package_dir, digest: where.package_digest },
+    package: { dir: where.package_dir, digest: where.package_digest, ...(where.package_identity ? { identity: where.package_identity } : {}) },
     speech: callerSpeech(options.speech, options.services.speech, where.package_dir),
     ...(conversation ? { conversation } : {}),
   };

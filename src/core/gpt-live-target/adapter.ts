@@ -36,6 +36,11 @@ export interface GptLiveTargetOptions {
     synthesizer?: SimulatorSynthesizer;
     faults?: readonly LiveFault[] | ((sessionIndex: number) => readonly LiveFault[]);
     timing?: Partial<SimulatorTiming>;
+    /**
+     * The models the simulator says it served, instead of the ones the session asked for: a service that
+     * answers with another model than requested, for proving that runs and comparisons flag it.
+     */
+    reported_models?: { model?: string; backend_model?: string };
   };
   /** Extra data that defines the target (fault variant, policy version): part of the provenance digest. */
   describe?: Record<string, Json>;
@@ -80,14 +85,15 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
         model: settings.model,
         backend_model: settings.delegation === "responses" || responsesBackend ? settings.backend_model : `policy:${options.offline!.policy.name}@${options.offline!.policy.version}`,
         instructions: options.instructions,
+        backend_instructions: options.backend_instructions,
         tools: options.tools.map((t) => t.name),
         voice: settings.voice,
         delegation: settings.delegation,
         endpoint: settings.mode === "live" ? (settings.endpoint ?? GPT_LIVE_URL) : "local-simulator",
         settings: {
           mode: settings.mode,
-          backend_instructions: options.backend_instructions,
           ...(options.offline ? { policy: `${options.offline.policy.name}@${options.offline.policy.version}` } : {}),
+          ...(options.offline?.reported_models ? { simulator_reports: { ...options.offline.reported_models } } : {}),
           ...(settings.credentials ? { credentials: { ...settings.credentials } } : {}),
           // Where client delegations are answered, and non-default key headers (Azure): never a key.
           ...(settings.delegation === "client" && responsesBackend ? { responses_endpoint: splitServiceUrl(settings.responses_base_url ?? OPENAI_API_BASE_URL).base } : {}),
@@ -116,6 +122,7 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
           clock: io.clock,
           ...(options.offline!.faults ? { faults: options.offline!.faults } : {}),
           ...(options.offline!.timing ? { timing: options.offline!.timing } : {}),
+          ...(options.offline!.reported_models ? { reportedModels: options.offline!.reported_models } : {}),
         });
         // Each simulator learns only its own trial's words, from its own session request (two trials may send
         // identical audio chunks, e.g. a CRAWL synthesis and the clean WALK recording made from it).
@@ -124,7 +131,7 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
         url = simulator.url;
         apiKey = "offline-simulator";
       }
-      const session = new LiveTargetSession(options, request, io, simulator);
+      const session = new LiveTargetSession(options, request, io, simulator, settings.mode === "offline" ? "local-simulator" : servedBy(url));
       try {
         await session.connect(url, apiKey, settings.mode === "live" ? (settings.api_key_header ?? "authorization") : "authorization");
       } catch (error) {
@@ -134,6 +141,15 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
       return session;
     },
   };
+}
+
+/** Who served a live session, for the record: the endpoint's host (never a path, query or key). */
+function servedBy(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "unknown";
+  }
 }
 
 /** Who answers client delegations: the settings say, else the Responses API live and the policy offline. */
@@ -187,6 +203,7 @@ class LiveTargetSession implements TargetSession {
     private readonly request: SessionRequest,
     private readonly io: SessionIO,
     private readonly simulator: LiveSimulator | undefined,
+    private readonly servedBy: string,
   ) {
     this.transcript.push(...(request.context?.history ?? []));
     const { settings } = options;
@@ -224,7 +241,16 @@ class LiveTargetSession implements TargetSession {
       io.signal.removeEventListener("abort", stop);
     }
     this.sessionStartedAt = io.clock.now();
-    io.emit({ type: "session.started", at_ms: this.sessionStartedAt, session_id: started.session.id, ...(started.session.model ? { model: started.session.model } : {}) });
+    const delegation = started.session.delegation as { type: string; responses?: { model?: unknown } } | null | undefined;
+    const backendModel = delegation?.type === "responses" ? delegation.responses?.model : undefined;
+    io.emit({
+      type: "session.started",
+      at_ms: this.sessionStartedAt,
+      session_id: started.session.id,
+      ...(started.session.model ? { model: started.session.model } : {}),
+      ...(typeof backendModel === "string" ? { backend_model: backendModel } : {}),
+      served_by: this.servedBy,
+    });
   }
 
   announceCallerAudio(audio: { pcm: Uint8Array; text: string }): void {
@@ -428,10 +454,13 @@ class LiveTargetSession implements TargetSession {
         reply = result.reply;
       } else {
         const responseId = `client_${delegationId}`;
+        const policy = this.options.offline!.policy;
+        // The policy is this application's backend: it reports itself as the model that answered.
+        const model = `policy:${policy.name}@${policy.version}`;
         io.countProviderRequest("backend_policy");
-        io.emit({ type: "backend.response", at_ms: io.clock.now(), delegation_id: delegationId, response_id: responseId, status: "created" });
-        reply = (await this.options.offline!.policy.backend(task, tools)).reply;
-        io.emit({ type: "backend.response", at_ms: io.clock.now(), delegation_id: delegationId, response_id: responseId, status: "completed" });
+        io.emit({ type: "backend.response", at_ms: io.clock.now(), delegation_id: delegationId, response_id: responseId, status: "created", model });
+        reply = (await policy.backend(task, tools)).reply;
+        io.emit({ type: "backend.response", at_ms: io.clock.now(), delegation_id: delegationId, response_id: responseId, status: "completed", model });
       }
       if (this.fault || this.closing) return;
       io.emit({ type: "delegation.content", at_ms: io.clock.now(), delegation_id: delegationId, text: reply });

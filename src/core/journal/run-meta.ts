@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../provenance/digest";
+import type { PackageIdentity } from "../provenance/package-files";
 import { writeFileAtomic } from "../files/atomic";
 import { indexJournal, JOURNAL_FILE, type JournalEntry } from "./journal";
 
@@ -20,6 +21,8 @@ export interface RunMeta {
   plan_digest: string;
   /** The evaluation package's digest when the run started: every journal row must carry it (or a forced resume's). */
   package_digest?: string;
+  /** What that digest covers: every file the package loaded (path relative to `root`, sha256), the lockfile, dependency versions, git state. */
+  package?: PackageIdentity;
   /** The run's seed: every trial's seed derives from it, and journal rows are checked against it. */
   seed?: number;
   /** The `crashlab run` arguments it was started with (never a secret: keys come from the environment). */

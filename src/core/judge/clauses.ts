@@ -4,6 +4,7 @@ import type { Scenario } from "../dataset/schema";
 import { CORRECTION_WORDS } from "../timeline/cues";
 import type { VerifierInput } from "../verify/verifier";
 import type { EvidenceCatalog, EvidenceKind } from "./evidence";
+import { noteDefinitionSite } from "../verify/source";
 
 /**
  * Versioned behavior clauses (docs/verifiers-and-clauses.md, docs/grading.md): the meaning a judge decides, with the code that says when
@@ -48,7 +49,7 @@ export function defineClause(clause: BehaviorClause): BehaviorClause {
   if (typeof clause.text !== "string" || clause.text.trim() === "") throw new ClauseError(`clause "${clause.id}" needs the text the judge decides`);
   if (typeof clause.applies !== "function") throw new ClauseError(`clause "${clause.id}" needs applies(record, scenario) returning true, false or a reason it does not apply`);
   if (typeof clause.select !== "function") throw new ClauseError(`clause "${clause.id}" needs select(catalog, record, scenario) returning evidence ids`);
-  return Object.freeze({ ...clause });
+  return noteDefinitionSite(Object.freeze({ ...clause }));
 }
 
 /** Every id of the given kinds, in catalog order. */

@@ -6,6 +6,7 @@ import { BUILTIN_CLAUSES, ClauseError, type BehaviorClause, type ClauseRecord } 
 import { buildEvidenceCatalog, validateFacts, type EvidenceCatalog, type Facts } from "./evidence";
 import { Judge, JudgeConfigError, successCriteria, type ClauseJudgement, type JudgeSettings, type RequestBudget } from "./judge";
 import { estimateCost, priceFor, type PriceTable } from "./prices";
+import { inheritDefinitionSite } from "../verify/source";
 
 /**
  * One verifier per behavior clause (`semantic.<clause id>`, kind "semantic"), advisory unless listed as
@@ -126,7 +127,7 @@ export function semanticVerifiers(options: SemanticVerifierOptions): SemanticVer
       .catch((fault) => error("judge", fault));
   };
 
-  return clauses.map((clause) => ({
+  return clauses.map((clause) => inheritDefinitionSite({
     id: `${SEMANTIC_VERIFIER_PREFIX}${clause.id}`,
     version: clause.version,
     kind: "semantic" as const,
@@ -145,7 +146,7 @@ export function semanticVerifiers(options: SemanticVerifierOptions): SemanticVer
       if (group.size === 0) pending.delete(input.record);
       return mine;
     },
-  }));
+  }, clause));
 }
 
 /** A selector must return a list of catalog ids; anything else is the evaluator's fault. */

@@ -1,8 +1,9 @@
 /** Finding and loading a user's evaluation package through jiti, with its transpiled code cached. */
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createJiti } from "jiti";
 import { isPlan, type Plan } from "../run/plan";
 
@@ -20,7 +21,15 @@ export interface LoadedPackage {
   /** The package folder (the one holding evaluations.ts). */
   dir: string;
   plan: Plan;
+  /**
+   * Every file the load evaluated, absolute, evaluations.ts first: the module graph jiti resolved (inside
+   * or outside the package folder, node_modules included) and the files it handed to Node's require.
+   */
+  modules: string[];
 }
+
+/** Node's CommonJS cache: jiti hands it JSON and plain CommonJS files, which then never enter jiti's own. */
+const requireCache = createRequire(import.meta.url).cache;
 
 /**
  * Where the package is: `--package` may name the evaluations file or a folder holding
@@ -93,10 +102,20 @@ export async function loadPackage(file: string, alpha: Record<string, unknown>, 
     interopDefault: false,
   });
   let mod: Record<string, unknown>;
+  // jiti.import(file) is this same call with a cache of its own; ours is shared by every module the load
+  // evaluates, so afterwards it lists the module graph exactly as jiti resolved it.
+  const graph: Record<string, unknown> = {};
+  const required = new Set(Object.keys(requireCache));
+  let native: string[] = [];
   try {
-    mod = (await jiti.import(file)) as Record<string, unknown>;
+    mod = (await jiti.evalModule(readFileSync(file, "utf8"), { id: file, filename: file, ext: extname(file), cache: graph as never, async: true })) as Record<string, unknown>;
   } catch (error) {
     throw new PackageError(describeLoadError(file, error));
+  } finally {
+    // Files Node required for this load outside node_modules: listed, then forgotten (as jiti forgets its
+    // own with moduleCache off), so the next load reads them afresh and lists them again.
+    native = Object.keys(requireCache).filter((f) => !required.has(f) && !f.split(sep).includes("node_modules"));
+    for (const f of native) delete requireCache[f];
   }
   if (!mod || !("PLAN" in mod)) {
     const exported = mod ? Object.keys(mod).filter((k) => k !== "__esModule") : [];
@@ -107,7 +126,7 @@ export async function loadPackage(file: string, alpha: Record<string, unknown>, 
   if (!isPlan(mod.PLAN)) {
     throw new PackageError(`${file}: PLAN is not a plan. Build it with \`definePlan({name, targets, cases})\` from "crashlab/alpha".`);
   }
-  return { file, dir: dirname(file), plan: mod.PLAN };
+  return { file, dir: dirname(file), plan: mod.PLAN, modules: [...new Set([file, ...Object.keys(graph), ...native])] };
 }
 
 /** A path as a message shows it: relative when it lies under the working folder, else absolute (a path of ../../ says little). */

@@ -1,106 +1,75 @@
 /** Digests behind a trial's provenance: of the package, the git state, the inputs and the settings. */
 
-import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
 import type { Provenance } from "../record/trial-record";
+import { packageRoot, repositoriesState, type GitState } from "./package-files";
 
-export function sha256(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+export { canonicalJson, sha256 } from "./hash";
+import { canonicalJson, sha256 } from "./hash";
+
+export type { GitState } from "./package-files";
+
+/** Git commit and dirty flag of a folder alone (a library run that names only its package folder); nulls without git. */
+export function gitState(dir: string): GitState {
+  return repositoriesState(dir, [], packageRoot(dir));
 }
 
-/** JSON with sorted keys, so a digest does not depend on property order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
-      : v,
-  );
+/** A target's configuration as the digest reads it: its descriptor and what its sessions start with. */
+export interface TargetConfiguration {
+  descriptor: { kind: string; model?: string; backend_model?: string; instructions: string; backend_instructions?: string; voice?: string; delegation?: string; endpoint?: string; settings?: unknown };
+  session: { instructions: string; voice: string; delegation: string; tools: ReadonlyArray<{ name: string; description: string; parameters: unknown }> };
 }
 
-const IGNORED_DIRS = new Set(["node_modules", ".git", "results", ".audio_cache", "dist"]);
+/** The parts of a target's digest, each a sha256: what `crashlab compare` names when two targets differ. */
+export interface TargetParts {
+  /** The voice frontend's instructions as sessions start with them, and the backend's. */
+  instructions: string;
+  /** Every tool declaration, in order: name, description and parameter schema, as sent. */
+  tools: string;
+  /** The voice model and the backend model asked for. */
+  model: string;
+  voice: string;
+  delegation: string;
+  endpoint: string;
+  /** Everything else that defines the target: its kind, mode, policy, faults or variant, secondary endpoints (never a key). */
+  settings: string;
+}
+
+const targetParts = new WeakMap<object, { digest: string; parts: TargetParts }>();
 
 /**
- * Digest of an evaluation package: every file under its folder (sorted relative paths and contents)
- * plus the lockfile, so any edit to the package or its dependencies changes every trial's digest.
+ * The digest of everything a target sends or is configured with (docs/results.md, "Provenance"). Once per
+ * adapter: every trial of a run shares its target, so the hashing is done for the first and remembered.
  */
-export function packageDigest(packageDir: string, lockfile?: string): { digest: string; files: number } {
-  const hash = createHash("sha256");
-  let files = 0;
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (IGNORED_DIRS.has(name)) continue;
-      const path = join(dir, name);
-      const link = lstatSync(path).isSymbolicLink();
-      let stat;
-      try {
-        stat = statSync(path);
-      } catch {
-        hash.update(relative(packageDir, path)).update("\u0000dangling link\u0000");
-        continue;
-      }
-      // A linked folder is named, not entered: links can form cycles. Only regular files are read
-      // (a FIFO or device would never end).
-      if (stat.isDirectory() && link) hash.update(relative(packageDir, path)).update(`\u0000link to ${readlinkSync(path)}\u0000`);
-      else if (stat.isDirectory()) walk(path);
-      else if (stat.isFile()) {
-        hash.update(relative(packageDir, path)).update("\u0000");
-        hashFile(hash, path);
-        hash.update("\u0000");
-        files++;
-      }
-    }
+export function targetDigest(adapter: object, configuration: () => TargetConfiguration): { digest: string; parts: TargetParts } {
+  const known = targetParts.get(adapter);
+  if (known) return known;
+  const { descriptor: d, session: s } = configuration();
+  const h = (value: unknown) => sha256(canonicalJson(value ?? null));
+  const parts: TargetParts = {
+    instructions: h({ frontend: s.instructions, backend: d.backend_instructions ?? null, described: d.instructions }),
+    tools: h(s.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))),
+    model: h({ model: d.model ?? null, backend_model: d.backend_model ?? null }),
+    voice: h(s.voice),
+    delegation: h(s.delegation),
+    endpoint: h(d.endpoint ?? null),
+    settings: h({ kind: d.kind, settings: d.settings ?? {} }),
   };
-  walk(packageDir);
-  if (lockfile) {
-    try {
-      hash.update("lockfile\u0000");
-      hashFile(hash, lockfile);
-    } catch {
-      hash.update("missing");
-    }
-  }
-  return { digest: hash.digest("hex"), files };
-}
-
-/** A file's bytes into the hash, a megabyte at a time: a large file in the package costs time, never memory. */
-function hashFile(hash: ReturnType<typeof createHash>, path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(1 << 20);
-    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-export interface GitState {
-  commit: string | null;
-  dirty: boolean | null;
-}
-
-/** Git commit and dirty flag of the folder, where git is available; nulls otherwise. */
-export function gitState(dir: string): GitState {
-  try {
-    const commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: dir, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
-    const status = execFileSync("git", ["status", "--porcelain", "--", "."], { cwd: dir, stdio: ["ignore", "pipe", "ignore"] }).toString();
-    return { commit, dirty: status.trim().length > 0 };
-  } catch {
-    return { commit: null, dirty: null };
-  }
+  const result = { digest: h(parts), parts };
+  targetParts.set(adapter, result);
+  return result;
 }
 
 export interface ProvenanceInputs {
   package_digest: string;
   crashlab_version: string;
-  target: unknown;
+  target: { digest: string; parts: TargetParts };
   scenario: unknown;
   /** The exact input delivered: caller audio bytes, or the text for text-level targets. */
   input: string | Uint8Array;
   seed: number;
   limits: unknown;
   git: GitState;
+  models: Provenance["models"];
 }
 
 /** The per-trial provenance digest (architecture, "Identity, provenance, reproducibility"). */
@@ -108,7 +77,7 @@ export function provenanceDigest(inputs: ProvenanceInputs): Provenance {
   const parts = {
     package: inputs.package_digest,
     crashlab_version: inputs.crashlab_version,
-    target: sha256(canonicalJson(inputs.target)),
+    target: inputs.target.digest,
     scenario: sha256(canonicalJson(inputs.scenario)),
     input: sha256(inputs.input),
     seed: inputs.seed,
@@ -117,7 +86,9 @@ export function provenanceDigest(inputs: ProvenanceInputs): Provenance {
   return {
     digest: sha256(canonicalJson(parts)),
     parts,
-    git: { commit: inputs.git.commit, dirty: inputs.git.dirty },
+    target_parts: { ...inputs.target.parts },
+    git: { commit: inputs.git.commit, dirty: inputs.git.dirty, repositories: (inputs.git.repositories ?? []).map((r) => ({ ...r, changed: [...r.changed] })) },
+    models: inputs.models,
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
   };

@@ -74,5 +74,11 @@ export const Assessment = z.strictObject({
   checks: z.array(OutcomeCheck).optional(),
   /** Semantic verifiers: the judge's provenance and cost (docs/verifiers-and-clauses.md). */
   judge: JudgeProvenance.optional(),
+  /**
+   * Where the verifier's code came from: `crashlab` (built in, of the crashlab version the provenance
+   * names), `package` (the file that defines it, relative to the package's repository, and that file's
+   * sha256), or `unknown` (defined outside any file the package loaded).
+   */
+  source: z.strictObject({ origin: z.enum(["crashlab", "package", "unknown"]), file: z.string().nullable(), sha256: z.string().nullable() }).optional(),
 });
 export type Assessment = z.infer<typeof Assessment>;

@@ -90,7 +90,11 @@ export const TaskMetrics = z.strictObject({
   tool_accuracy: z.number(),
   tool_calls: z.strictObject({ actual: z.number(), expected: z.number() }),
   delegation_accuracy: z.number(),
-  delegations: z.strictObject({ actual: z.number(), expected: z.string() }),
+  /**
+   * `expected`: the golden path's count when the scenario gives one, else null; `policy`: the scenario's
+   * delegation policy. Records written before the count held the policy in `expected`; they still read.
+   */
+  delegations: z.union([z.strictObject({ actual: z.number(), expected: z.number().nullable(), policy: z.string() }), z.strictObject({ actual: z.number(), expected: z.string() })]),
   turns: z.strictObject({ actual: z.number(), expected: z.number().nullable() }),
   /** RUN: passed required procedure steps ÷ required steps; null without a procedure. Absent in CRAWL and WALK. */
   procedure_adherence: z.number().nullable().optional(),
@@ -99,6 +103,7 @@ export type TaskMetrics = z.infer<typeof TaskMetrics>;
 
 export const ConsumptionMetrics = z.strictObject({
   frontend: z.strictObject({ audio_duration_ms: z.number().nullable() }),
+  /** Backend tokens, with `per_model` always (`unknown` for responses that named no model). */
   backend: TokenUsageSchema.extend({ per_model: z.record(z.string(), TokenUsageSchema).optional() }).nullable(),
 });
 
@@ -128,6 +133,13 @@ export const LimitUsage = z.strictObject({
 });
 export type LimitUsage = z.infer<typeof LimitUsage>;
 
+/** The models asked for, the ones the service reported serving, and where they differ (docs/results.md, "Provenance"). */
+export const ModelProvenance = z.strictObject({
+  requested: z.strictObject({ model: z.string().nullable(), backend_model: z.string().nullable(), endpoint: z.string().nullable() }),
+  observed: z.strictObject({ model: z.array(z.string()), backend_model: z.array(z.string()), served_by: z.array(z.string()) }),
+  mismatches: z.array(z.string()),
+});
+
 export const Provenance = z.strictObject({
   digest: z.string(),
   parts: z.strictObject({
@@ -139,7 +151,28 @@ export const Provenance = z.strictObject({
     seed: z.number(),
     limits: z.string(),
   }),
-  git: z.strictObject({ commit: z.string().nullable(), dirty: z.boolean().nullable() }),
+  /**
+   * The target digest's parts, each a sha256: `crashlab compare` names the ones that differ. This field,
+   * `git.repositories` and `models` are written on every trial; records from before them still read.
+   */
+  target_parts: z.strictObject({
+    instructions: z.string(),
+    tools: z.string(),
+    model: z.string(),
+    voice: z.string(),
+    delegation: z.string(),
+    endpoint: z.string(),
+    settings: z.string(),
+  }).optional(),
+  git: z.strictObject({
+    /** The commit of the repository holding the package folder. */
+    commit: z.string().nullable(),
+    /** Whether any file that ran differs from its commit, in any repository; null without git. */
+    dirty: z.boolean().nullable(),
+    /** Every repository holding a file that ran: root (relative to the package's repository), commit, dirty, the changed files. */
+    repositories: z.array(z.strictObject({ root: z.string(), commit: z.string().nullable(), dirty: z.boolean().nullable(), changed: z.array(z.string()) })).optional(),
+  }),
+  models: ModelProvenance.optional(),
   node: z.string(),
   platform: z.string(),
 });

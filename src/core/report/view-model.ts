@@ -30,8 +30,10 @@ export interface ReportTrial {
   input: { recording?: { condition: string } | undefined };
   metrics: {
     audio: Readonly<Record<string, unknown>> | null;
-    consumption: { frontend: { audio_duration_ms: number | null }; backend: { total: number } | null };
+    consumption: { frontend: { audio_duration_ms: number | null }; backend: { total: number; per_model?: Record<string, { total: number }> } | null };
   };
+  /** The model mismatches the trial's provenance states (absent in records older than the field). */
+  provenance: { models?: { mismatches: string[] } };
   checks: ReadonlyArray<{ id: string; required: boolean; status: string }>;
   assessments: ReadonlyArray<{ verifier: string; status: string; required: boolean; rationale: string; judge?: { reason: string | null } | undefined }>;
 }
@@ -49,8 +51,12 @@ export function reportTrial(t: ResultsTrial): ReportTrial {
     input: t.input.recording ? { recording: { condition: t.input.recording.condition } } : {},
     metrics: {
       audio: t.metrics.audio ? { response_latency_mean_ms: measuredLatencyMs(t.metrics.audio) } : null,
-      consumption: { frontend: { audio_duration_ms: t.metrics.consumption.frontend.audio_duration_ms }, backend: t.metrics.consumption.backend ? { total: t.metrics.consumption.backend.total } : null },
+      consumption: {
+        frontend: { audio_duration_ms: t.metrics.consumption.frontend.audio_duration_ms },
+        backend: t.metrics.consumption.backend ? { total: t.metrics.consumption.backend.total, per_model: Object.fromEntries(Object.entries(t.metrics.consumption.backend.per_model ?? {}).map(([m, u]) => [m, { total: u.total }])) } : null,
+      },
     },
+    provenance: t.provenance.models ? { models: { mismatches: [...t.provenance.models.mismatches] } } : {},
     checks: t.checks.map((c) => ({ id: c.id, required: c.required, status: c.status })),
     assessments: t.assessments.map((a) => ({ verifier: a.verifier, status: a.status, required: a.required, rationale: a.rationale.slice(0, 160), ...(a.judge ? { judge: { reason: a.judge.reason } } : {}) })),
   };
@@ -205,6 +211,10 @@ export function reportData(results: ReportResults, callerText: ReadonlyMap<strin
   const durations = trials.map((t) => t.duration_ms);
   const audio = trials.map((t) => t.metrics.consumption.frontend.audio_duration_ms).filter((x): x is number => typeof x === "number");
   const backend = trials.map((t) => t.metrics.consumption.backend?.total).filter((x): x is number => typeof x === "number");
+  const byModel: Record<string, number> = {};
+  for (const t of trials) for (const [model, usage] of Object.entries(t.metrics.consumption.backend?.per_model ?? {})) byModel[model] = (byModel[model] ?? 0) + usage.total;
+  // Trials whose service reported another model than the one asked for (records before this field have none).
+  const mismatched = trials.filter((t) => (t.provenance.models?.mismatches.length ?? 0) > 0);
   const judge = results.summary.judge;
   const wilson = results.summary.wilson_95;
   const rows: TrialRow[] = trials.map((t) => ({
@@ -257,9 +267,10 @@ export function reportData(results: ReportResults, callerText: ReadonlyMap<strin
       duration_ms: { p50: round(percentile(durations, 0.5)), p90: round(percentile(durations, 0.9)), n: durations.length },
     },
     consumption: {
-      target: { audio_seconds: audio.length ? round(audio.reduce((a, b) => a + b, 0) / 1000, 1) : null, trials_with_audio: audio.length, backend_tokens: backend.length ? backend.reduce((a, b) => a + b, 0) : null },
+      target: { audio_seconds: audio.length ? round(audio.reduce((a, b) => a + b, 0) / 1000, 1) : null, trials_with_audio: audio.length, backend_tokens: backend.length ? backend.reduce((a, b) => a + b, 0) : null, backend_tokens_by_model: byModel },
       judge: { judged: judge.judged, requests: judge.requests, tokens: { input: judge.tokens.input, output: judge.tokens.output, total: judge.tokens.total }, cost_usd: judge.cost_usd, unpriced: judge.unpriced },
     },
+    models: { mismatched_trials: mismatched.map((t) => t.trial_id), mismatches: [...new Set(mismatched.flatMap((t) => t.provenance.models!.mismatches))] },
     trials: rows,
     problems: [...problems],
     reviews: extras.reviews ?? null,

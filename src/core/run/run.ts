@@ -19,6 +19,7 @@ import { trialOutcome, type TrialOutcome } from "./outcome";
 import { DEFAULT_AUDIO, runTrial, type AudioSettings, type CallerSpeech, type SpeechDetector, type TrialContext, type TrialMedia } from "../trial/index";
 import type { ConversationSettings } from "../trial/context";
 import { conversationDurationLimit } from "../trial/conversation/duration-limit";
+import type { PackageIdentity } from "../provenance/package-files";
 
 export interface GateOverrides {
   /** Verifier ids made required from the CLI. */
@@ -48,7 +49,7 @@ export interface RunOptions {
   gates?: GateOverrides;
   run_name?: string;
   /** Evaluation package identity for provenance (the CLI computes it from the package folder). */
-  package?: { dir?: string; digest: string };
+  package?: { dir?: string; digest: string; identity?: PackageIdentity };
   /** Called as trials start and finish (live progress, artifact writing). */
   onTrialStart?: (spec: TrialSpec) => void;
   onTrialEnd?: (record: TrialRecord, done: number, total: number, media: TrialMedia | null, catalog: EvidenceCatalog) => void | Promise<void>;
@@ -312,7 +313,7 @@ function checkTrialCount(cases: number, repetitions: number, maxTrials: number):
  * (see `runEach`).
  */
 export async function run(plan: Plan, options: RunOptions = {}, resolved = resolveRun(plan, options)): Promise<RunResult> {
-  const git: GitState = options.package?.dir ? gitState(options.package.dir) : { commit: null, dirty: null };
+  const git: GitState = options.package?.identity?.git ?? (options.package?.dir ? gitState(options.package.dir) : { commit: null, dirty: null });
   const keep = options.keep_records !== false;
   const loop = await runEach(options, resolved, async (spec) => {
     const { record, media, catalog } = await runTrial(trialContext(plan, options, resolved, spec, git));
@@ -346,6 +347,7 @@ export function trialContext(plan: Plan, options: RunOptions, resolved: Resolved
     verifiers: resolved.verifiers,
     package_digest: options.package?.digest ?? "unknown",
     ...(options.package?.dir ? { package_dir: options.package.dir } : {}),
+    ...(options.package?.identity ? { package_identity: options.package.identity } : {}),
     crashlab_version: CRASHLAB_VERSION,
     git,
     real_time: options.real_time ?? false,

@@ -59,7 +59,7 @@ export async function execute(x: Execution): Promise<Executed> {
     for (const r of x.reporters) await r.onTrialEnd?.(trial, done, all);
   };
   const options: RunOptions = { ...x.options, keep_records: false, skip };
-  const git: GitState = x.options.package?.dir ? gitState(x.options.package.dir) : { commit: null, dirty: null };
+  const git: GitState = x.options.package?.identity?.git ?? (x.options.package?.dir ? gitState(x.options.package.dir) : { commit: null, dirty: null });
   let loop: LoopResult;
   const pool = x.pool;
   try {

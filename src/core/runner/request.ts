@@ -6,10 +6,11 @@
 import type { ArtifactPolicy } from "../report/artifacts";
 import type { ConversationLine } from "../trial/context";
 import type { ResolvedRunData, RunOptions } from "../run/run";
+import type { PackageIdentity } from "../provenance/package-files";
 
 export interface RunRequest {
   /** The evaluation package: a worker thread loads the PLAN again from `file` (a PLAN holds closures). */
-  package: { file: string; dir: string; digest: string; cache_dir?: string };
+  package: { file: string; dir: string; digest: string; identity?: PackageIdentity; cache_dir?: string };
   /** The folder relative paths of the request mean something in. */
   cwd: string;
   /** Datasets run with the package's world (`--data`), as given. */
@@ -30,4 +31,4 @@ export interface RunRequest {
 }
 
 /** Turns a request's settings into the engine's options, where the package is loaded. */
-export type EngineSetup = (settings: unknown, where: { package_dir: string; package_digest: string; cwd: string; conversations: boolean }, onLine?: (line: ConversationLine) => void) => RunOptions;
+export type EngineSetup = (settings: unknown, where: { package_dir: string; package_digest: string; package_identity?: PackageIdentity; cwd: string; conversations: boolean }, onLine?: (line: ConversationLine) => void) => RunOptions;

@@ -14,6 +14,7 @@ import { createRunFolder } from "../report/results-folder";
 import type { TrialRef } from "../run/run";
 import { checkJournal, type CheckedJournal } from "./journal-check";
 import { lockRunFolder, type FolderLock } from "./lock";
+import type { PackageIdentity } from "../provenance/package-files";
 
 export interface SessionStart {
   /** Where a new run's folder is made (absolute). */
@@ -21,6 +22,8 @@ export interface SessionStart {
   run_id: string;
   plan_digest: string;
   package_digest: string;
+  /** What of the package ran (its files, lockfile, dependencies, git state): run.json keeps it. */
+  package?: PackageIdentity;
   seed: number;
   /** This run's (this shard's) trials, in order. */
   trials: readonly TrialRef[];
@@ -72,6 +75,7 @@ export class RunSession {
           started_at: new Date().toISOString(),
           plan_digest: start.plan_digest,
           package_digest: start.package_digest,
+          ...(start.package ? { package: start.package } : {}),
           seed: start.seed,
           argv: start.argv,
           ...(start.cwd !== undefined ? { cwd: start.cwd } : {}),

@@ -56,7 +56,7 @@ export async function serveTrials(alpha: Record<string, unknown>, setup: EngineS
 async function prepare(request: RunRequest, alpha: Record<string, unknown>, setup: EngineSetup, line: (text: string) => void): Promise<(trial_id: string, run: WorkerRun) => Promise<StoredTrial>> {
   const pkg = await loadPackage(request.package.file, alpha, request.package.cache_dir);
   const plan = request.data.length > 0 ? planWithDatasets(pkg.plan, request.data, request.cwd, pkg.file) : pkg.plan;
-  const options = setup(request.settings, { package_dir: pkg.dir, package_digest: request.package.digest, cwd: request.cwd, conversations: request.conversations }, request.verbose ? (l) => line(conversationLine(l)) : undefined);
+  const options = setup(request.settings, { package_dir: pkg.dir, package_digest: request.package.digest, ...(request.package.identity ? { package_identity: request.package.identity } : {}), cwd: request.cwd, conversations: request.conversations }, request.verbose ? (l) => line(conversationLine(l)) : undefined);
   const resolved = rebuildRun(plan, options, request.run);
   const specs = new Map(resolved.trials.map((t) => [t.trial_id, t]));
   const redact = request.secrets.reduce<Redact>((inner, layer) => { const outer = redactor(layer); return (text) => outer(inner(text)); }, (text) => text);

@@ -26,6 +26,8 @@ export interface BackendHost {
   readonly policy: AssistantPolicy;
   readonly stats: SimulatedSessionStats;
   readonly outbox: Pick<Outbox, "send" | "error" | "nextEventId">;
+  /** The backend model responses report in place of the requested one (a service answering with another model). */
+  readonly reportedBackendModel?: string;
   /** The session's settings now (`session.update` may change the delegation's). */
   config(): SessionConfig;
   conversation(): Conversation;
@@ -153,7 +155,7 @@ export class DelegationBackend {
     const config = host.config();
     const conversation = host.conversation();
     const settings = config.delegation?.type === "responses" ? (config.delegation.responses ?? {}) : {};
-    const model = settings.model ?? SIMULATED_BACKEND_MODEL;
+    const model = host.reportedBackendModel ?? settings.model ?? SIMULATED_BACKEND_MODEL;
     const declared = new Set((settings.tools ?? []).flatMap((t) => (t.type === "function" && "name" in t ? [String(t.name)] : [])));
     const transcript = [...conversation.history, ...conversation.turns];
     const meter = new ResponseUsageMeter(`${settings.instructions ?? ""}${JSON.stringify(settings.tools ?? [])}${transcript.map((m) => m.text).join("\n")}`);

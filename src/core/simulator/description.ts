@@ -8,7 +8,7 @@ const SESSION_LIFETIME_S = 2 * 60 * 60;
 /** Virtual runs report expiry against a fixed epoch (2026-01-01T00:00:00Z) so their logs are reproducible. */
 const VIRTUAL_EPOCH_S = 1_767_225_600;
 
-export function describeSession(session: { id: string; config: SessionConfig; originMs: number; clock: Clock }, status: "active" | "closed") {
+export function describeSession(session: { id: string; config: SessionConfig; originMs: number; clock: Clock; reported?: { model?: string; backend_model?: string } }, status: "active" | "closed") {
   const { clock, config } = session;
   const nowS = clock.virtual ? VIRTUAL_EPOCH_S + Math.floor(clock.now() / 1000) : Math.floor(Date.now() / 1000);
   const startedS = nowS - Math.floor((clock.now() - session.originMs) / 1000);
@@ -16,7 +16,7 @@ export function describeSession(session: { id: string; config: SessionConfig; or
   return {
     id: session.id,
     object: "live.session",
-    model: config.model,
+    model: session.reported?.model ?? config.model,
     status,
     expires_at: startedS + SESSION_LIFETIME_S,
     instructions: config.instructions ?? "",
@@ -35,6 +35,7 @@ export function describeSession(session: { id: string; config: SessionConfig; or
               parallel_tool_calls: true,
               reasoning: { effort: "medium" },
               ...delegation.responses,
+              ...(session.reported?.backend_model ? { model: session.reported.backend_model } : {}),
             },
           },
   };

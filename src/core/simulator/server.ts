@@ -62,6 +62,11 @@ export interface LiveSimulatorOptions {
   keyHeader?: "authorization" | "api-key";
   /** The model names served (default gpt-live-1); a stand-in for Azure serves deployment names. */
   models?: readonly string[];
+  /**
+   * The models each session reports having served (in `session.started`, `session.updated` and every
+   * backend response) in place of the ones it was asked for: a service that answers with another model.
+   */
+  reportedModels?: { model?: string; backend_model?: string };
 }
 
 export interface LiveSimulatorStats {
@@ -154,6 +159,7 @@ export async function startLiveSimulator(options: LiveSimulatorOptions): Promise
         stats: sessionStats,
         ...(tap ? { tap: (text: string) => tap({ session: index, text }) } : {}),
         ...(options.models ? { models: options.models } : {}),
+        ...(options.reportedModels ? { reportedModels: options.reportedModels } : {}),
       });
       sessions.add(session);
       ws.on("close", () => sessions.delete(session));

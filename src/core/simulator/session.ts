@@ -52,6 +52,8 @@ export interface SessionEnvironment {
   tap?: (text: string) => void;
   /** The model names served (default gpt-live-1); an Azure stand-in serves deployment names. */
   models?: readonly string[];
+  /** The models the session reports having served instead of the requested ones (server.ts `reportedModels`). */
+  reportedModels?: { model?: string; backend_model?: string };
 }
 
 /** What the simulated assistant says when asked to open a call and its policy has no greeting of its own. */
@@ -108,6 +110,7 @@ export class SimulatedSession {
       policy: env.policy,
       stats: env.stats,
       outbox: this.outbox,
+      ...(env.reportedModels?.backend_model ? { reportedBackendModel: env.reportedModels.backend_model } : {}),
       config: () => this.config,
       conversation: () => this.conversation,
       inputMs: () => this.input.ms,
@@ -455,7 +458,7 @@ export class SimulatedSession {
   }
 
   private describe(status: "active" | "closed") {
-    return describeSession({ id: this.sessionId, config: this.config, originMs: this.originMs, clock: this.env.clock }, status);
+    return describeSession({ id: this.sessionId, config: this.config, originMs: this.originMs, clock: this.env.clock, ...(this.env.reportedModels ? { reported: this.env.reportedModels } : {}) }, status);
   }
 }
 

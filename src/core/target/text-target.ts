@@ -89,7 +89,8 @@ class PolicySession implements TargetSession {
     private readonly io: SessionIO,
   ) {
     this.transcript = [...(request.context?.history ?? [])];
-    io.emit({ type: "session.started", at_ms: io.clock.now(), session_id: `text_${request.session_label}` });
+    // The policy is the model that answers, in this process.
+    io.emit({ type: "session.started", at_ms: io.clock.now(), session_id: `text_${request.session_label}`, model: `policy:${policy.name}@${policy.version}`, served_by: "in-process" });
   }
 
   async respond(input: CallerInput): Promise<void> {

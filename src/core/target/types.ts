@@ -49,7 +49,8 @@ export interface TokenUsage {
  * trial timeline (`clock.now()`), stamped by the adapter when it observed the event.
  */
 export type AgentEvent =
-  | { type: "session.started"; at_ms: number; session_id: string; model?: string }
+  /** `model`: the voice model the service reports serving (its backend's too, under managed delegation); `served_by`: who answered (an endpoint's host, or an in-process stand-in). */
+  | { type: "session.started"; at_ms: number; session_id: string; model?: string; backend_model?: string; served_by?: string }
   | { type: "transcript.delta"; at_ms: number; role: "user" | "assistant"; text: string; start_ms?: number; end_ms?: number }
   | { type: "audio.delta"; at_ms: number; role: "assistant"; pcm: Uint8Array }
   | { type: "delegation.created"; at_ms: number; delegation_id: string; target: "client" | "responses"; response_id?: string }
@@ -154,6 +155,9 @@ export interface TargetDescriptor {
   model?: string;
   backend_model?: string;
   instructions: string;
+  /** The reasoning backend's own instructions, where it has any (GPT-Live delegation). */
+  backend_instructions?: string;
+  /** Tool names, for reading; the digest covers each tool's whole declaration, as the session sends it. */
   tools: string[];
   voice?: string;
   delegation?: DelegationMode;

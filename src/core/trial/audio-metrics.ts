@@ -106,8 +106,8 @@ export async function conversationAudioMetrics(input: AudioMetricsInput & { call
   return { audio, labelled };
 }
 
-/** Backend token usage summed over completed backend responses, per model when more than one. */
-export function backendUsage(events: readonly AgentEvent[]): (TokenUsage & { per_model?: Record<string, TokenUsage> }) | null {
+/** Backend token usage summed over completed backend responses, and per model (the model each response named; `unknown` when none). */
+export function backendUsage(events: readonly AgentEvent[]): (TokenUsage & { per_model: Record<string, TokenUsage> }) | null {
   const perModel = new Map<string, TokenUsage>();
   for (const e of events) {
     if (e.type !== "backend.response" || !e.usage) continue;
@@ -116,7 +116,8 @@ export function backendUsage(events: readonly AgentEvent[]): (TokenUsage & { per
   }
   if (perModel.size === 0) return null;
   const total = [...perModel.values()].reduce<TokenUsage | undefined>((acc, u) => addUsage(acc, u), undefined)!;
-  return perModel.size > 1 ? { ...total, per_model: Object.fromEntries(perModel) } : total;
+  // Always by model, one model included: a run's totals can then be read per model without guessing.
+  return { ...total, per_model: Object.fromEntries(perModel) };
 }
 
 function addUsage(a: TokenUsage | undefined, b: TokenUsage): TokenUsage {

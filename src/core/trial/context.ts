@@ -1,6 +1,7 @@
 /** What the runner hands a trial and what a finished trial hands back, with conversation and audio settings. */
 
 import type { GitState } from "../provenance/digest";
+import type { PackageIdentity } from "../provenance/package-files";
 import type { TrialRecord, Limits } from "../record/trial-record";
 import type { EvidenceCatalog } from "../judge/evidence";
 import type { TargetAdapter } from "../target/types";
@@ -22,6 +23,8 @@ export interface TrialContext {
   package_digest: string;
   /** The evaluation package's folder: recorded paths are relative to it, so results move between machines. */
   package_dir?: string;
+  /** What of the package ran (its files and their hashes): a package verifier's record names its file from it. */
+  package_identity?: PackageIdentity;
   crashlab_version: string;
   git: GitState;
   real_time: boolean;

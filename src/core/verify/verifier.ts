@@ -3,6 +3,7 @@
 import type { Scenario } from "../dataset/schema";
 import type { TrialRecord } from "../record/trial-record";
 import type { Assessment, JudgeProvenance, OutcomeCheck } from "../record/assessment";
+import { noteDefinitionSite } from "./source";
 
 /** What a verifier reads: the finished trial record (nothing live) and the evaluator-only scenario. */
 export interface VerifierInput {
@@ -33,7 +34,7 @@ export interface Verifier {
 
 export function defineVerifier(verifier: Verifier): Verifier {
   if (!/^[a-z][a-z0-9_.-]*$/.test(verifier.id)) throw new Error(`verifier id "${verifier.id}" must be lowercase letters, digits, '_', '-', '.'`);
-  return verifier;
+  return noteDefinitionSite(verifier);
 }
 
 /** The outcome assessment as a verifier: passes when no required check failed. */

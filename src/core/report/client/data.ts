@@ -148,9 +148,11 @@ export interface ReportData {
   timing: { response_latency_ms: Percentiles; duration_ms: Percentiles };
   consumption: {
     /** The system under test: voice frontend audio seconds and reasoning backend tokens. */
-    target: { audio_seconds: number | null; trials_with_audio: number; backend_tokens: number | null };
+    target: { audio_seconds: number | null; trials_with_audio: number; backend_tokens: number | null; backend_tokens_by_model: Record<string, number> };
     judge: { judged: number; requests: number; tokens: TokenTotals; cost_usd: number | null; unpriced: number };
   };
+  /** Trials whose service reported serving another model than the one asked for, and what differed. */
+  models: { mismatched_trials: string[]; mismatches: string[] };
   trials: TrialRow[];
   /** Problems met while building the report (a missing artifact, an unreadable WAV): shown, never hidden. */
   problems: string[];

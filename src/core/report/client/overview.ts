@@ -103,6 +103,10 @@ export function overviewHtml(d: ReportData): string {
       d.decision.reasons.length ? `<ul class="reasons">${d.decision.reasons.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>` : ""
     }${againHtml(d)}</div></section>`,
   );
+  if (d.models.mismatched_trials.length)
+    out.push(
+      `<section class="decision t-warn" id="model-mismatch"><div class="decision-word">OTHER MODEL</div><div><div>The service reported serving another model than the one asked for in ${d.models.mismatched_trials.length} of ${s.trials} trial(s): these results are not the requested target's.</div><ul class="reasons">${d.models.mismatches.map((m) => `<li>${esc(m)}</li>`).join("")}</ul><p class="muted">${d.models.mismatched_trials.slice(0, 6).map(esc).join(", ")}${d.models.mismatched_trials.length > 6 ? ", …" : ""}</p></div></section>`,
+    );
   if (d.gates.length)
     out.push(`<section><h2>Gates</h2><table class="gates"><thead><tr><th>verifier</th><th>kind</th><th>rule</th><th>result</th><th>why</th></tr></thead><tbody>${shownGates(d).map(gateRow).join("")}</tbody></table></section>`);
   out.push(reviewsHtml(d));
@@ -115,7 +119,7 @@ export function overviewHtml(d: ReportData): string {
       card("pass rate", pct(s.rate, 1), `95% Wilson ${pct(s.low, 1)}–${pct(s.high, 1)}`),
       card("response latency", `${ms(d.timing.response_latency_ms.p50)}`, `P50 · P90 ${ms(d.timing.response_latency_ms.p90)} · ${d.timing.response_latency_ms.n} trial(s)`),
       card("trial duration", `${ms(d.timing.duration_ms.p50)}`, `P50 · P90 ${ms(d.timing.duration_ms.p90)}`),
-      card("target consumption", t.audio_seconds === null ? "—" : `${t.audio_seconds.toLocaleString("en-US")} s audio`, `voice frontend over ${t.trials_with_audio} trial(s) · backend ${t.backend_tokens === null ? "no tokens reported" : `${t.backend_tokens.toLocaleString("en-US")} tokens`}`),
+      card("target consumption", t.audio_seconds === null ? "—" : `${t.audio_seconds.toLocaleString("en-US")} s audio`, `voice frontend over ${t.trials_with_audio} trial(s) · backend ${t.backend_tokens === null ? "no tokens reported" : `${t.backend_tokens.toLocaleString("en-US")} tokens (${Object.entries(t.backend_tokens_by_model).map(([m, n]) => `${esc(m)} ${n.toLocaleString("en-US")}`).join(", ")})`}`),
       card("judge consumption", j.judged ? `${j.tokens.total.toLocaleString("en-US")} tokens` : "not used", j.judged ? `${j.judged} assessment(s) · ${j.requests} request(s) · ${j.cost_usd === null ? "cost unknown" : `≈ $${j.cost_usd.toFixed(4)}`}${j.unpriced ? ` (+${j.unpriced} unpriced)` : ""}` : "no semantic judge in this run"),
     ].join("")}</div>`,
   );

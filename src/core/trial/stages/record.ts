@@ -1,7 +1,8 @@
 /** The record stage: the trial record drafted from what was observed and graded, then finished with its verdict. */
 
 import { buildEvidenceCatalog } from "../../judge/evidence";
-import { provenanceDigest } from "../../provenance/digest";
+import { provenanceDigest, targetDigest } from "../../provenance/digest";
+import { modelProvenance } from "../../provenance/models";
 import type { Assessment } from "../../record/assessment";
 import { TRIAL_RECORD_VERSION, trialStatus, type CallerInputRecord, type TrialRecord } from "../../record/trial-record";
 import type { AgentEvent } from "../../target/types";
@@ -30,15 +31,17 @@ export function draftRecord(trial: TrialState, input: DeliveredInput, observed: 
   const { turns, delegations } = observed;
   const tools = trial.tools;
   const error = trial.error;
+  const descriptor = ctx.target.describe();
   const provenance = provenanceDigest({
     package_digest: ctx.package_digest,
     crashlab_version: ctx.crashlab_version,
-    target: ctx.target.describe(),
+    target: targetDigest(ctx.target, () => ({ descriptor, session: ctx.target.session() })),
     scenario,
     input: input.digest_input,
     seed: spec.seed,
     limits,
     git: ctx.git,
+    models: modelProvenance(descriptor, trial.agentEvents),
   });
   const frontendSeconds = [...trial.agentEvents].reverse().find((e): e is Extract<AgentEvent, { type: "usage" }> => e.type === "usage")?.seconds;
   return {
@@ -70,7 +73,7 @@ export function draftRecord(trial: TrialState, input: DeliveredInput, observed: 
         tool_accuracy: verification.tool_accuracy,
         tool_calls: { actual: tools.length, expected: scenario.expected.tools.required.length },
         delegation_accuracy: verification.delegation_accuracy,
-        delegations: { actual: delegations.length, expected: scenario.expected.delegation },
+        delegations: { actual: delegations.length, expected: scenario.expected.golden_path?.delegations ?? null, policy: scenario.expected.delegation },
         turns: { actual: actualTurns(c.kind, turns), expected: scenario.expected.golden_path?.turns ?? null },
         ...(c.kind === "run" ? { procedure_adherence: verification.procedure?.adherence ?? null } : {}),
       },
