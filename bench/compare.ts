@@ -397,11 +397,28 @@ export function summarize(measured: RunMeasure[]): CompareSummary {
 
 /** Fewer measured rounds than this print the ratio without an interval (the default 5 rounds give 4). */
 export const MIN_ROUNDS_FOR_INTERVAL = 3;
+/** Fewer measured rounds than this give an interval too narrow to claim on (it spans at most the rounds' own range). */
+const CLAIM_ROUNDS = 8;
 
 const f = (x: number, digits: number) => x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** The summary as the command prints it. */
-export function formatSummary(plan: ComparePlan, s: CompareSummary): string[] {
+/** The 1-minute load average when the comparison started and the highest seen after a round. */
+export interface MachineLoad {
+  cores: number;
+  at_start: number;
+  max_after_round: number;
+}
+
+/** A warning when the machine was not quiet: other work then moves the numbers more than a change does. */
+export function loadWarning(load: MachineLoad): string | null {
+  // The comparison's own run keeps every core busy: a load of about the core count is its own.
+  const busy = load.at_start > 1 || load.max_after_round > load.cores + 1;
+  if (!busy) return null;
+  return `  the machine was not quiet (load average ${load.at_start.toFixed(1)} at the start, up to ${load.max_after_round.toFixed(1)} after a round, on ${load.cores} cores; the runs themselves account for about ${load.cores}): other work moved these numbers; measure again when it is idle`;
+}
+
+export function formatSummary(plan: ComparePlan, s: CompareSummary, load?: MachineLoad): string[] {
   const names: Record<BuildName, string> = { previous: `previous ${plan.previous.short}`, current: `current ${plan.current.label}` };
   const w = Math.max(...Object.values(names).map((n) => n.length));
   const lines: string[] = [];
@@ -426,6 +443,8 @@ export function formatSummary(plan: ComparePlan, s: CompareSummary): string[] {
     lines.push(`  ${names[build].padEnd(w)}  ${b.trials} trials (${Object.entries(b.statuses).map(([k, n]) => `${n} ${k}`).join(", ")}), ${f(b.timeline_s, 0)} s of audio timeline per run; CPU ÷ wall ${f(b.cpu_s.median / b.wall_s.median, 2)}`);
   }
   lines.push(`  every run exited 0 (its gates passed): ${2 * measured + 2} runs, warm-up included`);
+  const warning = load ? loadWarning(load) : null;
+  if (warning) lines.push(warning);
   if (!s.same_work) lines.push("  the builds ran different work (trial counts or timelines differ): compare their × audio timeline, not their wall time");
   const rounds = `${measured} paired round${measured === 1 ? "" : "s"}`;
   const enough = measured >= MIN_ROUNDS_FOR_INTERVAL;
@@ -434,12 +453,12 @@ export function formatSummary(plan: ComparePlan, s: CompareSummary): string[] {
   lines.push("");
   for (const [name, measure, r] of [["wall", "wall time", s.wall], ["CPU (user + system)", "CPU", s.cpu]] as const) {
     lines.push(ratio(name, r));
-    if (enough) lines.push(`  → ${verdict(r, measure)}`);
+    if (enough) lines.push(`  → ${verdict(r, measure)}${measured < CLAIM_ROUNDS ? ` (from ${rounds}: a hint, not a claim)` : ""}`);
   }
   if (!enough) lines.push(`  (no interval from ${rounds}: it takes ${MIN_ROUNDS_FOR_INTERVAL} measured rounds at least, --rounds ${MIN_ROUNDS_FOR_INTERVAL + 1})`);
   else
     lines.push(
-      `  (intervals: percentile bootstrap over the paired rounds, ${BOOTSTRAP_RESAMPLES.toLocaleString("en-US")} resamples of whole rounds, fixed seed${measured < 8 ? `; from ${rounds} an interval cannot reach past the smallest and largest per-round ratio and is too narrow: --rounds 9 or more for a claim` : ""})`,
+      `  (intervals: percentile bootstrap over the paired rounds, ${BOOTSTRAP_RESAMPLES.toLocaleString("en-US")} resamples of whole rounds, fixed seed${measured < CLAIM_ROUNDS ? `; from ${rounds} an interval cannot reach past the smallest and largest per-round ratio and is too narrow: --rounds 9 or more for a claim` : ""})`,
     );
   return lines;
 }
@@ -479,7 +498,8 @@ export async function compare(argv: string[], log: (line: string) => void = (l) 
   const onExit = () => session.cleanup();
   process.on("exit", onExit);
   try {
-    log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" / ")} on ${availableParallelism()} cores, node ${process.version}`);
+    const load: MachineLoad = { cores: availableParallelism(), at_start: loadavg()[0]!, max_after_round: 0 };
+    log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" / ")} on ${load.cores} cores, node ${process.version}`);
     session.base = mkdtempSync(join(tmpdir(), "crashlab-bench-compare-"));
     if (plan.current.dist !== "fresh") {
       log(`building the current tree (dist/ is ${plan.current.dist})`);
@@ -497,9 +517,11 @@ export async function compare(argv: string[], log: (line: string) => void = (l) 
         if (round > 1) measured.push(m);
         parts.push(`${labels[build]} ${f(m.wall_ms / 1000, 1)} s (${f(m.timeline_ms / m.wall_ms, 0)}×, CPU ${f((m.user_ms + m.system_ms) / 1000, 1)} s, RSS ${f(m.peak_rss_mb, 0)} MB)`);
       }
-      log(`round ${round}/${plan.rounds}${round === 1 ? " (warm-up, discarded)" : ""}: ${parts.join("; ")}; load ${loadavg()[0]!.toFixed(2)}`);
+      const now = loadavg()[0]!;
+      if (round > 1) load.max_after_round = Math.max(load.max_after_round, now);
+      log(`round ${round}/${plan.rounds}${round === 1 ? " (warm-up, discarded)" : ""}: ${parts.join("; ")}; load ${now.toFixed(2)}`);
     }
-    for (const line of formatSummary(plan, summarize(measured))) log(line);
+    for (const line of formatSummary(plan, summarize(measured), load)) log(line);
     return 0;
   } catch (error) {
     if (error instanceof Interrupted) return SIGNAL_EXIT[error.signal] ?? 1;

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CompareError, compare, describePlan, distState, formatSummary, parseCompareArgs, planCompare, summarize, type RunMeasure } from "../bench/compare";
+import { CompareError, compare, describePlan, distState, formatSummary, loadWarning, parseCompareArgs, planCompare, summarize, type RunMeasure } from "../bench/compare";
 import { pairedRatio, seededRandom, spread, verdict } from "../bench/compare-stats";
 import { percentile } from "../src/core/stats/rates";
 
@@ -232,10 +232,28 @@ describe("the summary", () => {
     expect(text).toMatch(/wall \(s\)\n {4}previous \w{7} +29\.5 {2}\[28\.0–31\.0\] {2}\(IQR 28\.8–30\.3\)/);
     // Median of 30/25, 29/24, 31/26, 28/25.5; from four rounds the interval reaches their smallest and largest.
     expect(text).toContain("wall previous ÷ current: 1.196 (median of 4 paired rounds; 95% interval 1.098–1.208); per round 1.200, 1.208, 1.192, 1.098");
-    expect(text).toContain("→ the current build's wall time is lower: the whole interval is above 1");
+    expect(text).toContain("→ the current build's wall time is lower: the whole interval is above 1 (from 4 paired rounds: a hint, not a claim)");
     expect(text).toContain("percentile bootstrap over the paired rounds, 10,000 resamples of whole rounds");
     expect(text).toContain("every run exited 0 (its gates passed): 10 runs, warm-up included");
     expect(text).not.toContain("different work");
+    expect(text).not.toContain("not quiet");
+  });
+
+  it("says when the machine was busy beyond the comparison's own runs", () => {
+    expect(loadWarning({ cores: 2, at_start: 0.3, max_after_round: 2.8 })).toBeNull();
+    expect(loadWarning({ cores: 2, at_start: 1.6, max_after_round: 2.5 })).toMatch(/^ {2}the machine was not quiet \(load average 1\.6 at the start, up to 2\.5 after a round, on 2 cores/);
+    expect(loadWarning({ cores: 2, at_start: 0.2, max_after_round: 6 })).toContain("up to 6.0 after a round");
+    const plan = planCompare({ ref: "HEAD", rounds: 5, repetitions: 5, dryRun: false }, repo);
+    expect(formatSummary(plan, summarize(measured), { cores: 2, at_start: 4, max_after_round: 9 }).join("\n")).toContain("other work moved these numbers; measure again when it is idle");
+  });
+
+  it("claims nothing extra from eight rounds or more", () => {
+    const plan = planCompare({ ref: "HEAD", rounds: 9, repetitions: 5, dryRun: false }, repo);
+    const many = Array.from({ length: 8 }, (_, i) => [run("previous", i + 2, 30 + (i % 3), 50, 560), run("current", i + 2, 25 + (i % 2), 44, 540)]).flat();
+    const text = formatSummary(plan, summarize(many)).join("\n");
+    expect(text).toContain("median of 8 paired rounds; 95% interval");
+    expect(text).toContain("→ the current build's wall time is lower: the whole interval is above 1\n");
+    expect(text).not.toContain("too narrow");
   });
 
   it("prints no interval from fewer than three rounds, and flags builds that ran different work", () => {
