@@ -2,14 +2,21 @@
  * `pnpm bench run`: the bundled suite × 5 as a user runs it (`crashlab run --repetitions 5`, default
  * settings, the built dist/cli.js in a child process), measured from outside: wall time, the sum of the
  * trials' audio timelines and their ratio, user and system CPU against wall time (how many cores the run
- * used), and peak RSS. A second, profiled run (the sources through tsx, `--cpu-prof`, every thread) splits
- * the CPU per trial by stage. Profiling slows a run down, so the shares come from the second run and the
- * times from the first. The machine is shared: the load average is printed beside the figures.
+ * used), and peak RSS. A second, profiled run (the same built CLI, `--cpu-prof`, every thread) splits the
+ * CPU per trial by stage, each frame mapped back to its source file through dist/'s source maps. Profiling
+ * slows a run down, so the shares come from the second run and the times from the first. The machine is
+ * shared: the load average is printed beside the figures.
+ *
+ * Why the built CLI and not the sources through tsx: tsx keeps function names by wrapping every function
+ * it creates in a `__name` call (an `Object.defineProperty`), so code that makes closures per audio frame
+ * looked several times dearer in a tsx profile than it is in dist/, where no such call exists.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { SourceMap } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const repo = resolve(import.meta.dirname, "..");
 
@@ -78,11 +85,11 @@ const STAGES: Array<[string, RegExp]> = [
   ["language layer (compromise parses, spoken values, claims)", /\/compromise@|\/src\/core\/language\//],
   ["simulator speech (espeak-ng, resampling)", /espeak-ng-emscripten|\/src\/core\/speech\/|\/src\/core\/audio\/resample\.ts|\/src\/core\/simulator\/voice\.ts/],
   ["wire (ws framing, JSON, base64, protocol checks)", /\/ws@|\/zod@|\/src\/core\/(live|simulator|gpt-live-target)\/|node:net|node:internal\/(stream_base_commons|net)|node:internal\/streams/],
-  ["artifacts, journal and report (files, WAV, gzip)", /\/src\/core\/(report|journal)\/|node:zlib|node:internal\/fs|node:fs|\/src\/core\/audio\/wav\.ts/],
+  ["artifacts, journal and report (files, WAV, gzip)", /\/src\/core\/(report|journal|files)\/|node:zlib|node:internal\/fs|node:fs|\/src\/core\/audio\/wav\.ts/],
   ["caller audio (synthesis lookup, chunks, pacing, conditions, RUN caller)", /\/src\/core\/(audio|walk|caller)\/|\/src\/core\/trial\/(single-turn\/(deliver|caller-input)|conversation\/)/],
   ["the package (offline policy, world, datasets)", /\/examples\/|\/crashlab\/|\/src\/core\/(world|dataset)\/|\/immer@|\/fast-json-patch@/],
   ["grading and metrics (checks, judge, gates, timeline)", /\/src\/core\/(verify|judge|gate|timeline|record|trial)\//],
-  ["run and CLI", /\/src\/core\/(run|cli|provenance|target)\/|\/src\/cli\.ts/],
+  ["run and CLI", /\/src\/core\/(run|runner|cli|provenance|target)\/|\/src\/cli\.ts/],
 ];
 
 export interface StageBreakdown {
@@ -90,17 +97,44 @@ export interface StageBreakdown {
   stages: Array<{ stage: string; ms: number }>;
 }
 
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+
+/**
+ * A frame's source file: for a frame in a built file that has a source map beside it (dist/*.js.map), the
+ * file the map names for that position; any other frame as it is.
+ */
+export function frameSource(frame: CallFrame, maps = new Map<string, SourceMap | null>()): string {
+  if (!frame.url.startsWith("file://") || !frame.url.endsWith(".js")) return frame.url;
+  let map = maps.get(frame.url);
+  if (map === undefined) {
+    const file = `${fileURLToPath(frame.url)}.map`;
+    map = existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, "utf8"))) : null;
+    maps.set(frame.url, map);
+  }
+  const entry = map?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string } | undefined;
+  if (!entry?.originalSource) return frame.url;
+  const original = entry.originalSource.startsWith("file://") ? fileURLToPath(entry.originalSource) : resolve(dirname(fileURLToPath(frame.url)), entry.originalSource);
+  return pathToFileURL(original).href;
+}
+
 /** Self time of every thread's profile in `dir`, attributed to stages. */
 export function stageBreakdown(dir: string): StageBreakdown {
+  const maps = new Map<string, SourceMap | null>();
   const totals = new Map<string, number>();
   let total = 0;
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
     const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
-      nodes: Array<{ id: number; callFrame: { functionName: string; url: string }; children?: number[] }>;
+      nodes: Array<{ id: number; callFrame: CallFrame; children?: number[] }>;
       samples: number[];
       timeDeltas: number[];
     };
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const sourceOf = new Map(profile.nodes.map((n) => [n.id, frameSource(n.callFrame, maps)]));
     const parent = new Map<number, number>();
     for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
     const stageOf = new Map<number, string>();
@@ -110,7 +144,7 @@ export function stageBreakdown(dir: string): StageBreakdown {
       const name = byId.get(id)!.callFrame.functionName;
       let stage = name === "(garbage collector)" ? "garbage collection" : name === "(idle)" ? "idle" : "";
       for (let at: number | undefined = id; !stage && at !== undefined; at = parent.get(at)) {
-        const url = byId.get(at)!.callFrame.url;
+        const url = sourceOf.get(at)!;
         if (url) stage = STAGES.find(([, re]) => re.test(url))?.[0] ?? "";
       }
       stage ||= "other (native, unattributed)";
@@ -127,11 +161,11 @@ export function stageBreakdown(dir: string): StageBreakdown {
   return { total_ms: total, stages: [...totals].map(([stage, ms]) => ({ stage, ms })).sort((a, b) => b.ms - a.ms) };
 }
 
-/** The profiled pass: the sources through tsx (so every frame names its file), all threads profiled. */
+/** The profiled pass: the built CLI, all threads profiled; frames are named by source file through dist/'s maps. */
 export function profileWholeRun(args: string[]): { breakdown: StageBreakdown; trials: number } {
   const out = mkdtempSync(join(tmpdir(), "crashlab-bench-profile-"));
   const profiles = join(out, "profiles");
-  spawnSync(process.execPath, ["--cpu-prof", "--cpu-prof-dir", profiles, "--import", "tsx", join(repo, "src", "cli.ts"), "run", ...args, "--quiet", "--results-dir", join(out, "results")], {
+  spawnSync(process.execPath, ["--cpu-prof", "--cpu-prof-dir", profiles, join(repo, "dist", "cli.js"), "run", ...args, "--quiet", "--results-dir", join(out, "results")], {
     cwd: repo,
     env: { ...process.env, OPENAI_API_KEY: "" },
     encoding: "utf8",
@@ -153,7 +187,7 @@ export function printWholeRun(r: WholeRun, profile: { breakdown: StageBreakdown;
   console.log(`  peak RSS ${r.peak_rss_mb.toFixed(0)} MB`);
   if (!profile) return;
   const { breakdown, trials } = profile;
-  console.log(`  CPU per trial by stage (a profiled run of the sources, every thread: ${(breakdown.total_ms / trials).toFixed(0)} ms per trial busy, the profiler's own cost included)`);
+  console.log(`  CPU per trial by stage (a profiled run of the built CLI, every thread, frames mapped to their sources: ${(breakdown.total_ms / trials).toFixed(0)} ms per trial busy, the profiler's own cost included)`);
   for (const s of breakdown.stages) {
     const share = s.stage === "idle" ? "" : `${((100 * s.ms) / breakdown.total_ms).toFixed(0).padStart(3)}%`;
     console.log(`    ${(s.ms / trials).toFixed(1).padStart(7)} ms  ${share.padStart(4)}  ${s.stage}`);
