@@ -123,6 +123,7 @@ function lineOf(source: string, section: string, key?: string): number {
     const table = /^\[\s*([^\][]+?)\s*\]/.exec(t);
     if (table && !t.startsWith("[[")) {
       current = table[1]!.replace(/^["']|["']$/g, "");
+      if (key !== undefined && current.replace(/\s*\.\s*/g, ".") === `${section}.${key}`) return i + 1;
       if (current === section && header === 0) header = i + 1;
       continue;
     }
