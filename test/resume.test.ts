@@ -182,7 +182,7 @@ describe("resume", () => {
 
   it("resumes a run folder from before run.json stored settings: its command line, over the PLAN's defaults", async () => {
     const out = mkdtempSync(join(tmpdir(), "resume-old-format-"));
-    const args = ["run", "--target", "text_restaurant", "--example", "harbor_001", "--example", "harbor_008", "--repetitions", "2", "--seed", "5", "--results-dir", out, "--quiet"];
+    const args = ["run", "--target", "text_restaurant", "--example", "harbor_001", "--example", "harbor_008", "--repetitions", "2", "--seed", "5", "--results-dir", out];
     expect((await cli(args)).code).toBe(0);
     const dir = folder(out);
     const expected = results(dir);

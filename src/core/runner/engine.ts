@@ -205,7 +205,7 @@ export function checkSettings(resolution: Resolution, credentials: Credentials):
   const chosen = (key: string) => resolution.sources[key]?.kind === "flag" || resolution.sources[key]?.kind === "code";
   if (s.live && !credentials.OPENAI_API_KEY?.trim()) throw new SettingsError("--live needs OPENAI_API_KEY in the environment or the env file (without --live, runs use the local GPT-Live simulator)");
   const services = resolveServices(s, credentials, name);
-  if (s.listen && s.concurrency > 1) throw new SettingsError(`--listen plays one conversation at a time: it cannot be combined with ${name("concurrency")} above 1`);
+  if (s.listen && s.concurrency > 1 && chosen("concurrency")) throw new SettingsError(`--listen plays one conversation at a time: it cannot be combined with ${name("concurrency")} above 1`);
   if (!s.real_time && s.concurrency > MAX_VIRTUAL_CONCURRENCY)
     throw new SettingsError(`${virtualConcurrencyRefusal(s.concurrency)}${resolution.sources.concurrency?.kind === "flag" ? "" : ` (concurrency: ${name("concurrency")})`}`);
   if (chosen("tts_model") && s.speech === "espeak") throw new SettingsError(`${name("tts_model")} applies to OpenAI caller speech (--live, --speech openai or --speech cache); caller speech here is espeak-ng`);
