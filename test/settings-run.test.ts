@@ -92,24 +92,7 @@ describe("a setting declared in one place", () => {
 });
 
 /** The config file other GPT-Live harnesses ship, byte for byte. */
-const HARNESS_CONFIG = `[dataset]
-path = "data/scenarios.json"
-
-[execution]
-concurrency = 1
-max_examples = 0
-verbose = false
-response_timeout_seconds = 30.0
-
-[audio]
-chunk_ms = 20
-sample_rate_hz = 24000
-real_time = true
-
-[assistant]
-mode = "responses"
-endpoint = ""
-`;
+const HARNESS_CONFIG = readFileSync(join(import.meta.dirname, "fixtures/settings/harness-config.toml"), "utf8");
 
 /** A project folder holding a package that is the bundled one, so crashlab.toml and .env can sit beside it. */
 function project(name: string, files: Record<string, string>): string {

@@ -4,7 +4,7 @@
  * with one precedence (flag > environment > config file > PLAN defaults > built-in default), each value
  * with its source; config and env files checked with clear errors naming the file, the line and the key.
  */
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,6 +21,7 @@ import { planDefaultsProblems, planLayer } from "../src/core/settings/plan-defau
 import { checkedLayer, layerOf, resolveSettings, type Layer } from "../src/core/settings/resolve";
 import { settingEntries, staticDefault } from "../src/core/settings/schema";
 import { restaurantTargets } from "../crashlab/adapters/restaurant-targets";
+import { importsOf } from "./imports";
 import { documentedTable, settingsTable } from "./settings-doc";
 
 const temp = () => mkdtempSync(join(tmpdir(), "settings-"));
@@ -92,6 +93,17 @@ function rangeOf(s: Setting): { min: number; max: number } {
   const m = s.expected.match(/from ([\d.]+) to ([\d.]+)/) ?? s.expected.match(/>= ([\d.]+)/);
   return { min: Number(m![1]), max: m![2] ? Number(m![2]) : 1e6 };
 }
+
+describe("what a trial worker receives", () => {
+  it("the settings are plain data, and neither the worker nor the engine options it builds import the command line", () => {
+    const { settings } = resolveSettings([parseRunArgs(["--live", "--seed", "4", "--example", "a", "--no-judge"]).flags]);
+    expect(JSON.parse(JSON.stringify(settings))).toEqual(settings);
+    expect(structuredClone(settings)).toEqual(settings);
+    // runner/ may not import cli/ at all (test/folders.test.ts); the worker's entry sits outside src/core.
+    for (const path of ["src/worker.ts", "src/core/runner/worker.ts", "src/core/runner/engine.ts"])
+      expect(importsOf(readFileSync(join(import.meta.dirname, "..", path), "utf8")).filter((spec) => /(^|\/)cli\//.test(spec)), path).toEqual([]);
+  });
+});
 
 describe("one resolution: flag > environment > config file > PLAN defaults > built-in default", () => {
   // Every setting that all four sources may give (groups apart: they resolve together, below).
@@ -169,24 +181,8 @@ describe("one resolution: flag > environment > config file > PLAN defaults > bui
 });
 
 describe("crashlab.toml", () => {
-  const SECTIONS = `[dataset]
-path = "data/scenarios.json"
-
-[execution]
-concurrency = 1
-max_examples = 0
-verbose = false
-response_timeout_seconds = 30.0
-
-[audio]
-chunk_ms = 20
-sample_rate_hz = 24000
-real_time = true
-
-[assistant]
-mode = "responses"
-endpoint = ""
-`;
+  // The config file other GPT-Live harnesses ship, byte for byte.
+  const SECTIONS = readFileSync(join(import.meta.dirname, "fixtures/settings/harness-config.toml"), "utf8");
 
   it("takes the four sections other harnesses write, as written: paths relative to the file, an empty string unset", () => {
     const dir = temp();

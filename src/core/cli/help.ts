@@ -42,8 +42,8 @@ Usage:
 Exit codes:
   0  every required gate passed
   1  a gate failed (or nothing ran, or a required human gate awaits reviews)
-  2  usage or input error (a bad flag or PLAN setting, dataset, recording, package, or results
-     folder): one paragraph naming the file, scenario and field; nothing was written
+  2  usage or input error (a bad flag, config file, env file or PLAN setting, dataset, recording,
+     package, or results folder): one paragraph naming the file, scenario and field; nothing was written
   3  infrastructure errors prevented a decision (a dead connection, a refused session, a protocol
      violation by the service); the target's own silence or stall is a failure (1), not this
   4  a verifier or clause of the evaluation package raised an error: fix the package

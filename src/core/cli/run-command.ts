@@ -173,13 +173,13 @@ function notes(config: string | null, envFile: EnvFile | null, from: Record<stri
 /** What the person at the terminal sees as trials end: a progress line each, --listen playback, --verbose detail. */
 function consoleReporter(resolution: Resolution, io: CliIO): RunReporter {
   const { listen, quiet } = resolution.settings;
-  // --listen: caller left, assistant right, after each trial; said plainly when no player exists.
+  // --listen: caller left, assistant right, after each trial; said plainly (once the run begins) when no player exists.
   const player = listen ? findPlayer(io.env ?? {}) : null;
-  if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
   let runDir = "";
   return {
     onRunBegin(begin) {
       runDir = begin.run_dir;
+      if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
     },
     onTrialEnd(trial, done, total) {
       if (player && "play" in player && trial.conversation_wav) {

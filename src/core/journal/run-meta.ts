@@ -84,7 +84,7 @@ export function readRunMeta(runDir: string): RunMeta {
     !meta.argv.every((a) => typeof a === "string") ||
     (meta.settings !== undefined && (typeof meta.settings !== "object" || meta.settings === null || Array.isArray(meta.settings)))
   )
-    throw new RunMetaError(`${file} is not a run description this crashlab reads (run_meta_version ${RUN_META_VERSION} with run_id, started_at, plan_digest and argv); start the run again`);
+    throw new RunMetaError(`${file} is not a run description this crashlab reads (run_meta_version ${RUN_META_VERSION} with run_id, started_at, plan_digest and argv, and its settings an object); start the run again`);
   // A shard's slice is what merge and resume trust to know which trials belong where: it must add up.
   if (meta.shard !== undefined && meta.shard !== null) {
     const problem = shardProblem(meta.shard, meta.plan_trials);

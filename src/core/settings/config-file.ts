@@ -6,15 +6,13 @@
  */
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
-import { InputFileError, readInputFile } from "../dataset/input-file";
 import { SettingsError } from "./errors";
 import type { Setting, SettingValue } from "./field";
 import { describeValue, layerOf, problemWith, type Layer } from "./resolve";
 import { settingEntries } from "./schema";
+import { readSettingsFile } from "./settings-file";
 
 export const CONFIG_FILE = "crashlab.toml";
-/** A config file holds settings, not data: anything larger is not one. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * Where crashlab.toml and .env are looked for by default, "beside the package": the folder that holds
@@ -42,15 +40,7 @@ export interface ConfigFile {
  * are relative to its folder. An empty string leaves a setting unset (TOML has no null).
  */
 export function readConfigFile(file: string, shown: string): ConfigFile {
-  let bytes: Buffer;
-  try {
-    bytes = readInputFile(file, MAX_CONFIG_BYTES);
-  } catch (error) {
-    if (!(error instanceof InputFileError)) throw error;
-    const why = error.problem === "not_a_file" && error.detail.includes("directory") ? "it is a folder, not a file" : error.detail;
-    throw new SettingsError(`config file ${shown}: ${why}; give --config the path of a TOML file such as ${CONFIG_FILE} (docs/configuration.md)`);
-  }
-  const source = bytes.toString("utf8").replace(/^\uFEFF/, "");
+  const source = readSettingsFile(file, shown, "config file", `give --config the path of a TOML file such as ${CONFIG_FILE} (docs/configuration.md)`);
   let document: Record<string, unknown>;
   try {
     document = parse(source) as Record<string, unknown>;

@@ -6,14 +6,13 @@
  * A key is a credential, never a setting: one in the file alone never makes a run live.
  */
 import { parseEnv } from "node:util";
-import { InputFileError, readInputFile } from "../dataset/input-file";
 import { SettingsError } from "./errors";
 import { readText, type SettingValue } from "./field";
 import { layerOf, type Layer } from "./resolve";
 import { CREDENTIALS, settingEntries, type RunSettings } from "./schema";
+import { readSettingsFile } from "./settings-file";
 
 export const ENV_FILE = ".env";
-const MAX_ENV_BYTES = 1024 * 1024;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -24,15 +23,8 @@ export interface EnvFile {
 
 /** Read an env file (`shown` is how messages name it). */
 export function readEnvFile(file: string, shown: string): EnvFile {
-  let bytes: Buffer;
-  try {
-    bytes = readInputFile(file, MAX_ENV_BYTES);
-  } catch (error) {
-    if (!(error instanceof InputFileError)) throw error;
-    const why = error.problem === "not_a_file" && error.detail.includes("directory") ? "it is a folder, not a file" : error.detail;
-    throw new SettingsError(`env file ${shown}: ${why}; give --env-file the path of a file of NAME=value lines (docs/configuration.md)`);
-  }
-  return { shown, values: parseEnv(bytes.toString("utf8").replace(/^\uFEFF/, "")) as Record<string, string> };
+  const text = readSettingsFile(file, shown, "env file", "give --env-file the path of a file of NAME=value lines (docs/configuration.md)");
+  return { shown, values: parseEnv(text) as Record<string, string> };
 }
 
 /** The variables that set a setting, and which setting each sets. */

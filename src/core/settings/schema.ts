@@ -47,7 +47,13 @@ const CONDITIONS = Condition.options as [string, ...string[]];
 
 const seconds = (max: number) => decimal({ min: 0.001, max });
 const envName = text({ test: (s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s), expected: "the name of an environment variable (letters, digits, '_')" });
-const shard = text({ test: (s) => /^\s*\d+\/\d+\s*$/.test(s), expected: "i/n, e.g. 2/4 for the second of four machines" });
+const shard = text({
+  test: (s) => {
+    const m = /^\s*(\d+)\/(\d+)\s*$/.exec(s);
+    return m !== null && Number(m[1]) >= 1 && Number(m[1]) <= Number(m[2]) && Number(m[2]) <= 1000;
+  },
+  expected: "i/n with 1 <= i <= n <= 1000, e.g. 2/4 for the second of four machines",
+});
 const runName = text({ test: (s) => SAFE_ID.test(s) && !s.includes(".."), expected: "a safe folder name (letters, digits, '_', '-', '.')" });
 const where = text({ test: (s) => /^[^=\s][^=]*=.+$/.test(s), expected: "key=value, e.g. accent=scottish" });
 /** A setting this version declares so that crashlab.toml files written for it load, but does not support yet: only empty. */
