@@ -127,7 +127,7 @@ describe("crashlab.toml as other harnesses write it", () => {
   });
 
   const bad: Array<[string, (dir: string) => string, RegExp]> = [
-    ["an unknown key", (d) => write(d, "[execution]\nconcurency = 2\n"), /crashlab\.toml line 2: \[execution\] concurency is not a setting \(the keys of \[execution\]: .*concurrency/],
+    ["an unknown key", (d) => write(d, "[execution]\nconcurency = 2\n"), /crashlab\.toml line 2: \[execution\] concurency is not a setting \(did you mean concurrency\?\) \(the keys of \[execution\]: .*concurrency/],
     ["a wrong type", (d) => write(d, "[audio]\nreal_time = \"yes\"\n"), /crashlab\.toml line 2: \[audio\] real_time takes true or false \(got the string "yes"\)/],
     ["a value out of range", (d) => write(d, "[execution]\n\nrepetitions = 0\n"), /crashlab\.toml line 3: \[execution\] repetitions takes a whole number from 1 to 1000000 \(got 0\)/],
     ["not TOML", (d) => write(d, "[execution\nseed = 1\n"), /crashlab\.toml line 1, column \d+: not valid TOML/],

@@ -73,7 +73,8 @@ export function readConfigFile(file: string, shown: string): ConfigFile {
       const entry = keys.get(`${section}.${name}`);
       const where = `${at(section, name)}: [${section}] ${name}`;
       if (!entry) {
-        problems.push(`${where} is not a setting (the keys of [${section}]: ${known.join(", ")})`);
+        const near = closest(name, known);
+        problems.push(`${where} is not a setting${near ? ` (did you mean ${near}?)` : ""} (the keys of [${section}]: ${known.join(", ")})`);
         continue;
       }
       const [key, setting] = entry;
@@ -97,6 +98,21 @@ function normalize(setting: Setting, raw: unknown, file: string): unknown {
   if (raw === "") return undefined;
   if (setting.kind === "list") return (Array.isArray(raw) ? raw : [raw]).map(here);
   return here(raw);
+}
+
+/** The known name one or two edits away from `name`, when exactly one is: a typo's likely meaning. */
+function closest(name: string, known: readonly string[]): string | null {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const near = known.filter((k) => distance(name, k) <= 2);
+  return near.length === 1 ? near[0]! : null;
 }
 
 /**
