@@ -39,7 +39,7 @@ export const SETTING_RANGES = {
 export const DEFAULT_LIMITS = { time_ms: 120_000, turns: 16, tool_calls: 20, provider_requests: 50 } as const;
 
 /** Which trials keep their audio (`--artifacts`). */
-export const ARTIFACT_POLICIES = ["failures", "all", "none"] as const;
+export const ARTIFACT_POLICIES = ["all", "failures", "none"] as const;
 export type ArtifactPolicy = (typeof ARTIFACT_POLICIES)[number];
 
 /** The acoustic condition presets (docs/audio-and-metrics.md). */
