@@ -57,6 +57,7 @@ const TRIALS = tier([
   "run-interrupt",
   "runner",
   "secrets",
+  "settings-run",
   "shards",
   "signals",
   "target-failures",

@@ -6,8 +6,9 @@ import { mkdtempSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { PLAN } from "../crashlab/evaluations";
-import { CachedSynthesizer, EspeakSynthesizer, run } from "crashlab/alpha";
-import type { RunOptions } from "../src/core/run/run";
+import { CachedSynthesizer, EspeakSynthesizer } from "crashlab/alpha";
+// The engine's in-memory run loop, given live caller speech and callers directly.
+import { run, type RunOptions } from "../src/core/run/run";
 import { benchAudio } from "./audio.bench";
 import { benchCores, printCores } from "./cores.bench";
 import { benchConversationsOffline, benchConversationsRealTime, offlineCaller } from "./conversation.bench";

@@ -7,7 +7,7 @@ import { PLAN } from "../crashlab/evaluations";
 import { restaurantPolicy } from "../examples/restaurant/policy";
 import { pcm16ToBytes } from "../src/core/audio/pcm";
 import { cli } from "./cli-harness";
-import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
+import { engineFor } from "./settings-harness";
 import { startLiveSimulator } from "../src/core/simulator/server";
 import { ResultsFile } from "../src/core/record/results";
 import { bookingBackend, NOT_FOUND, outputTexts, recordingServer, type RecordingServer } from "./endpoint-fixtures";
@@ -121,7 +121,7 @@ describe("Azure OpenAI — deployment URLs and api-key authentication", () => {
   });
 
   it("recognizes Azure hosts without --azure, allows only ?api-version=, and sends OPENAI_API_KEY to none of them", () => {
-    const resolveWith = (...argv: string[]) => resolveOptions(parseRunArgs(argv), {}, KEYS);
+    const resolveWith = (...argv: string[]) => engineFor(argv, {}, KEYS);
     const azure = resolveWith(
       "--endpoint", "wss://my-resource.openai.azure.com/openai/v1/live/sessions", "--endpoint-api-key-env", "AZURE_LIVE_KEY",
       "--responses-endpoint", "https://my-resource.cognitiveservices.azure.com/openai/v1", "--responses-api-key-env", "AZURE_RESPONSES_KEY",
@@ -133,13 +133,13 @@ describe("Azure OpenAI — deployment URLs and api-key authentication", () => {
     expect(azure.judge).toMatchObject({ api_key: KEYS.AZURE_JUDGE_KEY, api_key_header: "api-key" });
     // Without named keys, Azure hosts get nothing: OPENAI_API_KEY is only ever OpenAI's.
     const keyless = resolveWith("--live", "--endpoint", "wss://my-resource.openai.azure.com/openai/v1/live/sessions", "--responses-endpoint", "https://my-resource.openai.azure.com/openai/v1");
-    expect(keyless.target_settings.api_key).toBeUndefined();
-    expect(keyless.target_settings.responses_api_key).toBeUndefined();
-    expect(keyless.target_settings.credentials).toEqual({ live: "none", responses: "none" });
+    expect(keyless.target_settings!.api_key).toBeUndefined();
+    expect(keyless.target_settings!.responses_api_key).toBeUndefined();
+    expect(keyless.target_settings!.credentials).toEqual({ live: "none", responses: "none" });
     // A gateway that is not Azure keeps Bearer, and a query string there is refused unless --azure says it is Azure.
-    expect(resolveWith("--endpoint", "wss://gateway.example.com/v1/live/sessions", "--endpoint-api-key-env", "AZURE_LIVE_KEY").target_settings.api_key_header).toBeUndefined();
+    expect(resolveWith("--endpoint", "wss://gateway.example.com/v1/live/sessions", "--endpoint-api-key-env", "AZURE_LIVE_KEY").target_settings!.api_key_header).toBeUndefined();
     expect(() => resolveWith("--responses-endpoint", "https://gateway.example.com/openai?api-version=1")).toThrow(/must not have a query string.*pass --azure/);
-    expect(resolveWith("--azure", "--responses-endpoint", "https://gateway.example.com/openai?api-version=1").target_settings.responses_base_url).toBe("https://gateway.example.com/openai?api-version=1");
+    expect(resolveWith("--azure", "--responses-endpoint", "https://gateway.example.com/openai?api-version=1").target_settings!.responses_base_url).toBe("https://gateway.example.com/openai?api-version=1");
     // Only api-version may ride along, once.
     expect(() => resolveWith("--azure", "--responses-endpoint", "https://gateway.example.com/openai?api-version=1&key=x")).toThrow(/Azure endpoints may carry only \?api-version=/);
   });

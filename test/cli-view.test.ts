@@ -4,9 +4,9 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as alpha from "../src/alpha/index";
-import { MAIN_HELP, RUN_HELP } from "../src/core/cli/help";
+import { MAIN_HELP, runHelp } from "../src/core/cli/help";
 import { main } from "../src/core/cli/main";
-import { RUN_OPTIONS } from "../src/core/cli/options";
+import { runOptions } from "../src/core/cli/options";
 import { VIEW_HELP } from "../src/core/cli/view";
 
 /**
@@ -143,7 +143,7 @@ describe("crashlab view", () => {
 
   it("the help texts name the command and every run option", async () => {
     expect(MAIN_HELP).toContain("crashlab view <run-dir> [--trial ID]");
-    for (const flag of Object.keys(RUN_OPTIONS)) expect(RUN_HELP, flag).toContain(`--${flag}`);
+    for (const flag of Object.keys(runOptions())) expect(runHelp(), flag).toContain(`--${flag}`);
     const help = await cli(["view", "--help"]);
     expect(help).toMatchObject({ code: 0, stdout: `${VIEW_HELP}\n` });
   });

@@ -78,7 +78,7 @@ describe("crashlab CLI: bad input", () => {
     expect((await cli(["run", "--example", "nope"])).stderr).toMatch(/unknown scenario id\(s\): nope/);
     expect((await cli(["frobnicate"])).code).toBe(2);
     expect((await cli(["run", "--assistant", "server"])).stderr).toMatch(/--assistant takes one of responses, client \(got "server"\)/);
-    expect((await cli(["run", "--chunk-ms", "25"])).stderr).toMatch(/--chunk-ms takes a multiple of 10 ms/);
+    expect((await cli(["run", "--chunk-ms", "25"])).stderr).toMatch(/--chunk-ms takes a whole number from 10 to 200 in steps of 10 \(got "25"\)/);
     expect((await cli(["run", "--endpoint", "http://x"])).stderr).toMatch(/--endpoint takes a ws:\/\/ or wss:\/\/ URL/);
   });
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { LiveCaller } from "../src/core/caller/live-caller";
-import { conversationSettings } from "../src/core/cli/run-settings";
-import { DEFAULT_COMPLETION_MODEL, parseRunArgs, resolveOptions } from "../src/core/cli/options";
-import { UsageError } from "../src/core/cli/usage-error";
+import { staticDefault } from "../src/core/settings/schema";
+import { engineFor } from "./settings-harness";
+import { SettingsError } from "../src/core/settings/errors";
 import { CompletionObserver } from "../src/core/trial/conversation/completion-observer";
 import { USAGE, startJudgeServer, textResponse, type JudgeServer, type Reply } from "./judge-fixtures";
 import { eventually } from "./live-helpers";
@@ -100,18 +100,18 @@ describe("the completion observer, against a loopback Responses server", () => {
 
 describe("--no-semantic-drain", () => {
   const io = { stdout: () => {}, stderr: () => {}, cwd: process.cwd(), alpha: {}, env: { OPENAI_API_KEY: "sk-cli-test" } };
-  const settings = (...argv: string[]) => conversationSettings(resolveOptions(parseRunArgs(argv), {}, io.env), process.cwd(), io.cwd);
+  const settings = (...argv: string[]) => engineFor(argv, {}, io.env, true).conversation!;
 
   it("live conversations get a completion observer on --completion-model; with --no-semantic-drain none, so the rule decides", () => {
     const observed = settings("--live");
     expect(observed.caller({ voice: "ash" })).toBeInstanceOf(LiveCaller);
-    expect(observed.observer!().model).toBe(DEFAULT_COMPLETION_MODEL);
+    expect(observed.observer!().model).toBe(staticDefault("completion_model"));
     expect(settings("--live", "--completion-model", "gpt-5.6-terra").observer!().model).toBe("gpt-5.6-terra");
     const rule = settings("--live", "--no-semantic-drain");
     expect(rule.caller({ voice: "ash" })).toBeInstanceOf(LiveCaller);
     expect(rule.observer).toBeUndefined();
     // Offline the rule always decides: the flag is refused rather than silently ignored.
     expect(settings().observer).toBeUndefined();
-    expect(() => settings("--no-semantic-drain")).toThrow(UsageError);
+    expect(() => settings("--no-semantic-drain")).toThrow(SettingsError);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkEndpointUrl } from "../src/core/cli/credentials";
+import { checkEndpointUrl } from "../src/core/services/credentials";
 import { resolveJudgeSettings } from "../src/core/judge/judge";
 import { LiveClient } from "../src/core/live/client";
 import { redactUrls, urlForDisplay } from "../src/core/services/redact";

@@ -8,7 +8,7 @@ import { restaurantPolicy } from "../examples/restaurant/policy";
 import { pcm16ToBytes } from "../src/core/audio/pcm";
 import { callerScript } from "../src/core/caller/script";
 import { cli, runFolder } from "./cli-harness";
-import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
+import { engineFor } from "./settings-harness";
 import { DEFAULT_CALLER_VOICE } from "../src/core/speech/synthesizer";
 import { startLiveSimulator, type LiveSimulator } from "../src/core/simulator/server";
 import { bridgedEar, transcriptBridge, type TranscriptBridgeEnd } from "./transcript-bridge";
@@ -141,11 +141,11 @@ describe("a custom Live endpoint with offline caller speech", () => {
 
   it("resolves each service on its own: flags, then the PLAN's defaults.services, never one service's key for another", () => {
     const env = { ...KEYS };
-    const resolveWith = (argv: string[], services?: object) => resolveOptions(parseRunArgs(argv), services ? { services } : {}, env);
+    const resolveWith = (argv: string[], services?: object) => engineFor(argv, services ? { services } : {}, env);
     // Only --endpoint: the target is remote, everything else stays offline and keyless.
     const one = resolveWith(["--endpoint", "ws://127.0.0.1:9/v1/live/sessions", "--endpoint-api-key-env", "LIVE_KEY"]);
     expect(one.target_settings).toMatchObject({ mode: "live", api_key: KEYS.LIVE_KEY, client_backend: "policy", credentials: { live: "env:LIVE_KEY", responses: "none" } });
-    expect(one.target_settings.responses_api_key).toBeUndefined();
+    expect(one.target_settings!.responses_api_key).toBeUndefined();
     expect(one.services.speech).toEqual({ provider: "espeak" });
     expect(one.services.caller).toEqual({ kind: "offline" });
     expect(one.real_time).toBe(true);
@@ -155,10 +155,10 @@ describe("a custom Live endpoint with offline caller speech", () => {
     expect(fromPlan.target_settings).toMatchObject({ endpoint: "wss://plan.example/v1/live/sessions", api_key: KEYS.RESP_KEY, credentials: { live: "env:RESP_KEY" } });
     expect(fromPlan.services.speech).toMatchObject({ provider: "openai", endpoint: "https://speech.example/v1", key: KEYS.SPEECH_KEY, credential: "env:SPEECH_KEY" });
     const overridden = resolveWith(["--endpoint", "wss://flag.example/v1/live/sessions"], planned);
-    expect(overridden.target_settings.endpoint).toBe("wss://flag.example/v1/live/sessions");
+    expect(overridden.target_settings!.endpoint).toBe("wss://flag.example/v1/live/sessions");
     // The PLAN's key is not sent to the endpoint the command line chose.
-    expect(overridden.target_settings.api_key).toBeUndefined();
-    expect(overridden.target_settings.credentials!.live).toBe("none");
+    expect(overridden.target_settings!.api_key).toBeUndefined();
+    expect(overridden.target_settings!.credentials!.live).toBe("none");
     // --live: OpenAI's own services with OPENAI_API_KEY, except where an endpoint is named.
     const live = resolveWith(["--live", "--responses-endpoint", "http://127.0.0.1:9/v1", "--responses-api-key-env", "RESP_KEY"]);
     expect(live.target_settings).toMatchObject({ mode: "live", api_key: KEYS.OPENAI_API_KEY, responses_api_key: KEYS.RESP_KEY, responses_base_url: "http://127.0.0.1:9/v1", credentials: { live: "OPENAI_API_KEY", responses: "env:RESP_KEY" } });

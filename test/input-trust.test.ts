@@ -13,7 +13,8 @@ import { pcm16ToBytes } from "../src/core/audio/pcm";
 import { pcm16Wav, readWav } from "../src/core/audio/wav";
 import { parseGenerateAudioArgs } from "../src/core/cli/generate-audio";
 import { main } from "../src/core/cli/main";
-import { parseRunArgs, resolveOptions, RUN_FLAG_RANGES, RUN_OPTIONS } from "../src/core/cli/options";
+import { runOptions, settingFlags } from "../src/core/cli/options";
+import { engineFor, resolveArgs } from "./settings-harness";
 import { formatBytes, InputFileError, readInputFile } from "../src/core/dataset/input-file";
 import { MAX_JSON_DEPTH } from "../src/core/dataset/json-text";
 import { DatasetError, loadDataset, MAX_DATASET_BYTES } from "../src/core/dataset/load";
@@ -96,7 +97,7 @@ describe("every numeric and enum flag and every PLAN setting refuses empty, NaN,
 
   const judged = ["--judge", "--judge-endpoint", "http://127.0.0.1:9/v1"];
   const bad = ["", "   ", "NaN", "Infinity", "-Infinity", "-1", "1e9", "abc", "0x10", "1,5"];
-  const numeric = Object.keys(RUN_FLAG_RANGES);
+  const numeric = settingFlags().filter((f) => f.means === "value" && (f.setting.kind === "whole" || f.setting.kind === "decimal")).map((f) => f.flag);
   it.each(numeric)("--%s refuses every bad value with its range, before the package loads", async (flag) => {
     for (const value of bad) {
       const r = await cli(["run", ...(flag.startsWith("judge-") ? judged : []), `--${flag}`, value], "/nonexistent-cwd");
@@ -105,10 +106,10 @@ describe("every numeric and enum flag and every PLAN setting refuses empty, NaN,
   });
 
   it("accepts the values each numeric flag is documented to take", () => {
-    const o = resolveOptions(parseRunArgs(["--min-pass-rate", ".5", "--seed", "0", "--trial-timeout-seconds", "0.5", "--repetitions", "1000000", "--max-trials", "1000000", "--concurrency", "8", "--chunk-ms", "200", "--max-examples", "0"]));
+    const o = engineFor(["--min-pass-rate", ".5", "--seed", "0", "--trial-timeout-seconds", "0.5", "--repetitions", "1000000", "--max-trials", "1000000", "--concurrency", "8", "--chunk-ms", "200", "--max-examples", "0"]);
     expect(o).toMatchObject({ seed: 0, repetitions: 1_000_000, max_trials: 1_000_000, concurrency: 8, gates: { min_pass_rate: 0.5 }, limits: { time_ms: 500 }, audio: { chunk_ms: 200 } });
-    expect(resolveOptions(parseRunArgs(["--min-pass-rate", "1"])).gates.min_pass_rate).toBe(1);
-    expect(resolveOptions(parseRunArgs(["--min-pass-rate", "0"])).gates.min_pass_rate).toBe(0);
+    expect(engineFor(["--min-pass-rate", "1"]).gates!.min_pass_rate).toBe(1);
+    expect(engineFor(["--min-pass-rate", "0"]).gates!.min_pass_rate).toBe(0);
   });
 
   it("--seed -1 reaches the range check instead of parseArgs' 'argument is ambiguous'", async () => {
@@ -117,14 +118,14 @@ describe("every numeric and enum flag and every PLAN setting refuses empty, NaN,
     expect(r.stderr).not.toContain("ambiguous");
   });
 
-  const single = Object.entries(RUN_OPTIONS).filter(([, o]) => !("multiple" in o && o.multiple)).map(([name]) => name);
+  const single = Object.entries(runOptions()).filter(([, o]) => !o.multiple).map(([name]) => name);
   it.each(single)("--%s given twice is refused, not silently overridden", async (flag) => {
-    const option = RUN_OPTIONS[flag as keyof typeof RUN_OPTIONS];
+    const option = runOptions()[flag]!;
     const twice = option.type === "string" ? [`--${flag}`, "1", `--${flag}`, "2"] : [`--${flag}`, `--${flag}`];
     refused(await cli(["run", ...twice], "/nonexistent-cwd"), `--${flag} was given 2 times`);
   });
 
-  const strings = Object.entries(RUN_OPTIONS).filter(([, o]) => o.type === "string").map(([name]) => name);
+  const strings = Object.entries(runOptions()).filter(([, o]) => o.type === "string").map(([name]) => name);
   it.each(strings)('--%s "" is refused: every value must say something', async (flag) => {
     refused(await cli(["run", `--${flag}`, ""], "/nonexistent-cwd"), `--${flag} needs a value (got an empty string)`);
   });
@@ -152,7 +153,7 @@ describe("every numeric and enum flag and every PLAN setting refuses empty, NaN,
   it.each([
     ["defaults.repetitions as a string", { defaults: { repetitions: "5" } }, 'PLAN.defaults.repetitions: expected a whole number from 1 to 1000000 (got the string "5")'],
     ["defaults.concurrency 0", { defaults: { concurrency: 0 } }, "PLAN.defaults.concurrency: expected a whole number from 1 to 64 (got 0)"],
-    ["defaults.seed -1", { defaults: { seed: -1 } }, "PLAN.defaults.seed: expected a whole number from 0 to"],
+    ["defaults.seed -1", { defaults: { seed: -1 } }, "PLAN.defaults.seed: expected a whole number >= 0 (got -1)"],
     ["defaults.seed NaN", { defaults: { seed: NaN } }, "(got NaN)"],
     ["defaults.max_trials 1e9", { defaults: { max_trials: 1e9 } }, "PLAN.defaults.max_trials: expected a whole number from 1 to 1000000 (got 1000000000)"],
     ["defaults.results_dir empty", { defaults: { results_dir: "" } }, 'PLAN.defaults.results_dir: expected a non-empty string (got the string "")'],
@@ -247,15 +248,15 @@ describe("a documented trial-count ceiling, with a message saying how to raise i
   it("--repetitions 1000000000 is refused at once, and the ceiling comes from --max-trials or the PLAN", async () => {
     refused(await cli(["run", "--repetitions", "1000000000"]), '--repetitions takes a whole number from 1 to 1000000 (got "1000000000")');
     refused(await cli(["run", "--repetitions", "500"]), /this run would have 36,000 trials \(72 case\(s\) × 500 repetition\(s\)\).* raise the ceiling with --max-trials 36000/);
-    expect(resolveOptions(parseRunArgs([]), { max_trials: 50_000 }).max_trials).toBe(50_000);
-    expect(resolveOptions(parseRunArgs(["--max-trials", "7"]), { max_trials: 50_000 }).max_trials).toBe(7);
-    expect(resolveOptions(parseRunArgs([])).max_trials).toBe(DEFAULT_MAX_TRIALS);
+    expect(resolveArgs([], { max_trials: 50_000 }).settings.max_trials).toBe(50_000);
+    expect(resolveArgs(["--max-trials", "7"], { max_trials: 50_000 }).settings.max_trials).toBe(7);
+    expect(resolveArgs([]).settings.max_trials).toBe(DEFAULT_MAX_TRIALS);
   });
 
   it("the README and --help state the ceiling and how to raise it", async () => {
     expect(README).toMatch(/10,000 trials/);
     expect(README).toContain("--max-trials");
-    expect((await cli(["run", "--help"])).stdout).toMatch(/--max-trials <n>\s+.*10,000/);
+    expect((await cli(["run", "--help"])).stdout).toMatch(/--max-trials <n>\s+[^\n]*\n?[^\n]*\(default 10,000\)/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkSessionConfig, GPT_LIVE_DEFAULT_VOICE, parseClientEvent, parseServerEvent } from "../src/core/live";
 import { commentaryParts, MAX_COMMENTARY_CHARS } from "../src/core/gpt-live-target/adapter";
-import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
+import { engineFor } from "./settings-harness";
 import { sessionConfig } from "./live-helpers";
 
 /**
@@ -76,7 +76,7 @@ describe("long client-delegation results go back in several commentary appends",
 describe("a live caller's voice is a GPT-Live voice", () => {
   it("accepts the guide's voices and refuses text-to-speech-only names", () => {
     const env = { OPENAI_API_KEY: "sk-test-conformance-0000" };
-    expect(resolveOptions(parseRunArgs(["--live", "--caller-voice", "quartz"]), {}, env).conversation.caller_voice).toBe("quartz");
-    expect(() => resolveOptions(parseRunArgs(["--live", "--caller-voice", "fable"]), {}, env)).toThrow(/--caller-voice "fable" is not a GPT-Live voice/);
+    expect(engineFor(["--live", "--caller-voice", "quartz"], {}, env).settings.caller_voice).toBe("quartz");
+    expect(() => engineFor(["--live", "--caller-voice", "fable"], {}, env)).toThrow(/--caller-voice "fable" is not a GPT-Live voice/);
   });
 });

@@ -164,12 +164,45 @@ describe("resume", () => {
     expect(stderr).toBe("");
     expect(code).toBe(0);
 
+    // run.json's settings are input: one that is not a setting's value names run.json and the setting, and nothing runs.
     const meta = JSON.parse(readFileSync(join(dir, "run.json"), "utf8"));
-    writeFileSync(join(dir, "run.json"), JSON.stringify({ ...meta, argv: [...meta.argv, "--no-such-flag"] }));
+    expect(meta.settings).toMatchObject({ package: "crashlab", data: ["crashlab/data/crawl.json"], target: "text_restaurant", example: ["harbor_001"] });
+    writeFileSync(join(dir, "run.json"), JSON.stringify({ ...meta, settings: { ...meta.settings, chunk_ms: 25 } }));
     const edited = await cli(["run", "--resume", dir]);
     expect(edited.code).toBe(2);
-    expect(edited.stderr).toContain(`${join(dir, "run.json")}: the command line it stored (`);
-    expect(edited.stderr).toMatch(/does not parse: .*no-such-flag.*start the run again/);
+    expect(edited.stderr).toContain(`${join(dir, "run.json")} settings.chunk_ms: expected a whole number from 10 to 200 in steps of 10 (got 25)`);
+    // A folder written before run.json stored settings resumes from its stored command line, which must parse.
+    const { settings: _s, ...older } = meta;
+    writeFileSync(join(dir, "run.json"), JSON.stringify({ ...older, argv: [...meta.argv, "--no-such-flag"] }));
+    const old = await cli(["run", "--resume", dir]);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toContain(`${join(dir, "run.json")}: the command line it stored (`);
+    expect(old.stderr).toMatch(/does not parse: .*no-such-flag.*start the run again/);
+  });
+
+  it("resumes a run folder from before run.json stored settings: its command line, over the PLAN's defaults", async () => {
+    const out = mkdtempSync(join(tmpdir(), "resume-old-format-"));
+    const args = ["run", "--target", "text_restaurant", "--example", "harbor_001", "--example", "harbor_008", "--repetitions", "2", "--seed", "5", "--results-dir", out];
+    expect((await cli(args)).code).toBe(0);
+    const dir = folder(out);
+    const expected = results(dir);
+    // The folder as an earlier crashlab wrote it: run.json with its argv and no settings; one trial lost.
+    const { settings: _s, ...meta } = JSON.parse(readFileSync(join(dir, "run.json"), "utf8"));
+    writeFileSync(join(dir, "run.json"), JSON.stringify(meta, null, 2));
+    const lines = readFileSync(join(dir, "trials.jsonl"), "utf8").split("\n").filter(Boolean);
+    writeFileSync(join(dir, "trials.jsonl"), lines.slice(0, 3).join("\n") + "\n");
+    const resumed = await cli(["run", "--resume", dir]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(ranIn(resumed.stderr)).toEqual([JSON.parse(lines[3]!).trial_id]);
+    expect(results(dir).trials.map(comparable)).toEqual(expected.trials.map(comparable));
+    // The PLAN's defaults came in below the command line, as then (the bundled PLAN's concurrency).
+    expect(results(dir).run.concurrency).toBe(expected.run.concurrency);
+    // Its plan digest from an earlier version's formula differs: refused, saying why, and --force finishes it.
+    writeFileSync(join(dir, "run.json"), JSON.stringify({ ...meta, plan_digest: `sha256:${"1".repeat(64)}` }, null, 2));
+    const refused = await cli(["run", "--resume", dir]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/changed since it started .* written by an earlier crashlab, whose plan digest was computed differently, so only --force finishes it/);
+    expect((await cli(["run", "--resume", dir, "--force", "--quiet"])).code).toBe(0);
   });
 
   it("--last-failed reruns the cases that failed in the last run", async () => {
@@ -184,7 +217,7 @@ describe("resume", () => {
     const latest = runs.map((r) => join(out, r)).find((d) => results(d).trials.every((t) => t.case_id === "harbor_003"));
     expect(latest).toBeDefined();
     // Resuming it reruns those same cases, not "the last failed" of some later run.
-    expect(JSON.parse(readFileSync(join(latest!, "run.json"), "utf8")).argv).toEqual(["--target", "text_faulty_double_books", "--results-dir", out, "--example", "harbor_003"]);
+    expect(JSON.parse(readFileSync(join(latest!, "run.json"), "utf8")).settings.example).toEqual(["harbor_003"]);
     const clean = mkdtempSync(join(tmpdir(), "last-failed-clean-"));
     expect((await cli(["run", "--target", "text_restaurant", "--example", "harbor_008", "--results-dir", clean, "--quiet"])).code).toBe(0);
     const nothing = await cli(["run", "--target", "text_restaurant", "--last-failed", "--results-dir", clean]);

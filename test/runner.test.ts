@@ -7,9 +7,10 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
-import { run } from "../src/alpha/index";
-import { engineSetup } from "../src/core/cli/run-settings";
-import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
+import * as alpha from "../src/alpha/index";
+import { definePlan, run } from "../src/alpha/index";
+import { main } from "../src/core/cli/main";
+import { PLAN as MAIN_ONLY } from "./fixtures/workers/main-only/evaluations";
 import { cli, runFolder } from "./cli-harness";
 
 const repo = resolve(import.meta.dirname, "..");
@@ -33,17 +34,18 @@ const results = (dir: string) => JSON.parse(readFileSync(join(dir, "results.json
 const journalLines = (dir: string) => readFileSync(join(dir, "trials.jsonl"), "utf8").split("\n").filter(Boolean);
 
 describe("run() from the library", () => {
-  it("writes the same run folder as `crashlab run` for the same request (CRAWL, WALK and RUN cases)", async () => {
-    const args = ["--example", "harbor_001", "--example", "harbor_003_clean", "--example", "run_missing_name", "--repetitions", "2", "--artifacts", "all", "--quiet"];
+  const workers = new URL("../src/worker.ts", import.meta.url);
+  it("writes the same run folder and plan digest as `crashlab run` with the same settings: CRAWL, WALK and RUN cases, the PLAN's defaults, worker threads", async () => {
+    const ids = ["harbor_001", "harbor_003_clean", "run_missing_name"];
+    const args = [...ids.flatMap((id) => ["--example", id]), "--repetitions", "2", "--artifacts", "all", "--quiet"];
     const out = tmp("cli");
-    const byCli = await cli(["run", ...args, "--results-dir", out], {});
-    expect(byCli.code, byCli.stderr).toBe(0);
+    let stderr = "";
+    const code = await main(["run", ...args, "--results-dir", out], { stdout: () => {}, stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {}, workers });
+    expect(code, stderr).toBe(0);
     const cliDir = runFolder(out);
-    const header = results(cliDir).run;
 
-    const settings = resolveOptions(parseRunArgs(args), PLAN.defaults, {});
-    const engine = engineSetup(settings, { package_dir: join(repo, "crashlab"), package_digest: header.package_digest, cwd: repo, conversations: true });
-    const lib = await run(PLAN, { ...engine, artifacts: "all", results_dir: tmp("lib") });
+    // The same settings in code; the package named, so trials may run in worker threads as the CLI's do.
+    const lib = await run(PLAN, { example: ids, repetitions: 2, artifacts: "all", results_dir: tmp("lib"), package: "crashlab", cwd: repo, env: {} });
     expect(lib.decision.exit_code).toBe(0);
     expect(lib.summary.trials).toBe(6);
 
@@ -51,28 +53,60 @@ describe("run() from the library", () => {
     expect(files(lib.run_dir)).toEqual(files(cliDir));
     expect(files(cliDir)).toEqual(expect.arrayContaining(["run.json", "trials.jsonl", "results.json", "junit.xml", "report.html"]));
     expect(files(cliDir).filter((f) => f.startsWith("audio/")).length).toBeGreaterThan(0);
-    // The same trials, row for row, and the same decision.
+    // The same trials, row for row, and the same decision; the PLAN's `defaults.concurrency` honoured by both.
     const a = results(cliDir);
     const b = results(lib.run_dir);
     expect(b.trials.map(comparableRow)).toEqual(a.trials.map(comparableRow));
     expect(b.gates).toEqual(a.gates);
     expect(b.summary).toEqual(a.summary);
     expect({ ...b.run, run_id: 0, started_at: 0, finished_at: 0 }).toEqual({ ...a.run, run_id: 0, started_at: 0, finished_at: 0 });
+    expect([a.run.concurrency, b.run.concurrency]).toEqual([PLAN.defaults!.concurrency, PLAN.defaults!.concurrency]);
     // Artifacts (transcripts, events, audio) are byte-identical.
     for (const f of files(cliDir).filter((f) => /^(audio|transcripts|events)\//.test(f))) expect(readFileSync(join(lib.run_dir, f)).equals(readFileSync(join(cliDir, f))), f).toBe(true);
-    // Only the command line differs: the library has none to store.
-    expect(JSON.parse(readFileSync(join(cliDir, "run.json"), "utf8")).argv).toContain("--example");
-    expect(JSON.parse(readFileSync(join(lib.run_dir, "run.json"), "utf8")).argv).toEqual([]);
+    // The same plan digest and the same settings stored; only the command line differs: the library has none.
+    const [metaCli, metaLib] = [cliDir, lib.run_dir].map((d) => JSON.parse(readFileSync(join(d, "run.json"), "utf8")));
+    expect(metaLib.plan_digest).toBe(metaCli.plan_digest);
+    const { results_dir: _a, quiet: _q, ...cliSettings } = metaCli.settings;
+    const { results_dir: _b, quiet: _r, ...libSettings } = metaLib.settings;
+    expect(libSettings).toEqual({ ...cliSettings, package: "crashlab" });
+    expect(metaCli.argv).toContain("--example");
+    expect(metaLib.argv).toEqual([]);
   });
 
-  it("resumes its own folder: the journal's trials are not run again and the outputs cover them all", async () => {
-    const options = { target: "text_restaurant", repetitions: 2, selection: { ids: ["harbor_001", "harbor_008"] }, results_dir: tmp("lib-resume") };
+  it("runs its trials in worker threads when given the package: a package that cannot load in one is refused before any folder exists", async () => {
+    const out = tmp("lib-workers");
+    await expect(run(MAIN_ONLY, { package: "test/fixtures/workers/main-only", concurrency: 2, results_dir: out, cwd: repo, env: {} })).rejects.toThrow(/loads in the main thread but not in a worker thread/);
+    expect(readdirSync(out)).toEqual([]);
+    const oneThread = await run(MAIN_ONLY, { package: "test/fixtures/workers/main-only", concurrency: 1, results_dir: out, cwd: repo, env: {} });
+    expect(oneThread.summary.trials).toBeGreaterThan(0);
+  });
+
+  it("checks what the CLI checks before anything runs: the world preflight, a required judge that would not run, the settings", async () => {
+    const out = tmp("lib-checks");
+    const world = PLAN.cases[0]!.world;
+    const scenario = structuredClone(PLAN.cases[0]!.scenario);
+    scenario.expected.tools.required = [{ name: "book_appt", arguments: {}, status: "any" }];
+    const typo = definePlan({ name: "typo", targets: PLAN.targets, default_target: "text_restaurant", cases: [{ ...PLAN.cases[0]!, scenario, world }] });
+    await expect(run(typo, { results_dir: out, env: {} })).rejects.toThrow(/"book_appt" is not an operation of world "restaurant"/);
+    const judged = definePlan({ name: "judged", targets: PLAN.targets, default_target: "text_restaurant", cases: [PLAN.cases[0]!], gates: { "semantic.task_understanding": { required: true } } });
+    await expect(run(judged, { results_dir: out, env: {} })).rejects.toThrow(/semantic\.task_understanding is required, but no semantic judge runs/);
+    await expect(run(PLAN, { results_dir: out, env: {}, chunk_ms: 25 } as never)).rejects.toThrow("run() settings.chunk_ms: expected a whole number from 10 to 200 in steps of 10 (got 25)");
+    await expect(run(PLAN, { results_dir: out, env: {}, concurrency: 9 })).rejects.toThrow(/concurrency 9 is for real-time runs/);
+    expect(readdirSync(out)).toEqual([]);
+    // In memory (no results_dir), the same front end: PLAN defaults, default caller speech, every record kept.
+    const memory = await run(PLAN, { example: ["harbor_001"], env: {} });
+    expect(memory.records.map((r) => [r.trial_id, r.status])).toEqual([["harbor_001#1", "passed"]]);
+    expect(memory.records[0]!.input.speech).toMatchObject({ provider: "espeak-ng" });
+  });
+
+  it("resumes its own folder with the settings it stored: the journal's trials are not run again and the outputs cover them all", async () => {
+    const options = { target: "text_restaurant", repetitions: 2, example: ["harbor_001", "harbor_008"], results_dir: tmp("lib-resume"), env: {} };
     const first = await run(PLAN, options);
     const lines = journalLines(first.run_dir);
     expect(lines).toHaveLength(4);
     writeFileSync(join(first.run_dir, "trials.jsonl"), lines.slice(0, 1).join("\n") + "\n");
     const seen: string[] = [];
-    const again = await run(PLAN, { ...options, resume: first.run_dir, reporters: [{ onTrialEnd: (t) => void seen.push(t.trial_id) }] });
+    const again = await run(PLAN, { resume: first.run_dir, env: {}, reporters: [{ onTrialEnd: (t) => void seen.push(t.trial_id) }] });
     expect(again.run_dir).toBe(first.run_dir);
     expect(seen).toHaveLength(3);
     expect(seen).not.toContain(JSON.parse(lines[0]!).trial_id);
@@ -80,8 +114,9 @@ describe("run() from the library", () => {
       lines.map((l) => comparableRow(JSON.parse(l))).sort((x, y) => lines.findIndex((l) => JSON.parse(l).trial_id === x.trial_id) - lines.findIndex((l) => JSON.parse(l).trial_id === y.trial_id)),
     );
     expect(JSON.parse(readFileSync(join(first.run_dir, "run.json"), "utf8")).resumes).toHaveLength(1);
-    // Another selection is another plan: refused, nothing run.
-    await expect(run(PLAN, { ...options, selection: { ids: ["harbor_001"] }, resume: first.run_dir })).rejects.toThrow(/another plan or other options/);
+    // The same settings again are the same run; another selection would be another plan: refused, nothing run.
+    expect((await run(PLAN, { ...options, resume: first.run_dir })).summary.trials).toBe(4);
+    await expect(run(PLAN, { ...options, example: ["harbor_001"], resume: first.run_dir })).rejects.toThrow(/run\(\) settings\.example cannot be changed on resume/);
   });
 });
 

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
-import { isOpenAIHost } from "../src/core/cli/credentials";
+import { isOpenAIHost } from "../src/core/services/credentials";
 import { cli, runFolder } from "./cli-harness";
-import { parseRunArgs, resolveOptions } from "../src/core/cli/options";
+import { engineFor } from "./settings-harness";
 import { LiveClient } from "../src/core/live/client";
 import { ResultsFile } from "../src/core/record/results";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
@@ -69,7 +69,7 @@ describe("OPENAI_API_KEY goes only to OpenAI's own hosts", () => {
 
   it("resolves the Live endpoint's key per endpoint: OpenAI's host gets OPENAI_API_KEY, a gateway only its named key", () => {
     const env = { OPENAI_API_KEY: OPENAI_KEY, GW_KEY: GATEWAY_KEY };
-    const resolveWith = (...argv: string[]) => resolveOptions(parseRunArgs(argv), {}, env).target_settings;
+    const resolveWith = (...argv: string[]) => engineFor(argv, {}, env).target_settings!;
     expect(resolveWith("--live")).toMatchObject({ api_key: OPENAI_KEY, responses_api_key: OPENAI_KEY, credentials: { live: "OPENAI_API_KEY", responses: "OPENAI_API_KEY" } });
     const gateway = resolveWith("--live", "--endpoint", "wss://gateway.example.com/v1/live/sessions");
     expect(gateway.api_key).toBeUndefined();

@@ -54,8 +54,8 @@ describe("response opportunities", () => {
 
   it("a custom deadline moves the boundary", () => {
     // D = 3000: latency 6000 − 3000 = 3000 → answered; 6001 − 3000 = 3001 → missed.
-    const at = metrics({ caller: caller(["SPEAK", [0, 3000]]), assistantVoiced: [iv(6000, 7000)], observationEndMs: 9000, latencyDeadlineMs: 3000 });
-    const past = metrics({ caller: caller(["SPEAK", [0, 3000]]), assistantVoiced: [iv(6001, 7000)], observationEndMs: 9000, latencyDeadlineMs: 3000 });
+    const at = metrics({ caller: caller(["SPEAK", [0, 3000]]), assistantVoiced: [iv(6000, 7000)], observationEndMs: 9000, response_deadline_ms: 3000 });
+    const past = metrics({ caller: caller(["SPEAK", [0, 3000]]), assistantVoiced: [iv(6001, 7000)], observationEndMs: 9000, response_deadline_ms: 3000 });
     expect([at.response_rate, at.response_deadline_ms]).toEqual([1, 3000]);
     expect([past.response_rate, past.late_response_latencies_ms]).toEqual([0, [3001]]);
   });
@@ -503,9 +503,9 @@ describe("metrics, worked examples", () => {
   });
 
   it("refuses a negative or missing deadline and an observation end that is not a finite time", () => {
-    expect(metrics({ caller: [], observationEndMs: 1000, latencyDeadlineMs: 0 }).response_deadline_ms).toBe(0);
-    expect(() => metrics({ caller: [], observationEndMs: 1000, latencyDeadlineMs: -1 })).toThrow("latencyDeadlineMs: must be a non-negative number of ms, got -1");
-    expect(() => metrics({ caller: [], observationEndMs: 1000, latencyDeadlineMs: Number.NaN })).toThrow("latencyDeadlineMs: must be a non-negative number of ms, got NaN");
+    expect(metrics({ caller: [], observationEndMs: 1000, response_deadline_ms: 0 }).response_deadline_ms).toBe(0);
+    expect(() => metrics({ caller: [], observationEndMs: 1000, response_deadline_ms: -1 })).toThrow("response_deadline_ms: must be a non-negative number of ms, got -1");
+    expect(() => metrics({ caller: [], observationEndMs: 1000, response_deadline_ms: Number.NaN })).toThrow("response_deadline_ms: must be a non-negative number of ms, got NaN");
     expect(() => metrics({ caller: [], observationEndMs: Infinity })).toThrow("observationEndMs: must be a finite number of ms, got Infinity");
   });
 

@@ -30,7 +30,10 @@ export type {
 // Plans, cases and runs.
 export { definePlan, crawl, walk, converse, datasetCases, type Plan, type PlanDefinition, type CaseDefinition, type CrawlOptions } from "../core/run/plan";
 export type { RunResult } from "../core/run/run";
-export { run, type LibraryRunOptions, type FolderRunResult } from "../core/runner/run";
+export { run, type LibraryRunOptions, type LibraryExtras, type FolderRunResult } from "../core/runner/run";
+// Run settings by name (docs/configuration.md): what `run()` takes and a PLAN's `defaults` holds.
+export type { RunSettings } from "../core/settings/schema";
+export type { RunDefaults, ServicesDefaults, ServiceDefault } from "../core/settings/plan-defaults";
 export type { RunReporter } from "../core/runner/execute";
 // The trial record, as verifiers read it.
 export type { TrialRecord, TrialStatus, Assessment, ToolExecution, Turn, Limits, WorldEventRecord, JsonPatchOperation } from "../core/record/index";
@@ -64,7 +67,7 @@ export { LiveClient } from "../core/live/index";
 export { startLiveSimulator, type LiveSimulator } from "../core/simulator/index";
 export type { TargetSettings, TargetFactory, TargetEntry } from "../core/target/settings";
 
-// Caller speech, for `run(plan, { speech })` (offline espeak-ng is GPL-3.0 and loads only when used; see README).
+// Caller speech, for `run(plan, { caller_speech })` (offline espeak-ng is GPL-3.0 and loads only when used; see README).
 export { EspeakSynthesizer, OpenAISpeechSynthesizer, CachedSynthesizer, SpeechError, type SpeechSynthesizer, type SynthesizedSpeech } from "../core/speech/index";
 
 // Verifiers, semantic clauses and gates (docs/verifiers-and-clauses.md, docs/gates.md).

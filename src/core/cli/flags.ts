@@ -6,6 +6,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { SAFE_ID } from "../dataset/schema";
+import { rangeText, type Range } from "../settings/field";
 import { UsageError } from "./usage-error";
 
 export { UsageError };
@@ -68,23 +69,13 @@ export function parseFlags<O extends ParseArgsOptionsConfig>(argv: readonly stri
   return { values: parsed.values as ParsedFlags<O>["values"], positionals: parsed.positionals };
 }
 
-export interface Range {
-  min: number;
-  max: number;
-}
+export type { Range } from "../settings/field";
 
 const WHOLE = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Any finite number: for values whose range is checked later, by what reads them. */
 export const ANY_NUMBER: Range = { min: -Number.MAX_VALUE, max: Number.MAX_VALUE };
-
-function rangeText(range: Range, whole: boolean): string {
-  const kind = whole ? "a whole number" : "a number";
-  if (range.min === ANY_NUMBER.min && range.max === ANY_NUMBER.max) return kind;
-  if (range.max === Number.MAX_SAFE_INTEGER || range.max === ANY_NUMBER.max) return `${kind} >= ${range.min}`;
-  return `${kind} from ${range.min} to ${range.max}`;
-}
 
 /** A whole number in `range`, written in digits (no sign, exponent, fraction, NaN or Infinity). */
 export function wholeNumber(flag: string, text: string, range: Range): number {

@@ -1,4 +1,8 @@
-// The text of crashlab's help pages: the main one, `run --help` and `init --help`.
+// The text of crashlab's help pages: the main one, `run --help` (from the settings' declarations) and `init --help`.
+
+import { SECTIONS, type Section, type Setting } from "../settings/field";
+import { settingEntries } from "../settings/schema";
+import { COMMAND_FLAGS } from "./options";
 
 export const MAIN_HELP = `crashlab — evaluate assembled agent systems inside controlled experiments
 
@@ -41,8 +45,8 @@ Usage:
 Exit codes:
   0  every required gate passed
   1  a gate failed (or nothing ran, or a required human gate awaits reviews)
-  2  usage or input error (a bad flag or PLAN setting, dataset, recording, package, or results
-     folder): one paragraph naming the file, scenario and field; nothing was written
+  2  usage or input error (a bad flag, config file, env file or PLAN setting, dataset, recording,
+     package, or results folder): one paragraph naming the file, scenario and field; nothing was written
   3  infrastructure errors prevented a decision (a dead connection, a refused session, a protocol
      violation by the service); the target's own silence or stall is a failure (1), not this
   4  a verifier or clause of the evaluation package raised an error: fix the package
@@ -51,147 +55,77 @@ Exit codes:
 
 Run \`crashlab run --help\` for the run options.`;
 
-export const RUN_HELP = `crashlab run — run every selected case as independent trials, then apply the release gates
+/**
+ * `crashlab run --help`, written from the settings' declarations and the command's own flags: each flag
+ * with its value, what it does, what it takes, its default, and its crashlab.toml key and variable.
+ */
+export function runHelp(): string {
+  const lines = [
+    "crashlab run — run every selected case as independent trials, then apply the release gates",
+    "",
+    "Usage: crashlab run [options]",
+  ];
+  for (const [section, title] of Object.entries(SECTIONS) as Array<[Section, string]>) {
+    const entries = [
+      ...settingEntries()
+        .filter(([, s]) => s.section === section && (s.flag !== null || s.negation))
+        .map(([key, s]) => entry(flagsOf(key, s), describe(s))),
+      ...Object.entries(COMMAND_FLAGS)
+        .filter(([, c]) => c.section === section)
+        .map(([flag, c]) => entry(`${"short" in c ? `-${c.short}, ` : ""}--${flag}${"value" in c ? ` ${c.value}` : ""}`, c.help)),
+    ];
+    if (entries.length > 0) lines.push("", `${title}:`, ...entries.flat());
+  }
+  lines.push(
+    "",
+    "Every flag except the repeatable ones may be given once, and every value must be non-empty; a bad",
+    "value is a usage error (exit 2) before the package is loaded.",
+    "Settings resolve as: command line, then the environment (the shell, then the env file), then the config",
+    "file, then the PLAN's `defaults`, then the defaults above; --explain-settings shows where each came from.",
+  );
+  return lines.join("\n");
+}
 
-Usage: crashlab run [options]
+const INDENT = 30;
+const WIDTH = 108;
 
-Package and selection:
-  --package <path>            evaluations.ts, or a folder holding evaluations.ts or crashlab/evaluations.ts
-                              (default: ./crashlab/evaluations.ts)
-  --data <file>               run this dataset's scenarios instead of the PLAN's cases (repeatable), against
-                              the package's world, targets, verifiers and gates: multi-turn scenarios
-                              become RUN conversations, recorded ones WALK cases, the rest CRAWL cases
-  --target <name>             which of the PLAN's targets to evaluate (default: the PLAN's default or first)
-  --example <id>, --scenario <id>
-                              run only this scenario (repeatable)
-  --tag <tag>                 run only scenarios with this tag (repeatable)
-  --max-examples <n>          run at most n cases (after the filters above; 0 = all)
+/** A flag and its text, wrapped: the flag in the first column, the text from column 31. */
+function entry(flags: string, text: string): string[] {
+  const words = text.split(/\s+/);
+  const out: string[] = [];
+  let line = `  ${flags}`;
+  if (line.length >= INDENT - 1) {
+    out.push(line);
+    line = "";
+  }
+  line = line.padEnd(INDENT);
+  let empty = true;
+  for (const word of words) {
+    if (!empty && line.length + 1 + word.length > WIDTH) {
+      out.push(line);
+      line = " ".repeat(INDENT);
+      empty = true;
+    }
+    line += `${empty ? "" : " "}${word}`;
+    empty = false;
+  }
+  out.push(line);
+  return out;
+}
 
-Target and audio:
-  --live                      every service on OpenAI's own endpoints (needs OPENAI_API_KEY) unless named
-                              below; default: offline, the local GPT-Live simulator, the package's own
-                              backend, espeak-ng caller speech
-  --assistant <mode>          GPT-Live delegation: responses (server-managed backend, default) or client
-  --model <id>                voice frontend model, or an Azure deployment name (default gpt-live-1)
-  --backend-model <id>        reasoning backend model (default gpt-5.6-terra)
-  --voice <name>              caller voice (default coral): with espeak-ng an OpenAI voice name or an
-                              espeak-ng voice (en-us, en-gb, en-us+f2, …); otherwise one of OpenAI's voices
-  --tts-model <id>            OpenAI caller speech model (--speech openai or cache; default gpt-4o-mini-tts)
-  --refresh-audio             synthesize caller speech again instead of using .audio_cache/
-  --chunk-ms <ms>             caller audio chunk length, 10–200 in steps of 10 (default 20)
-  --response-timeout-seconds <s>
-                              wait for a complete response after the caller's audio, 0.001–86400
-                              (default 30)
+function flagsOf(key: string, s: Setting): string {
+  const value = s.value ? ` ${s.value}` : "";
+  const own = s.flag === null ? [] : [`--${s.flag ?? key.replace(/_/g, "-")}${value}`];
+  return [...own, ...(s.aliases ?? []).map((a) => `--${a}${value}`), ...(s.negation ? [`--${s.negation}`] : [])].join(", ");
+}
 
-Each service on its own endpoint, with its own key (docs/azure.md has a worked Azure configuration):
-  --endpoint <ws-url>         the target's GPT-Live endpoint (default: the local simulator; with --live
-                              OpenAI's); a remote endpoint runs in real time
-  --endpoint-api-key-env <NAME>
-                              the environment variable holding --endpoint's key
-  --responses-endpoint <url>  the Responses API that answers client delegations (default: the package's
-                              own offline backend; with --live OpenAI's)
-  --responses-api-key-env <NAME>
-  --speech <provider>         caller speech, CRAWL and the offline RUN caller: espeak (default), openai
-                              (OpenAI-compatible speech, default with --live) or cache (replay OpenAI
-                              speech from .audio_cache/ only)
-  --speech-endpoint <url>     the speech API base for --speech openai (default OpenAI's)
-  --speech-api-key-env <NAME>
-  --caller-endpoint <ws-url>  RUN: the simulated caller's own GPT-Live endpoint (a live caller; with --live
-                              OpenAI's)
-  --caller-api-key-env <NAME>
-  --completion-endpoint <url> RUN, live caller: the Responses API that decides when the call is over
-  --completion-api-key-env <NAME>
-  --azure                     every custom endpoint is Azure OpenAI: keys go in the api-key header and a
-                              URL may carry ?api-version=… (automatic for *.openai.azure.com,
-                              *.cognitiveservices.azure.com and *.services.ai.azure.com)
-                              A custom endpoint gets only the key named for it, or none; OPENAI_API_KEY
-                              goes only to OpenAI's own hosts. No credentials in URLs. The PLAN may set all
-                              of these in defaults.services; a flag overrides an endpoint with its key.
-
-WALK (recorded callers) and RUN (simulated callers):
-  --condition <preset>        WALK: only recordings with this acoustic condition (repeatable); RUN: the
-                              simulated caller's speech is degraded by it (one only): clean, noisy,
-                              telephony, background_speech, echo, packet_loss, realistic
-  --where <key=value>         only recordings whose metadata matches, e.g. accent=scottish (repeatable)
-  --speech-detector <name>    rms (default; docs/audio-and-metrics.md) or webrtc (WebRTC VAD) for the timeline
-  --listen                    play each conversation (caller left, assistant right) after its trial;
-                              needs an audio player; not with --concurrency above 1
-  --log-audio-events          log an event for every audio chunk sent and received (payloads never);
-                              by default each kind is counted in one audio.frames event per trial
-
-RUN (a simulated caller in one full-duplex conversation):
-  --max-duration-seconds <s>  a conversation longer than this fails with duration_limit, 1–3600 (default: the
-                              case's own, declared or 30 s + 20 s per expected turn, at least 90)
-  --assistant-opening-prompt <file>
-                              the assistant opens the call, asked with this text (default: the caller opens
-                              with the scenario's input.text)
-  --caller-voice <name>       the simulated caller's voice instead of its persona's (must differ from the
-                              assistant's)
-  --completion-model <id>     live caller: the model that judges when the conversation is over
-                              (default gpt-5.6-luna)
-  --no-semantic-drain         live caller: decide the end by the completion rule, without that model
-  --response-deadline-ms <ms> the response deadline, 0–600000 (default 5000); CRAWL and WALK too
-
-Semantic judge (docs/verifiers-and-clauses.md):
-  --judge                     run the judge (default only with --live); needs OPENAI_API_KEY or --judge-endpoint
-  --no-judge                  do not run the judge, also in live runs
-  --judge-model <id>          judge model (default gpt-5.6-terra)
-  --judge-reasoning-effort <e>  none, minimal, low, medium, high, xhigh
-  --judge-repetitions <n>     judge calls per clause, 1–15; majority verdict, mean score (default 1)
-  --judge-endpoint <url>      base URL of any Responses-compatible server, e.g. http://127.0.0.1:8080/v1
-  --judge-api-key-env <NAME>  the environment variable holding the key for a custom --judge-endpoint;
-                              without it a custom endpoint gets no key
-  --judge-timeout-seconds <s> per judge request, 0.001–3600 (default 60)
-  --judge-retries <n>         retries per judge request on outages and timeouts, 0–10 (default 1)
-
-Trials:
-  --repetitions <n>           independent trials per case, each with a fresh world, 1–1,000,000 (default 1)
-  --concurrency <n>           trials at once, 1–8 with virtual time, 1–64 in real time (default:
-                              offline, the number of cores up to 8, each trial in a worker thread;
-                              in real time and with --listen, 1); 1 runs every trial in one thread
-  --seed <n>                  run seed, >= 0; each trial's seed derives from it and the trial id (default 1)
-  --max-trials <n>            refuse a run of more trials than this, 1–1,000,000 (default 10,000)
-  --no-real-time              virtual time: no waiting, reproducible (default offline)
-  --real-time                 wall-clock time: audio is paced at its real rate (default with a remote
-                              Live endpoint: --live, --endpoint, --caller-endpoint)
-  --trial-timeout-seconds <s> limit on a trial's timeline, 0.001–86400 (default 120)
-  --max-tool-calls <n>        limit on tool calls per trial, 1–100,000 (default 20)
-  --max-turns <n>             limit on assistant turns per trial, 1–100,000 (default 16)
-  --max-provider-requests <n> limit on backend/model requests per trial, 1–100,000 (default 50)
-
-Gates (override the PLAN's gate configuration):
-  --require <verifier>        make a verifier required (repeatable)
-  --advisory <verifier>       make a verifier advisory (repeatable)
-  --min-pass-rate <0..1>      minimum per-case pass rate for every gate, a number from 0 to 1 (default 1)
-  --wilson                    compare the 95% Wilson lower bound instead of the raw pass rate
-
-Resume, rerun and shards:
-  --resume <run-dir>          finish an interrupted run (Ctrl-C, SIGTERM, a kill, a crash) in its own
-                              folder, with the settings it started with: the trials its journal holds are
-                              not run again; a plan changed since (package, target, settings) is refused
-  --force                     with --resume: finish the run although its plan changed
-  --shard <i/n>               run only slice i of n (1 <= i <= n <= 1000): every trial of the selection
-                              is in exactly one slice, balanced by expected duration; each shard's run
-                              folder is a blob that \`crashlab merge\` joins into one run
-  --last-failed               run only the cases that had a trial not pass in the last run (in --results-dir)
-
-Output:
-  --results-dir <dir>         where run folders go (default ./results)
-  --run-name <name>           prefix of the run id
-  --artifacts <which>         whose audio (conversation.wav) is kept: failures (default: failed,
-                              inconclusive and errored trials, and each case's first repetition), all,
-                              or none; every trial's transcript and events are always kept
-  --json                      print results.json to stdout instead of the summary table
-  --quiet                     no per-trial progress lines
-  --verbose                   per trial: the transcript, tool calls, assessments and timing; RUN
-                              conversations are also printed as they unfold, each caller line with
-                              what it meant (answer, correct, interrupt, …)
-  --visualize                 open report.html in the browser when the run ends (as \`crashlab view\`)
-  -h, --help                  this help
-
-Every flag except the repeatable ones may be given once, and every value must be non-empty; a bad
-value is a usage error (exit 2) before the package is loaded.
-Settings resolve as: command line, then the PLAN's \`defaults\`, then the defaults above.`;
+/** What a setting does, what it takes, its default, and where else it may be set. */
+function describe(s: Setting): string {
+  const takes = s.kind === "whole" || s.kind === "decimal" ? `: ${s.expected}` : s.kind === "choice" && !s.choices!.every((c) => s.help.includes(c)) ? `: ${s.expected}` : "";
+  const d = s.default_help ?? (typeof s.default === "function" || s.default === undefined || s.kind === "toggle" || (Array.isArray(s.default) && s.default.length === 0) ? undefined : typeof s.default === "number" ? s.default.toLocaleString("en-US") : String(s.default));
+  const where = [s.config ? `crashlab.toml [${s.config.split(".")[0]}] ${s.config.split(".")[1]}` : null, s.env ? `env ${s.env}` : null].filter(Boolean).join("; ");
+  return `${s.help}${takes}${d !== undefined ? ` (default${s.default_help !== undefined ? ":" : ""} ${d})` : ""}${where ? `. ${where}` : ""}`;
+}
 
 export const INIT_HELP = `crashlab init — write a working evaluation package into a folder
 

@@ -31,7 +31,7 @@ import type { CliIO } from "./io";
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "JournalError", "RunMetaError", "MergeError", "RunFolderBusyError", "ReviewError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "SettingsError", "JournalError", "RunMetaError", "MergeError", "RunFolderBusyError", "ReviewError"].includes(name);
 }
 
 /**

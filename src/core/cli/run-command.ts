@@ -1,233 +1,185 @@
 /**
- * `crashlab run`: the command line turned into a run request, a run session opened on its folder, the
- * trials executed (in worker threads offline above --concurrency 1), and what happened printed. The
- * runner does the work; this file decides what to run and what to say.
+ * `crashlab run`: the command line turned into settings — flags, the environment and an env file,
+ * crashlab.toml, the PLAN's defaults, resolved once — then the engine entry the library's `run()` calls
+ * too (src/core/runner/front.ts), and what happened printed. This file decides what to read and what to say.
  */
-import { readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { sha256 } from "../provenance/digest";
-import { packageIdentity } from "../provenance/package-files";
-import { checkEspeakVoice, SpeechError } from "../speech/index";
-import { conversationLine, progressLine, summaryText } from "../report/console";
-import { checkCasesAgainstWorlds } from "../run/preflight";
-import { planDigest } from "../journal/run-meta";
-import { digestInputs, lastFailedCases, planChanged, resumeArgs, type Resumption } from "./resume";
-import { parseShard, shardTrials } from "../run/shard";
-import { redactor, type Redact } from "../services/redact";
-import { resolveRun, resolvedRunData } from "../run/run";
-import { CRASHLAB_VERSION } from "../version";
-import { findPlayer } from "./listen";
-import { RUN_HELP } from "./help";
-import { openReport, reportUrl } from "./view";
-import { findPackage, loadPackage, transpileCacheDir } from "../package/load";
-import { checkRunName } from "./flags";
+import { readRunMeta, type RunMeta } from "../journal/run-meta";
 import { planWithDatasets } from "../package/datasets";
-import { parseRunArgs, resolveOptions, UsageError, type RawRunArgs, type ResolvedRunOptions } from "./options";
-import { engineSetup } from "./run-settings";
-import { TrialPool } from "../runner/pool";
-import { RunSession } from "../runner/session";
-import { execute, type RunReporter } from "../runner/execute";
-import type { RunRequest } from "../runner/request";
+import { findPackage, loadPackage, shownPath, transpileCacheDir } from "../package/load";
+import { conversationLine, progressLine, summaryText } from "../report/console";
+import { redactor, type Redact } from "../services/redact";
+import { CONFIG_FILE, projectDir, readConfigFile } from "../settings/config-file";
+import { credentialNames, credentialsOf, ENV_FILE, envLayer, readEnvFile, unreadVariables, type EnvFile } from "../settings/env-file";
+import { explainSettings } from "../settings/explain";
+import { planLayer } from "../settings/plan-defaults";
+import { checkedLayer, resolveSettings, type Layer, type Resolution } from "../settings/resolve";
+import { settingOf } from "../settings/schema";
+import { runPackage, startRun } from "../runner/front";
+import type { RunReporter } from "../runner/execute";
+import { onResumeFlags, resumeCwd, resumeLayers } from "../runner/resume";
+import { CRASHLAB_VERSION } from "../version";
+import { runHelp } from "./help";
 import type { CliIO } from "./io";
+import { findPlayer } from "./listen";
+import { parseRunArgs, UsageError } from "./options";
+import { lastFailedCases, storedCommandLine } from "./resume";
+import { openReport, reportUrl } from "./view";
 
 export async function runCommand(argv: string[], givenIo: CliIO, cliRedact: Redact, cliSecrets: string[]): Promise<number> {
-  let io = givenIo;
-  let cli = parseRunArgs(argv);
-  if (cli.help) {
-    io.stdout(RUN_HELP + "\n");
+  const line = parseRunArgs(argv);
+  if (line.help) {
+    givenIo.stdout(runHelp() + "\n");
     return 0;
   }
-  if (cli.force && cli.resume === undefined) throw new UsageError("--force applies to --resume only (it finishes a run whose plan changed)");
-  if (cli["last-failed"] && (cli.resume !== undefined || cli.example || cli.scenario))
+  if (line.force && line.resume === undefined) throw new UsageError("--force applies to --resume only (it finishes a run whose plan changed)");
+  if (line.last_failed && (line.resume !== undefined || line.flags.values.has("example")))
     throw new UsageError("--last-failed chooses the cases itself (those that failed in the last run): it cannot be combined with --resume, --example or --scenario");
-  // --resume: the run's own command line, with only presentation flags taken from this one.
-  const resumption = cli.resume !== undefined ? resumeArgs(cli, io.cwd) : null;
-  if (resumption) {
-    cli = resumption.cli;
-    io = { ...io, cwd: resumption.cwd };
+  // --resume: the run's own settings, with only what shows or paces the rest taken from this command line.
+  let resume: { dir: string; meta: RunMeta } | null = null;
+  let io = givenIo;
+  if (line.resume !== undefined) {
+    const extra = [...line.flags.values].filter(([key]) => !settingOf(key)?.on_resume).map(([, v]) => v.label);
+    if (line.config !== undefined) extra.push("--config");
+    if (extra.length > 0)
+      throw new UsageError(
+        `--resume reruns a run with the settings it started with; ${extra.join(", ")} cannot be changed on resume (beside --resume only --force, --env-file, ${onResumeFlags().join(", ")} are taken) — start a new run to change them`,
+      );
+    const dir = resolve(io.cwd, line.resume);
+    resume = { dir, meta: readRunMeta(dir) };
+    io = { ...io, cwd: resumeCwd(resume.meta, io.cwd) };
   }
-  const shard = cli.shard !== undefined ? parseShard(cli.shard) : null;
-  checkRunName(cli["run-name"]);
-  // Every flag is checked before the package's own code runs; the PLAN's defaults are merged after.
-  resolveOptions(cli, {}, io.env ?? {});
-  const file = findPackage(io.cwd, cli.package);
+  const cwd = io.cwd;
+  const shell = io.env ?? {};
+  // Where the package is decides where crashlab.toml and .env are found; no package code runs until every
+  // file and flag has been read and checked.
+  const packageGiven = resume ? storedPackage(resume.dir, resume.meta) : (line.flags.values.get("package")?.value as string | undefined);
+  const file = findPackage(cwd, packageGiven);
+  const besides = projectDir(file);
+  const config = resume ? null : line.config !== undefined ? readConfigFile(resolve(cwd, line.config), line.config) : fileBeside(besides, CONFIG_FILE, (p) => readConfigFile(p, shownPath(cwd, p)));
+  const envFile = line.env_file !== undefined ? readEnvFile(resolve(cwd, line.env_file), line.env_file) : fileBeside(besides, ENV_FILE, (p) => readEnvFile(p, shownPath(cwd, p)));
+  const envSettings = resume ? null : envLayer(shell, envFile);
   // The package's transpiled code is kept in the user's cache folder, so the next run (and each trial
   // worker of this one) loads it without transpiling it again; see transpileCacheDir.
-  const cache = transpileCacheDir(io.env ?? {});
+  const cache = transpileCacheDir(shell);
   try {
-    return await runPackage({ cli, io, redact: cliRedact, secrets: cliSecrets, argv, resumption, shard, file, cacheDir: cache.dir });
+    const pkg = await loadPackage(file, io.alpha, cache.dir);
+    const layers: Layer[] = resume
+      ? resumeLayers(resume.dir, resume.meta, line.flags, pkg.plan, storedCommandLine(resume.dir, resume.meta))
+      : [line.flags, envSettings!, ...(config ? [config.layer] : []), planLayer(pkg.plan.defaults)];
+    let resolution = resolveSettings(layers);
+    // Keys are secrets of this run wherever they came from (the shell, the env file, a variable a setting names).
+    const credentials = credentialsOf(credentialNames(resolution.settings), shell, envFile);
+    const secrets = Object.values(credentials.values).filter((v) => !cliSecrets.includes(v));
+    let redact = cliRedact;
+    if (secrets.length > 0) {
+      const more = redactor(secrets);
+      const outer = io;
+      redact = (text) => more(cliRedact(text));
+      io = { ...outer, stdout: (t) => outer.stdout(more(t)), stderr: (t) => outer.stderr(more(t)) };
+    }
+    if (line.explain_settings) {
+      io.stdout(explainSettings(resolution, notes(config?.shown ?? null, envFile, credentials.from, resolution)) + "\n");
+      return 0;
+    }
+    const quiet = resolution.settings.quiet;
+    const unread = unreadVariables(envFile, resolution.settings).filter((n) => /^(CRASHLAB|OPENAI)_/.test(n));
+    if (unread.length > 0 && !quiet) io.stderr(`crashlab: ${envFile!.shown}: ${unread.join(", ")} ${unread.length === 1 ? "is" : "are"} not read by crashlab (docs/configuration.md lists the variables it reads); left alone\n`);
+    if (line.last_failed) resolution = lastFailed(resolution, cwd, io, quiet);
+    if (resolution.settings.example.length === 0 && line.last_failed) return 0;
+    const s = resolution.settings;
+    const plan = s.data.length > 0 ? planWithDatasets(pkg.plan, s.data, cwd, pkg.file) : pkg.plan;
+    const started = await startRun({
+      plan,
+      resolution,
+      credentials: credentials.values,
+      package: runPackage(pkg, cache.dir),
+      cwd,
+      folder: true,
+      workers: io.workers ?? null,
+      reporters: [consoleReporter(resolution, io)],
+      say: (text) => void (quiet ? undefined : io.stderr(`crashlab: ${text}\n`)),
+      workerLine: (text) => io.stderr(`${text}\n`),
+      onStart: ({ session, resolved, threads, shard }) => {
+        // What taking the folder back repaired is said even with --quiet: the user should know the folder was damaged.
+        for (const note of session.notes) io.stderr(`crashlab: ${note}\n`);
+        if (quiet) return;
+        if (resume) io.stderr(`crashlab: resuming ${session.meta.run_id}: ${resolved.trials.filter((t) => session.finished.has(t.trial_id)).length} of ${resolved.trials.length} trial(s) finished before, the rest run now\n`);
+        if (resolved.target_settings.mode === "offline" && credentials.values.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
+        io.stderr(
+          `crashlab ${CRASHLAB_VERSION}: ${shard ? `shard ${shard.index}/${shard.count}: ` : ""}${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${s.real_time ? "real" : "virtual"} time${threads > 1 ? `, ${threads} worker threads` : ""} → ${session.dir}\n`,
+        );
+      },
+      ...(s.verbose ? { onLine: (l) => io.stderr(`${conversationLine(l)}\n`) } : {}),
+      redact,
+      secrets: secrets.length > 0 ? [cliSecrets, secrets] : [cliSecrets],
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(io.abandon ? { abandon: io.abandon } : {}),
+      resume: resume ? { ...resume, force: line.force } : null,
+      argv,
+    });
+    if (started.kind !== "folder") throw new Error("crashlab run always writes a run folder");
+    const { outputs, result, report } = started.executed;
+    if (s.json) io.stdout(readFileSync(outputs.results, "utf8"));
+    else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id: result.run_id, target: result.target, results_dir: outputs.results, interruption: result.interruption }) + "\n");
+    if (result.interruption)
+      io.stderr(`crashlab: interrupted by ${result.interruption.signal}; ${outputs.finished} finished trial(s) kept, ${result.interruption.not_run.length} not run (listed in ${outputs.results})\n`);
+    if (s.visualize) await openReport(reportUrl(started.run_dir), io);
+    else if (!quiet && !s.json) io.stderr(`crashlab: report ${report} (\`crashlab view ${started.run_dir}\` opens it)\n`);
+    return outputs.decision.exit_code;
   } finally {
     cache.dispose();
   }
 }
 
-interface RunInvocation {
-  cli: RawRunArgs;
-  io: CliIO;
-  redact: Redact;
-  secrets: string[];
-  argv: string[];
-  resumption: Resumption | null;
-  shard: ReturnType<typeof parseShard> | null;
-  file: string;
-  cacheDir: string | undefined;
+/** A file beside the package, read when it is there (a folder of that name is read too, and refused). */
+function fileBeside<T>(dir: string, name: string, read: (path: string) => T): T | null {
+  const path = join(dir, name);
+  return existsSync(path) ? read(path) : null;
 }
 
-async function runPackage(given: RunInvocation): Promise<number> {
-  const { cli, argv, resumption, shard } = given;
-  let { io, redact } = given;
-  const pkg = await loadPackage(given.file, io.alpha, given.cacheDir);
-  const plan = cli.data && cli.data.length > 0 ? planWithDatasets(pkg.plan, cli.data, io.cwd, pkg.file) : pkg.plan;
-  // Keys the PLAN names (defaults.services.*.api_key_env) are secrets of this run too.
-  const planKeys = Object.values(plan.defaults?.services ?? {}).flatMap((s) => (s && typeof s === "object" && s.api_key_env ? [io.env?.[s.api_key_env]] : [])).filter((k): k is string => typeof k === "string" && k !== "");
-  if (planKeys.length > 0) {
-    const planRedact = redactor(planKeys);
-    const outer = io;
-    redact = (text) => planRedact(given.redact(text));
-    io = { ...outer, stdout: (t) => outer.stdout(planRedact(t)), stderr: (t) => outer.stderr(planRedact(t)) };
+/** The package a resumed run used: from the settings it stored, or from the command line an older folder stored. */
+function storedPackage(dir: string, meta: RunMeta): string | undefined {
+  if (meta.settings !== undefined) {
+    const stored = checkedLayer("stored", meta.settings as Record<string, unknown>, `${join(dir, "run.json")} settings`, "The run folder was edited or written by another crashlab version — start the run again.");
+    return stored.values.get("package")?.value as string | undefined;
   }
-  const options = resolveOptions(cli, plan.defaults, io.env ?? {});
-  // What run.json stores to resume this run: its arguments, with --last-failed replaced by the cases it chose.
-  let storedArgv = argv;
-  if (cli["last-failed"]) {
-    const last = lastFailedCases(resolve(io.cwd, options.results_dir));
-    if (last.cases.length === 0) {
-      io.stderr(`crashlab: the last run (${last.run_id}) had no failed trial; nothing to rerun\n`);
-      return 0;
-    }
-    if (!options.quiet) io.stderr(`crashlab: --last-failed: rerunning ${last.cases.length} case(s) that failed in ${last.run_id}: ${last.cases.slice(0, 6).join(", ")}${last.cases.length > 6 ? ", …" : ""}\n`);
-    options.ids = last.cases;
-    storedArgv = [...argv.filter((a) => a !== "--last-failed"), ...last.cases.flatMap((id) => ["--example", id])];
-  }
-  // What of the package ran — every file its load evaluated, the lockfile, git — hashed once, here, for
-  // the whole run: trial workers load the package again but are handed this.
-  const identity = packageIdentity(pkg.dir, pkg.modules);
-  const digest = identity.digest;
-  const where = { package_dir: pkg.dir, package_digest: digest, package_identity: identity, cwd: io.cwd };
-  // Everything a user can get wrong is checked here, before any folder is created.
-  const resolved = resolveRun(plan, engineSetup(options, { ...where, conversations: false }));
-  if (resolved.skipped.length > 0 && !options.quiet)
-    // One line per reason: WALK and RUN cases are skipped by a text target for different reasons.
-    for (const reason of new Set(resolved.skipped.map((s) => s.reason))) {
-      const ids = resolved.skipped.filter((s) => s.reason === reason).map((s) => s.case_id);
-      io.stderr(`crashlab: skipping ${ids.length} case(s): ${reason} (${ids.slice(0, 4).join(", ")}${ids.length > 4 ? ", …" : ""})\n`);
-    }
-  // A required semantic verifier with no judge could never pass: every trial would be inconclusive and the
-  // run would end without a decision. Say so before anything runs.
-  const needsJudge = resolved.verifiers.filter((v) => v.required && v.verifier.kind === "semantic").map((v) => v.verifier.id);
-  if (needsJudge.length > 0 && !options.judge)
-    throw new UsageError(
-      `${needsJudge.join(", ")} ${needsJudge.length === 1 ? "is" : "are"} required, but no semantic judge runs: add --judge (with OPENAI_API_KEY, or --judge-endpoint for your own Responses-compatible server), run --live, or make ${needsJudge.length === 1 ? "it" : "them"} advisory (--advisory <id>)`,
-    );
-  if (pkg.plan.cases.length === 0)
-    throw new UsageError(
-      `the PLAN of ${pkg.file} has no cases: crawl() and walk() make cases of single-turn scenarios (walk() of those with recordings), converse() of multi-turn ones — check which your datasets hold`,
-    );
-  if (resolved.trials.length === 0) throw new UsageError("the selection matches no case: check --example/--tag/--max-examples (`crashlab list` shows the cases)");
-  checkCasesAgainstWorlds(resolved.trials.map((t) => t.case));
-  // Caller speech is synthesized only for CRAWL cases on an audio target: check the voice once, now.
-  if (resolved.target.accepts.includes("audio") && resolved.trials.some((t) => !t.case.recording)) await checkCallerVoice(options.speech);
+  return storedCommandLine(dir, meta)(meta.argv).values.get("package")?.value as string | undefined;
+}
 
-  const conversations = resolved.trials.some((t) => t.case.kind === "run");
-  const engine = engineSetup(options, { ...where, conversations }, options.verbose ? (line) => io.stderr(`${conversationLine(line)}\n`) : undefined);
-  const target = resolved.target;
-  const plan_digest = planDigest(
-    digestInputs(options, {
-      package_digest: digest,
-      target: resolved.target_name,
-      target_descriptor: target.describe(),
-      // Each trial's scenario too: datasets are read as data, not loaded as modules, so the package digest leaves them out.
-      trials: resolved.trials.map((t) => [t.trial_id, t.seed, sha256(JSON.stringify(t.case.scenario))]),
-      limits: resolved.limits,
-      gates: resolved.gate_config,
-      // Datasets given with --data live outside the package digest: their bytes count too.
-      data: (cli.data ?? []).map((file) => ({ file, sha256: sha256(readFileSync(resolve(io.cwd, file))) })),
-    }),
-  );
-  if (resumption && resumption.meta.plan_digest !== plan_digest && !cli.force) throw planChanged(resumption.meta, plan_digest);
-  // --shard i/n: this machine's slice; the plan digest above covers the whole plan, so every shard shares it.
-  const planTrials = resolved.trials.map((t) => t.trial_id);
-  if (shard) resolved.trials = shardTrials(resolved.trials, shard, target.accepts.includes("audio"));
-  if (resumption) resolved.run_id = resumption.meta.run_id;
-  const request: RunRequest = {
-    package: { file: pkg.file, dir: pkg.dir, digest, identity, ...(given.cacheDir ? { cache_dir: given.cacheDir } : {}) },
-    cwd: io.cwd,
-    data: cli.data ?? [],
-    settings: options,
-    run: resolvedRunData(resolved),
-    conversations,
-    artifacts: options.artifacts,
-    verbose: options.verbose,
-    secrets: planKeys.length > 0 ? [given.secrets, planKeys] : [given.secrets],
-  };
-  // Offline in virtual time a trial is pure CPU: above --concurrency 1 trials run in worker threads, one
-  // per core, each loading the package itself. They load now, before any folder exists, so a package that
-  // cannot load in a worker is refused like any other bad package.
-  const threads = io.workers && !options.real_time && options.target_settings.mode === "offline" ? Math.min(resolved.concurrency, Math.max(2, availableParallelism()), resolved.trials.length) : 1;
-  const pool = threads > 1 ? await TrialPool.start(io.workers!, request, threads, Math.ceil(resolved.concurrency / threads), (text) => io.stderr(`${text}\n`)) : null;
-  try {
-    // The last check before any trial runs, and the first thing written: the run folder, its lock and
-    // run.json (a resumed run keeps its folder, its id and its start, and notes the resumption).
-    const session = RunSession.open({
-      results_dir: resolve(io.cwd, options.results_dir),
-      run_id: resolved.run_id,
-      plan_digest,
-      package_digest: digest,
-      package: identity,
-      seed: resolved.seed,
-      trials: request.run.trials,
-      shard: shard ? { ...shard, plan_trials: planTrials } : null,
-      gate_config: resolved.gate_config,
-      argv: storedArgv,
-      cwd: io.cwd,
-      resume: resumption ? { dir: resumption.dir, meta: resumption.meta } : null,
-    });
-    try {
-      // What taking the folder back repaired is said even with --quiet: the user should know the folder was damaged.
-      for (const note of session.notes) io.stderr(`crashlab: ${note}\n`);
-      if (resumption && !options.quiet)
-        io.stderr(`crashlab: resuming ${session.meta.run_id}: ${resolved.trials.filter((t) => session.finished.has(t.trial_id)).length} of ${resolved.trials.length} trial(s) finished before, the rest run now\n`);
-      if (!options.quiet && options.target_settings.mode === "offline" && io.env?.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
-      if (!options.quiet)
-        io.stderr(`crashlab ${CRASHLAB_VERSION}: ${shard ? `shard ${shard.index}/${shard.count}: ` : ""}${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${options.real_time ? "real" : "virtual"} time${pool ? `, ${threads} worker threads` : ""} → ${session.dir}\n`);
-      const { outputs, result, report } = await execute({
-        plan,
-        options: { ...engine, ...(io.signal ? { signal: io.signal } : {}), ...(io.abandon ? { abandon: io.abandon } : {}) },
-        resolved,
-        session,
-        pool,
-        artifacts: options.artifacts,
-        verbose: options.verbose,
-        redact,
-        reporters: [consoleReporter(options, io)],
-        results: { concurrency: resolved.concurrency, real_time: options.real_time, package_digest: digest, target_descriptor: target.describe(), limits: resolved.limits, case_tags: Object.fromEntries(resolved.trials.map((t) => [t.case.id, t.case.tags])) },
-      });
-      if (options.json) io.stdout(readFileSync(outputs.results, "utf8"));
-      else io.stdout(summaryText(outputs.summary, outputs.gates, outputs.decision, { run_id: result.run_id, target: result.target, results_dir: outputs.results, interruption: result.interruption }) + "\n");
-      if (result.interruption)
-        io.stderr(`crashlab: interrupted by ${result.interruption.signal}; ${outputs.finished} finished trial(s) kept, ${result.interruption.not_run.length} not run (listed in ${outputs.results})\n`);
-      if (options.visualize) await openReport(reportUrl(session.dir), io);
-      else if (!options.quiet && !options.json) io.stderr(`crashlab: report ${report} (\`crashlab view ${session.dir}\` opens it)\n`);
-      return outputs.decision.exit_code;
-    } finally {
-      session.close();
-    }
-  } finally {
-    // Workers end with the run, whatever ends it (an error included), so the process can exit.
-    await pool?.close();
+/** `--last-failed`: the cases that did not pass in the last run under the results folder replace the selection. */
+function lastFailed(resolution: Resolution, cwd: string, io: CliIO, quiet: boolean): Resolution {
+  const last = lastFailedCases(resolve(cwd, resolution.settings.results_dir));
+  if (last.cases.length === 0) {
+    io.stderr(`crashlab: the last run (${last.run_id}) had no failed trial; nothing to rerun\n`);
+    return { settings: { ...resolution.settings, example: [] }, sources: resolution.sources };
   }
+  if (!quiet) io.stderr(`crashlab: --last-failed: rerunning ${last.cases.length} case(s) that failed in ${last.run_id}: ${last.cases.slice(0, 6).join(", ")}${last.cases.length > 6 ? ", …" : ""}\n`);
+  return { settings: { ...resolution.settings, example: last.cases }, sources: { ...resolution.sources, example: { kind: "flag", label: "--last-failed" } } };
+}
+
+/** What --explain-settings says after the table: the files read, the credentials set (names and where from, never values). */
+function notes(config: string | null, envFile: EnvFile | null, from: Record<string, "shell" | "file">, resolution: Resolution): string[] {
+  const unread = unreadVariables(envFile, resolution.settings);
+  return [
+    `config file: ${config ?? `none (no ${CONFIG_FILE} beside the package, and no --config)`}`,
+    `env file: ${envFile ? envFile.shown : `none (no ${ENV_FILE} beside the package, and no --env-file)`}`,
+    `credentials: ${Object.keys(from).length > 0 ? Object.entries(from).map(([name, where]) => `${name} (${where === "shell" ? "environment" : envFile!.shown})`).join(", ") : "none set"}; their values are never shown`,
+    ...(unread.length > 0 ? [`not read from ${envFile!.shown}: ${unread.join(", ")}`] : []),
+  ];
 }
 
 /** What the person at the terminal sees as trials end: a progress line each, --listen playback, --verbose detail. */
-function consoleReporter(options: ResolvedRunOptions, io: CliIO): RunReporter {
-  // --listen: caller left, assistant right, after each trial; said plainly when no player exists.
-  const player = options.listen ? findPlayer(io.env ?? {}) : null;
-  if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
+function consoleReporter(resolution: Resolution, io: CliIO): RunReporter {
+  const { listen, quiet } = resolution.settings;
+  // --listen: caller left, assistant right, after each trial; said plainly (once the run begins) when no player exists.
+  const player = listen ? findPlayer(io.env ?? {}) : null;
   let runDir = "";
   return {
     onRunBegin(begin) {
       runDir = begin.run_dir;
+      if (player && "missing" in player) io.stderr(`crashlab: --listen found no audio player (looked for ${player.missing.join(", ")}); the run goes on without playback — install one (e.g. alsa-utils for aplay) to listen\n`);
     },
     onTrialEnd(trial, done, total) {
       if (player && "play" in player && trial.conversation_wav) {
@@ -235,19 +187,8 @@ function consoleReporter(options: ResolvedRunOptions, io: CliIO): RunReporter {
         const played = player.play(join(runDir, trial.conversation_wav));
         if (!played.ok) io.stderr(`crashlab: --listen could not play ${trial.trial_id}: ${played.message}\n`);
       }
-      if (!options.quiet) io.stderr(progressLine(trial.progress, done, total) + "\n");
+      if (!quiet) io.stderr(progressLine(trial.progress, done, total) + "\n");
       if (trial.verbose) io.stderr(trial.verbose);
     },
   };
-}
-
-/** The voice caller speech will use: an unknown one is a usage error before anything runs, not a failed trial. */
-async function checkCallerVoice(speech: ResolvedRunOptions["speech"]): Promise<void> {
-  if (speech.provider !== "espeak") return; // resolveOptions checked it against OpenAI's voices
-  try {
-    await checkEspeakVoice(speech.voice);
-  } catch (error) {
-    if (error instanceof SpeechError && error.code === "unknown_voice") throw new UsageError(`--voice: ${error.message}`);
-    throw error;
-  }
 }

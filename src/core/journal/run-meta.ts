@@ -1,13 +1,15 @@
 /**
- * run.json: what a run folder needs to be resumed (or merged with its sibling shards) — the command
- * line it was started with, its run id and start, and the plan digest: one sha256 over everything that
- * decides what each trial does (package files, crashlab version, target and its settings, the full list
- * of trials with their seeds, limits, gates, audio and judge settings). Written before the first trial.
+ * run.json: what a run folder needs to be resumed (or merged with its sibling shards) — its resolved
+ * settings (and the command line it was started with, for people), its run id and start, and the plan
+ * digest: one sha256 over everything that decides what each trial does (package files, crashlab version,
+ * target, the full list of trials with their seeds, limits, gates, and every setting that decides what a
+ * trial does or how it is judged). Written before the first trial.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../provenance/digest";
 import type { PackageIdentity } from "../provenance/package-files";
+import type { RunSettings } from "../settings/schema";
 import { writeFileAtomic } from "../files/atomic";
 import { indexJournal, JOURNAL_FILE, type JournalEntry } from "./journal";
 
@@ -25,8 +27,10 @@ export interface RunMeta {
   package?: PackageIdentity;
   /** The run's seed: every trial's seed derives from it, and journal rows are checked against it. */
   seed?: number;
-  /** The `crashlab run` arguments it was started with (never a secret: keys come from the environment). */
+  /** The `crashlab run` arguments it was started with (never a secret: keys come from the environment); what resume rebuilds from when `settings` is absent (folders written before it was stored). */
   argv: string[];
+  /** Every setting as resolved when the run started (no key is a setting): what resume runs with. */
+  settings?: RunSettings;
   /** The folder `crashlab run` was started in: relative paths in `argv` are relative to it. */
   cwd?: string;
   /** Each time the run was resumed: when, and whether a changed plan was forced. */
@@ -80,9 +84,10 @@ export function readRunMeta(runDir: string): RunMeta {
     typeof meta.started_at !== "string" ||
     typeof meta.plan_digest !== "string" ||
     !Array.isArray(meta.argv) ||
-    !meta.argv.every((a) => typeof a === "string")
+    !meta.argv.every((a) => typeof a === "string") ||
+    (meta.settings !== undefined && (typeof meta.settings !== "object" || meta.settings === null || Array.isArray(meta.settings)))
   )
-    throw new RunMetaError(`${file} is not a run description this crashlab reads (run_meta_version ${RUN_META_VERSION} with run_id, started_at, plan_digest and argv); start the run again`);
+    throw new RunMetaError(`${file} is not a run description this crashlab reads (run_meta_version ${RUN_META_VERSION} with run_id, started_at, plan_digest and argv, and its settings an object); start the run again`);
   // A shard's slice is what merge and resume trust to know which trials belong where: it must add up.
   if (meta.shard !== undefined && meta.shard !== null) {
     const problem = shardProblem(meta.shard, meta.plan_trials);

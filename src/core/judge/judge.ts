@@ -9,6 +9,7 @@ import type { EvidenceItem } from "./evidence";
 import { addTokens, NO_TOKENS, type JudgeTokens } from "./prices";
 import { serviceClientOptions, type AuthHeader } from "../services/auth";
 import { urlForDisplay } from "../services/redact";
+import { staticDefault } from "../settings/schema";
 
 /**
  * The semantic judge (docs/verifiers-and-clauses.md, docs/grading.md): one Responses API call per applicable clause and repetition, with
@@ -16,12 +17,12 @@ import { urlForDisplay } from "../services/redact";
  * "inconclusive" (with its own reason code) instead of a guess. Responses are never cached.
  */
 
-/** The independent semantic judge's default model (docs/audio-and-metrics.md). */
-export const DEFAULT_JUDGE_MODEL = "gpt-5.6-terra";
+/** The independent semantic judge's default model (docs/audio-and-metrics.md); the defaults are the run settings'. */
+export const DEFAULT_JUDGE_MODEL = staticDefault("judge_model");
 /** Version of the judge's instructions and request layout; recorded with every judgement through the settings. */
 export const JUDGE_PROMPT_VERSION = "1.0";
-export const DEFAULT_JUDGE_TIMEOUT_MS = 60_000;
-export const DEFAULT_JUDGE_MAX_RETRIES = 1;
+export const DEFAULT_JUDGE_TIMEOUT_MS = staticDefault("judge_timeout_seconds") * 1000;
+export const DEFAULT_JUDGE_MAX_RETRIES = staticDefault("judge_retries");
 /** The severity scale; 1 = the clause is fully met, 0 = violated outright (docs/verifiers-and-clauses.md). */
 export const SEVERITY_SCORES = [0, 0.25, 0.5, 0.75, 1] as const;
 

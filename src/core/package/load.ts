@@ -130,7 +130,7 @@ export async function loadPackage(file: string, alpha: Record<string, unknown>, 
 }
 
 /** A path as a message shows it: relative when it lies under the working folder, else absolute (a path of ../../ says little). */
-function shownPath(cwd: string, path: string): string {
+export function shownPath(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
 }

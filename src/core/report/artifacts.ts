@@ -10,11 +10,11 @@ import type { TrialRecord } from "../record/trial-record";
 import type { TrialMedia } from "../trial/context";
 import { artifactKey, writeFileAtomic } from "../files/atomic";
 import { redactShapes, type Redact } from "../services/redact";
+import { staticDefault, type ArtifactPolicy } from "../settings/schema";
 
 /** Which trials keep their audio (`--artifacts`): every trial, failures (the default), or none. */
-export type ArtifactPolicy = "all" | "failures" | "none";
-export const ARTIFACT_POLICIES: readonly ArtifactPolicy[] = ["all", "failures", "none"];
-export const DEFAULT_ARTIFACT_POLICY: ArtifactPolicy = "failures";
+export { ARTIFACT_POLICIES, type ArtifactPolicy } from "../settings/schema";
+export const DEFAULT_ARTIFACT_POLICY: ArtifactPolicy = staticDefault("artifacts");
 
 /**
  * Whether a trial's audio is kept, and if not, why (said in the report). `failures` keeps what someone

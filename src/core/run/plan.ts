@@ -1,4 +1,4 @@
-/** The PLAN: run defaults, `definePlan`, cases from datasets (CRAWL, WALK, RUN), case selection and trial seeds. */
+/** The PLAN: its run defaults checked, `definePlan`, cases from datasets (CRAWL, WALK, RUN), case selection and trial seeds. */
 
 import { createHash } from "node:crypto";
 import { z } from "zod";
@@ -14,63 +14,15 @@ import { BUILTIN_CLAUSES, type BehaviorClause } from "../judge/clauses";
 import type { Verifier } from "../verify/verifier";
 import type { WorldDefinition } from "../world/types";
 import type { Limits } from "../record/trial-record";
+import { planDefaultsProblems, type RunDefaults } from "../settings/plan-defaults";
+import { describeValue } from "../settings/resolve";
+import { DEFAULT_LIMITS as SETTING_DEFAULT_LIMITS, MAX_TRIALS_CEILING, SETTING_RANGES } from "../settings/schema";
 import type { CaseDefinition, TrialSpec } from "../trial/case";
 
 export type { CaseDefinition, CaseRecording, TrialSpec } from "../trial/case";
 
-/** One service's place in a PLAN's `defaults.services`: where it is and which variable holds its key. */
-export interface ServiceDefault {
-  endpoint?: string;
-  api_key_env?: string;
-}
-
-/** `PLAN.defaults.services`: the same settings as the service flags, by service. Keys are named, never written. */
-export interface ServicesDefaults {
-  live?: ServiceDefault;
-  responses?: ServiceDefault;
-  speech?: ServiceDefault & { provider?: "espeak" | "openai" | "cache" };
-  judge?: ServiceDefault;
-  caller?: ServiceDefault;
-  completion?: ServiceDefault;
-  /** Every custom endpoint is Azure OpenAI: keys go in the `api-key` header, `?api-version=` is allowed. */
-  azure?: boolean;
-}
-
-/** Run settings a PLAN may carry as its own defaults; CLI flags override them. */
-export interface RunDefaults {
-  repetitions?: number;
-  concurrency?: number;
-  seed?: number;
-  target?: string;
-  results_dir?: string;
-  /** The trial-count ceiling (default 10,000): a run that would have more trials is refused. */
-  max_trials?: number;
-  /**
-   * Where each service is and which environment variable holds its key (never the key itself): the same
-   * settings as `--endpoint`, `--responses-endpoint`, `--speech`, `--judge-endpoint`, `--caller-endpoint`,
-   * `--completion-endpoint` and `--azure`, which override them (see src/core/cli/services.ts).
-   */
-  services?: ServicesDefaults;
-}
-
-/** Trials a run may have unless raised (`--max-trials`, `defaults.max_trials`): a typo in --repetitions is not a day of compute. */
-export const DEFAULT_MAX_TRIALS = 10_000;
-/** The most a run may have at all: every trial record is held in memory until the gates decide. */
-export const MAX_TRIALS_CEILING = 1_000_000;
-
-/** Ranges shared by PLAN settings and the command-line flags that override them. */
-export const SETTING_RANGES = {
-  repetitions: { min: 1, max: MAX_TRIALS_CEILING },
-  concurrency: { min: 1, max: 64 },
-  seed: { min: 0, max: Number.MAX_SAFE_INTEGER },
-  max_trials: { min: 1, max: MAX_TRIALS_CEILING },
-  min_pass_rate: { min: 0, max: 1 },
-  /** Below a day, so a limit always fits a timer (setTimeout fires at once beyond 2^31 ms). */
-  time_ms: { min: 1, max: 86_400_000 },
-  turns: { min: 1, max: 100_000 },
-  tool_calls: { min: 1, max: 100_000 },
-  provider_requests: { min: 1, max: 100_000 },
-} as const;
+export type { RunDefaults, ServiceDefault, ServicesDefaults } from "../settings/plan-defaults";
+export { DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, SETTING_RANGES } from "../settings/schema";
 
 export interface PlanDefinition {
   name: string;
@@ -99,36 +51,15 @@ export class PlanError extends Error {
   }
 }
 
-export const DEFAULT_LIMITS: Limits = { time_ms: 120_000, turns: 16, tool_calls: 20, provider_requests: 50 };
+export const DEFAULT_LIMITS: Limits = { ...SETTING_DEFAULT_LIMITS };
 
 const whole = (name: keyof typeof SETTING_RANGES) =>
   z.number({ error: `expected a whole number from ${SETTING_RANGES[name].min} to ${SETTING_RANGES[name].max}` })
     .int(`expected a whole number from ${SETTING_RANGES[name].min} to ${SETTING_RANGES[name].max}`)
     .min(SETTING_RANGES[name].min, `expected a whole number from ${SETTING_RANGES[name].min} to ${SETTING_RANGES[name].max}`)
     .max(SETTING_RANGES[name].max, `expected a whole number from ${SETTING_RANGES[name].min} to ${SETTING_RANGES[name].max}`);
-const nonEmpty = z.string({ error: "expected a non-empty string" }).refine((s) => s.trim() !== "", "expected a non-empty string");
 const flag = z.boolean({ error: "expected true or false" });
 
-const ServiceSetting = z.strictObject({ endpoint: nonEmpty.optional(), api_key_env: nonEmpty.optional() });
-const ServicesSetting = z.strictObject({
-  live: ServiceSetting.optional(),
-  responses: ServiceSetting.optional(),
-  speech: ServiceSetting.extend({ provider: z.enum(["espeak", "openai", "cache"], { error: "expected espeak, openai or cache" }).optional() }).optional(),
-  judge: ServiceSetting.optional(),
-  caller: ServiceSetting.optional(),
-  completion: ServiceSetting.optional(),
-  azure: flag.optional(),
-});
-
-const DefaultsSetting = z.strictObject({
-  repetitions: whole("repetitions").optional(),
-  concurrency: whole("concurrency").optional(),
-  seed: whole("seed").optional(),
-  target: nonEmpty.optional(),
-  results_dir: nonEmpty.optional(),
-  max_trials: whole("max_trials").optional(),
-  services: ServicesSetting.optional(),
-});
 const LimitsSetting = z.strictObject({
   time_ms: whole("time_ms").optional(),
   turns: whole("turns").optional(),
@@ -161,12 +92,6 @@ function checkSetting(where: string, schema: z.ZodType, value: unknown): void {
   throw new PlanError(`${problems.join("; ")}. Fix the PLAN in evaluations.ts.`);
 }
 
-function describeValue(value: unknown): string {
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : typeof value;
-}
-
 /** Validate and freeze a plan. Errors name the offending case, target or verifier. */
 export function definePlan(def: PlanDefinition): Plan {
   if (!def || typeof def !== "object") throw new PlanError("definePlan expects an object {name, targets, cases}");
@@ -176,7 +101,8 @@ export function definePlan(def: PlanDefinition): Plan {
   if (def.default_target && !targetNames.includes(def.default_target))
     throw new PlanError(`default_target "${def.default_target}" is not one of the plan's targets (${targetNames.join(", ")})`);
   if (!Array.isArray(def.cases)) throw new PlanError("`cases` must be a list of cases (for example `crawl(dataset, {world})`)");
-  checkSetting("PLAN.defaults", DefaultsSetting, def.defaults);
+  const defaultsProblems = planDefaultsProblems(def.defaults);
+  if (defaultsProblems.length > 0) throw new PlanError(`${defaultsProblems.join("; ")}. Fix the PLAN in evaluations.ts.`);
   checkSetting("PLAN.limits", LimitsSetting, def.limits);
   if (def.defaults?.target !== undefined && !targetNames.includes(def.defaults.target))
     throw new PlanError(`PLAN.defaults.target "${def.defaults.target}" is not one of the plan's targets (${targetNames.join(", ")})`);

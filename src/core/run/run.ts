@@ -11,6 +11,7 @@ import { semanticVerifiers } from "../judge/verifiers";
 import type { JudgeSettings } from "../judge/judge";
 import { outcomeVerifier, type Verifier } from "../verify/verifier";
 import { CRASHLAB_VERSION } from "../version";
+import { MAX_REAL_TIME_CONCURRENCY, MAX_VIRTUAL_CONCURRENCY } from "../settings/schema";
 import { buildTrials, DEFAULT_LIMITS, DEFAULT_MAX_TRIALS, MAX_TRIALS_CEILING, PlanError, selectCases, type CaseDefinition, type CaseSelection, type Plan, type TrialSpec } from "./plan";
 import type { Limits, TrialRecord } from "../record/trial-record";
 import { prefetchCallerSpeech } from "./prefetch";
@@ -154,13 +155,12 @@ export interface ResolvedRun {
 export const DEFAULT_SEED = 1;
 
 /**
- * How many trials may run at once. A virtual-time trial is pure CPU (the CLI spreads trials over worker
- * threads, one per core), so more at once than cores only interleaves the same work; a real-time trial spends nearly all of its life waiting on
- * the audio clock and the network, so one process drives many (pacing lag at 32 and 64 sessions is
- * measured by `pnpm bench realtime-sessions`).
+ * How many trials may run at once (declared with the settings). A virtual-time trial is pure CPU (trials
+ * are spread over worker threads, one per core), so more at once than cores only interleaves the same
+ * work; a real-time trial spends nearly all of its life waiting on the audio clock and the network, so one
+ * process drives many (pacing lag at 32 and 64 sessions is measured by `pnpm bench realtime-sessions`).
  */
-export const MAX_VIRTUAL_CONCURRENCY = 8;
-export const MAX_REAL_TIME_CONCURRENCY = 64;
+export { MAX_REAL_TIME_CONCURRENCY, MAX_VIRTUAL_CONCURRENCY } from "../settings/schema";
 
 export function virtualConcurrencyRefusal(concurrency: number): string {
   return `concurrency ${concurrency} is for real-time runs: with virtual time every trial is CPU work (one core at most), so at most ${MAX_VIRTUAL_CONCURRENCY} run at once — lower --concurrency, or add --real-time (up to ${MAX_REAL_TIME_CONCURRENCY})`;

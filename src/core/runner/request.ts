@@ -1,34 +1,26 @@
 /**
  * A run request: everything about a run that is decided before its first trial, as plain data. The front
- * end (the CLI, or a library caller) builds it once; the run session keeps it; a trial worker thread is
- * handed it with trial ids and never sees a command line or resolves the run again.
+ * end (src/core/runner/front.ts, for the CLI and the library alike) builds it once; a trial worker thread
+ * is handed it with trial ids, turns its settings into the engine's options by the same function the main
+ * thread used, and never sees a command line or resolves a setting again.
  */
-import type { ArtifactPolicy } from "../report/artifacts";
-import type { ConversationLine } from "../trial/context";
-import type { ResolvedRunData, RunOptions } from "../run/run";
+import type { ResolvedRunData } from "../run/run";
 import type { PackageIdentity } from "../provenance/package-files";
+import type { RunSettings } from "../settings/schema";
 
 export interface RunRequest {
   /** The evaluation package: a worker thread loads the PLAN again from `file` (a PLAN holds closures). */
   package: { file: string; dir: string; digest: string; identity?: PackageIdentity; cache_dir?: string };
-  /** The folder relative paths of the request mean something in. */
+  /** The folder relative paths of the settings mean something in. */
   cwd: string;
-  /** Datasets run with the package's world (`--data`), as given. */
-  data: string[];
-  /**
-   * The front end's resolved settings, plain data. The front end's `EngineSetup` turns them into the
-   * engine's options (caller speech, conversations) in whatever thread runs trials.
-   */
-  settings: unknown;
+  /** The run's settings, resolved once in the main thread. */
+  settings: RunSettings;
+  /** The credentials the settings call for, by variable (in memory only: never written, never in a digest). */
+  credentials: Record<string, string>;
   /** The run as resolved: trials with their seeds, target name, limits, gates. */
   run: ResolvedRunData;
   /** Whether the run holds RUN conversations (their settings are built only then). */
   conversations: boolean;
-  artifacts: ArtifactPolicy;
-  verbose: boolean;
   /** Secrets to redact, in the layers the main thread applies them. */
   secrets: string[][];
 }
-
-/** Turns a request's settings into the engine's options, where the package is loaded. */
-export type EngineSetup = (settings: unknown, where: { package_dir: string; package_digest: string; package_identity?: PackageIdentity; cwd: string; conversations: boolean }, onLine?: (line: ConversationLine) => void) => RunOptions;

@@ -1,29 +1,53 @@
 /**
- * `run()` for library callers: the same runner `crashlab run` uses. Without `results_dir` it runs in memory
- * and returns every record; with it, it writes the run folder the CLI writes — run.json, the journal,
- * artifacts, results.json, junit.xml, report.html — and can resume it (`resume`).
+ * `run()` for library callers: the same front end as `crashlab run`. The settings given in code are the
+ * highest source, then the environment (and an env file), a config file, the PLAN's `defaults`, the
+ * built-in defaults — resolved once, checked, preflighted, digested and run by the same engine entry the
+ * CLI calls. Without `results_dir` it runs in memory and returns every record; with it, it writes the run
+ * folder the CLI writes (and, given the package's file, runs offline trials in worker threads); `resume`
+ * finishes such a folder with the settings it stored.
  */
 import { resolve } from "node:path";
-import { readRunMeta, planDigest, RunMetaError } from "../journal/run-meta";
-import { redactShapes } from "../services/redact";
-import type { ArtifactPolicy } from "../report/artifacts";
-import { DEFAULT_ARTIFACT_POLICY } from "../report/artifacts";
-import { resolveRun, resolvedRunData, run as runInMemory, type RunOptions, type RunResult } from "../run/run";
+import { readRunMeta } from "../journal/run-meta";
+import { findPackage, loadPackage } from "../package/load";
 import type { Plan } from "../run/plan";
-import { CRASHLAB_VERSION } from "../version";
-import { execute, type RunReporter } from "./execute";
-import { RunSession } from "./session";
+import type { RunResult } from "../run/run";
+import { redactor } from "../services/redact";
+import { credentialNames, credentialsOf, envLayer, readEnvFile } from "../settings/env-file";
+import { readConfigFile } from "../settings/config-file";
+import { planLayer } from "../settings/plan-defaults";
+import { checkedLayer, resolveSettings, type Layer } from "../settings/resolve";
+import type { RunSettings } from "../settings/schema";
+import type { CallerSpeech } from "../trial/context";
+import type { RunReporter } from "./execute";
+import { runPackage, startRun, type RunPackage } from "./front";
+import { resumeCwd, resumeLayers } from "./resume";
 
-export interface LibraryRunOptions extends RunOptions {
-  /** Write a run folder under this folder, as `crashlab run --results-dir` does. */
-  results_dir?: string;
-  /** Finish the run in this folder (one an earlier `run()` of the same plan and options wrote). */
+/** What a library call gives besides settings. */
+export interface LibraryExtras {
+  /** Finish the run in this folder (one `run()` or `crashlab run` wrote), with the settings it stored. */
   resume?: string;
-  /** Which trials keep their audio in the folder (default: as `crashlab run`). */
-  artifacts?: ArtifactPolicy;
-  /** Told as the run begins, as each trial ends and once the outputs exist. */
+  /** With `resume`: finish it although its plan changed. */
+  force?: boolean;
+  /** The environment: credentials and the settings' variables (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** An env file to read beside `env` (which wins over it). */
+  env_file?: string;
+  /** A crashlab.toml to read (below the settings given here and the environment). */
+  config?: string;
+  /** The folder relative paths mean something in (default the process's). */
+  cwd?: string;
+  /** Told as the run begins, as each trial ends and once the outputs exist (run folders only). */
   reporters?: RunReporter[];
+  /** Interrupt: no new trial starts, trials in progress finish, outputs are written. */
+  signal?: AbortSignal;
+  /** Stop at once (a second interrupt). */
+  abandon?: AbortSignal;
+  /** Caller speech of your own instead of the settings' (trials then run in this thread). */
+  caller_speech?: CallerSpeech;
 }
+
+/** The settings of docs/configuration.md by name, and what a library call adds. */
+export type LibraryRunOptions = Partial<RunSettings> & LibraryExtras;
 
 export interface FolderRunResult extends RunResult {
   /** The run folder; `records` is empty: the trials are in its results.json. */
@@ -32,72 +56,66 @@ export interface FolderRunResult extends RunResult {
   report: string;
 }
 
+const EXTRAS = new Set<string>(["resume", "force", "env", "env_file", "config", "cwd", "reporters", "signal", "abandon", "caller_speech"]);
+
+/** The trial worker entry beside this module: dist/worker.js in the built package, src/worker.ts from the sources. */
+const WORKER_ENTRY = new URL(import.meta.url.endsWith(".ts") ? "../../worker.ts" : "./worker.js", import.meta.url);
+
 export async function run(plan: Plan, options: LibraryRunOptions & { results_dir: string }): Promise<FolderRunResult>;
 export async function run(plan: Plan, options: LibraryRunOptions & { resume: string }): Promise<FolderRunResult>;
 export async function run(plan: Plan, options?: LibraryRunOptions): Promise<RunResult>;
 export async function run(plan: Plan, options: LibraryRunOptions = {}): Promise<RunResult | FolderRunResult> {
-  if (options.results_dir === undefined && options.resume === undefined) return runInMemory(plan, options);
-  const resolved = resolveRun(plan, options);
-  const package_digest = options.package?.digest ?? "unknown";
-  const descriptor = resolved.target.describe();
-  // The library's plan digest: what decides what each trial does, as the CLI's covers its settings.
-  const plan_digest = planDigest({
-    crashlab_version: CRASHLAB_VERSION,
-    package_digest,
-    target: resolved.target_name,
-    target_descriptor: descriptor,
-    trials: resolved.trials.map((t) => [t.trial_id, t.seed]),
-    limits: resolved.limits,
-    gates: resolved.gate_config,
-    target_settings: { ...resolved.target_settings, api_key: undefined },
-    audio: options.audio ?? null,
-    speech_detector: options.speech_detector ?? null,
-    response_deadline_ms: options.response_deadline_ms ?? null,
-    judge: options.judge ? { model: options.judge.model, reasoning_effort: options.judge.reasoning_effort, repetitions: options.judge.repetitions } : null,
-  });
+  let cwd = resolve(options.cwd ?? process.cwd());
+  const shell = options.env ?? process.env;
+  const given = Object.fromEntries(Object.entries(options).filter(([k]) => !EXTRAS.has(k)));
+  const envFile = options.env_file !== undefined ? readEnvFile(resolve(cwd, options.env_file), options.env_file) : null;
+  let layers: Layer[];
   let resume = null;
   if (options.resume !== undefined) {
-    const dir = resolve(options.resume);
+    const dir = resolve(cwd, options.resume);
     const meta = readRunMeta(dir);
-    if (meta.plan_digest !== plan_digest)
-      throw new RunMetaError(`${dir}: its run was started with another plan or other options (plan digest ${meta.plan_digest.slice(0, 19)}… is now ${plan_digest.slice(0, 19)}…); resume it with the plan and options it started with, or start a new run`);
-    resume = { dir, meta };
-    resolved.run_id = meta.run_id;
+    cwd = resumeCwd(meta, cwd);
+    layers = resumeLayers(dir, meta, checkedLayer("code", given, "run() settings", "Fix the settings given to run()."), plan);
+    resume = { dir, meta, force: options.force === true };
+  } else {
+    const config = options.config !== undefined ? readConfigFile(resolve(cwd, options.config), options.config) : null;
+    layers = [checkedLayer("code", given, "run() settings", "Fix the settings given to run()."), envLayer(shell, envFile), ...(config ? [config.layer] : []), planLayer(plan.defaults)];
   }
-  const data = resolvedRunData(resolved);
-  const session = RunSession.open({
-    results_dir: resolve(options.results_dir ?? "results"),
-    run_id: resolved.run_id,
-    plan_digest,
-    package_digest,
-    seed: resolved.seed,
-    trials: data.trials,
-    shard: null,
-    gate_config: resolved.gate_config,
-    argv: [],
+  const resolution = resolveSettings(layers);
+  const s = resolution.settings;
+  const credentials = credentialsOf(credentialNames(s), shell, envFile).values;
+  const secrets = Object.values(credentials);
+  const pkg: RunPackage = s.package !== undefined ? await identityOf(findPackage(cwd, s.package)) : { digest: "unknown" };
+  const started = await startRun({
+    plan,
+    resolution,
+    credentials,
+    package: pkg,
+    cwd,
+    folder: options.results_dir !== undefined || resume !== null,
+    workers: WORKER_ENTRY,
+    reporters: options.reporters ?? [],
+    redact: redactor(secrets),
+    secrets: [secrets],
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.abandon ? { abandon: options.abandon } : {}),
+    ...(options.caller_speech ? { caller_speech: options.caller_speech } : {}),
     resume,
   });
-  try {
-    const { result, outputs, report } = await execute({
-      plan,
-      options,
-      resolved,
-      session,
-      artifacts: options.artifacts ?? DEFAULT_ARTIFACT_POLICY,
-      verbose: false,
-      redact: redactShapes,
-      reporters: options.reporters ?? [],
-      results: {
-        concurrency: resolved.concurrency,
-        real_time: options.real_time ?? false,
-        package_digest,
-        target_descriptor: descriptor,
-        limits: resolved.limits,
-        case_tags: Object.fromEntries(resolved.trials.map((t) => [t.case.id, t.case.tags])),
-      },
-    });
-    return { ...result, records: [], run_dir: session.dir, results: outputs.results, report };
-  } finally {
-    session.close();
-  }
+  if (started.kind === "memory") return started.result;
+  const { result, outputs, report } = started.executed;
+  return { ...result, records: [], run_dir: started.run_dir, results: outputs.results, report };
+}
+
+/** `crashlab/alpha` of this copy of crashlab, as the worker entry beside this module serves it to a package. */
+const ALPHA_ENTRY = new URL(import.meta.url.endsWith(".ts") ? "../../alpha/index.ts" : "./alpha.js", import.meta.url);
+
+/**
+ * The named package as the CLI names it: loaded once here (as a trial worker would load it) so that its
+ * digest covers the modules its load evaluated, inside its folder or outside — the same digest
+ * `crashlab run` computes for it.
+ */
+async function identityOf(file: string): Promise<RunPackage> {
+  const alpha = (await import(ALPHA_ENTRY.href)) as Record<string, unknown>;
+  return runPackage(await loadPackage(file, alpha));
 }

@@ -12,6 +12,7 @@ import { indexJournal, JOURNAL_FILE, JournalReader, JournalWriter, trimTornLine,
 import { RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
 import { createRunFolder } from "../report/results-folder";
 import type { TrialRef } from "../run/run";
+import type { RunSettings } from "../settings/schema";
 import { checkJournal, type CheckedJournal } from "./journal-check";
 import { lockRunFolder, type FolderLock } from "./lock";
 import type { PackageIdentity } from "../provenance/package-files";
@@ -30,8 +31,10 @@ export interface SessionStart {
   /** A shard's place and the whole plan's trial ids; null for an unsharded run. */
   shard: { index: number; count: number; plan_trials: string[] } | null;
   gate_config: GateConfig;
-  /** What run.json stores to resume the run from the command line (the library stores none). */
+  /** The command line the run was started with, for people (the library has none). */
   argv: string[];
+  /** The resolved settings: what a resume runs with. */
+  settings: RunSettings;
   cwd?: string;
   /** Take back the folder of this run instead of making one. */
   resume: { dir: string; meta: RunMeta } | null;
@@ -78,6 +81,7 @@ export class RunSession {
           ...(start.package ? { package: start.package } : {}),
           seed: start.seed,
           argv: start.argv,
+          settings: start.settings,
           ...(start.cwd !== undefined ? { cwd: start.cwd } : {}),
           resumes: [],
           ...(start.shard ? { shard: { index: start.shard.index, count: start.shard.count, trials: start.trials.map((t) => t.trial_id) }, plan_trials: start.shard.plan_trials } : {}),

@@ -1,6 +1,7 @@
 /**
  * The trial worker thread's side: load the package, rebuild the run the main thread resolved from the
- * request (never from a command line), say ready, then run each trial handed over and send it back stored.
+ * request — its settings turned into engine options by the function the main thread used, never from a
+ * command line — say ready, then run each trial handed over and send it back stored.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { GitState } from "../provenance/digest";
@@ -10,7 +11,8 @@ import { rebuildRun, trialContext } from "../run/run";
 import { runTrial } from "../trial/index";
 import { planWithDatasets } from "../package/datasets";
 import { loadPackage } from "../package/load";
-import type { EngineSetup, RunRequest } from "./request";
+import { engineOptions } from "./engine";
+import type { RunRequest } from "./request";
 import { storeTrial, type StoredTrial } from "./store-trial";
 
 /** Where the run writes and the package's git state: known once the run folder exists (after the workers load). */
@@ -32,13 +34,13 @@ export type FromWorker =
   /** The trial ran but could not be stored (its artifacts could not be written). */
   | { type: "lost"; trial_id: string; message: string };
 
-export async function serveTrials(alpha: Record<string, unknown>, setup: EngineSetup): Promise<void> {
+export async function serveTrials(alpha: Record<string, unknown>): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error("serveTrials runs in a worker thread");
   const request = workerData as RunRequest;
   let runOne: (trial_id: string, run: WorkerRun) => Promise<StoredTrial>;
   try {
-    runOne = await prepare(request, alpha, setup, (text) => port.postMessage({ type: "line", text } satisfies FromWorker));
+    runOne = await prepare(request, alpha, (text) => port.postMessage({ type: "line", text } satisfies FromWorker));
   } catch (error) {
     port.postMessage({ type: "load_failed", message: String((error as Error)?.message ?? error) } satisfies FromWorker);
     port.close();
@@ -53,10 +55,12 @@ export async function serveTrials(alpha: Record<string, unknown>, setup: EngineS
   port.postMessage({ type: "ready" } satisfies FromWorker);
 }
 
-async function prepare(request: RunRequest, alpha: Record<string, unknown>, setup: EngineSetup, line: (text: string) => void): Promise<(trial_id: string, run: WorkerRun) => Promise<StoredTrial>> {
+async function prepare(request: RunRequest, alpha: Record<string, unknown>, line: (text: string) => void): Promise<(trial_id: string, run: WorkerRun) => Promise<StoredTrial>> {
+  const { settings } = request;
   const pkg = await loadPackage(request.package.file, alpha, request.package.cache_dir);
-  const plan = request.data.length > 0 ? planWithDatasets(pkg.plan, request.data, request.cwd, pkg.file) : pkg.plan;
-  const options = setup(request.settings, { package_dir: pkg.dir, package_digest: request.package.digest, ...(request.package.identity ? { package_identity: request.package.identity } : {}), cwd: request.cwd, conversations: request.conversations }, request.verbose ? (l) => line(conversationLine(l)) : undefined);
+  const plan = settings.data.length > 0 ? planWithDatasets(pkg.plan, settings.data, request.cwd, pkg.file) : pkg.plan;
+  const where = { package_dir: pkg.dir, package_digest: request.package.digest, ...(request.package.identity ? { package_identity: request.package.identity } : {}), cwd: request.cwd, conversations: request.conversations };
+  const options = engineOptions(settings, request.credentials, where, settings.verbose ? (l) => line(conversationLine(l)) : undefined);
   const resolved = rebuildRun(plan, options, request.run);
   const specs = new Map(resolved.trials.map((t) => [t.trial_id, t]));
   const redact = request.secrets.reduce<Redact>((inner, layer) => { const outer = redactor(layer); return (text) => outer(inner(text)); }, (text) => text);
@@ -65,6 +69,6 @@ async function prepare(request: RunRequest, alpha: Record<string, unknown>, setu
     const spec = specs.get(trial_id);
     if (!spec) throw new Error(`the worker's run has no trial ${trial_id}: it was not in the run request`);
     const { record, media, catalog } = await runTrial(trialContext(plan, options, resolved, spec, run.git));
-    return storeTrial(record, media, catalog, { runDir: run.runDir, redact, artifacts: request.artifacts, tags, verbose: request.verbose });
+    return storeTrial(record, media, catalog, { runDir: run.runDir, redact, artifacts: settings.artifacts, tags, verbose: settings.verbose });
   };
 }

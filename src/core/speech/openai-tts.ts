@@ -3,6 +3,7 @@
  * returns raw 24 kHz mono PCM16 little-endian, which is already the transport format: no decoding,
  * no resampling.
  */
+import { staticDefault } from "../settings/schema";
 import OpenAI from "openai";
 import { pcm16FromBytes } from "../audio/pcm";
 import { urlForDisplay } from "../services/redact";
@@ -19,7 +20,7 @@ import {
 } from "./synthesizer";
 
 export const OPENAI_SPEECH_PROVIDER = "openai";
-export const DEFAULT_OPENAI_SPEECH_MODEL = "gpt-4o-mini-tts";
+export const DEFAULT_OPENAI_SPEECH_MODEL = staticDefault("tts_model");
 /** The caller's default voice. */
 export const DEFAULT_OPENAI_SPEECH_VOICE = DEFAULT_CALLER_VOICE;
 /** Spelled out rather than left to the SDK, which would otherwise read OPENAI_BASE_URL behind our back. */

@@ -4,6 +4,8 @@
  * 24,000 Hz, so nothing downstream ever converts rates or channels for caller speech.
  */
 
+import { staticDefault } from "../settings/schema";
+
 /** The rate caller audio travels at; the only rate a synthesizer returns. */
 export const SPEECH_SAMPLE_RATE = 24_000;
 
@@ -11,7 +13,7 @@ export const SPEECH_SAMPLE_RATE = 24_000;
  * The voice a caller speaks with when none is named, whichever synthesizer speaks: the persona default of
  * the datasets (dataset/schema.ts, which imports nothing of ours, spells it again).
  */
-export const DEFAULT_CALLER_VOICE = "coral";
+export const DEFAULT_CALLER_VOICE = staticDefault("voice");
 
 export interface SynthesizedSpeech {
   /** Mono PCM16 samples at `sampleRate`. */

@@ -1,6 +1,7 @@
 /** Target settings: the run-wide settings a PLAN's target (a ready adapter or a factory) is built with. */
 
 import type { AuthHeader } from "../services/auth";
+import { staticDefault, type RunSettings } from "../settings/schema";
 import type { DelegationMode, TargetAdapter } from "./types";
 
 /**
@@ -47,13 +48,18 @@ export interface TargetSettings {
    * beside the caller's speech); absent, in memory for the process only. Not part of any result.
    */
   simulator_speech_cache?: string;
+  /**
+   * Every run setting as resolved (docs/configuration.md), for a target that reads one the fields above do
+   * not carry. Plain data; no key is ever a setting.
+   */
+  run?: Readonly<RunSettings>;
 }
 
 export const DEFAULT_TARGET_SETTINGS: TargetSettings = {
   mode: "offline",
-  delegation: "responses",
-  model: "gpt-live-1",
-  backend_model: "gpt-5.6-terra",
+  delegation: staticDefault("assistant"),
+  model: staticDefault("model"),
+  backend_model: staticDefault("backend_model"),
   voice: "marin",
   real_time: false,
 };

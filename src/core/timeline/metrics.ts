@@ -4,10 +4,11 @@ import { TimelineInputError } from "./errors";
 import { clipMerged, type Interval, maxEpisode, mergeIntervals, subtractIntervals, totalLength, unionIntervals } from "./intervals";
 import type { CallerAction, CallerSegment } from "./segments";
 import { percentile } from "../stats/rates";
+import { staticDefault } from "../settings/schema";
 
 export const METRICS_VERSION = "2.0";
 /** The default deadline of the response-latency check: an answer later than this after a caller turn is late. */
-export const DEFAULT_RESPONSE_DEADLINE_MS = 5000;
+export const DEFAULT_RESPONSE_DEADLINE_MS = staticDefault("response_deadline_ms");
 /** An interrupted assistant yields when it stops within this long of the caller's onset (docs/audio-and-metrics.md). */
 export const YIELD_WINDOW_MS = 2000;
 /** A pause in the assistant's speech shorter than this is not a stop: it resumed (see `resumedEnd`). */
@@ -37,7 +38,7 @@ export interface InteractionInput {
   /** When the observation ended; stretched to the last observed audio if that ran later. */
   observationEndMs: number;
   /** After a caller turn, an answer later than this is late (default DEFAULT_RESPONSE_DEADLINE_MS). */
-  latencyDeadlineMs?: number;
+  response_deadline_ms?: number;
   delegationTiming?: DelegationTimingSource;
 }
 
@@ -149,7 +150,7 @@ function exclusionOf(u: CallerSegment, assistant: readonly Interval[]): Exclusio
 function responseOpportunities(
   caller: readonly CallerSegment[],
   assistant: readonly Interval[],
-  latencyDeadlineMs: number,
+  deadlineMs: number,
   observationEndMs: number,
 ): ResponseOpportunity[] {
   const exclusions = caller.map((u) => exclusionOf(u, assistant));
@@ -166,16 +167,16 @@ function responseOpportunities(
     const answer = response && (!next || response.start_ms <= next.start_ms) ? response : undefined;
     const latency = answer ? answer.start_ms - u.end_ms : null;
 
-    if (answer && latency! <= latencyDeadlineMs) {
+    if (answer && latency! <= deadlineMs) {
       return { ...base, outcome: "answered", response_start_ms: answer.start_ms, latency_ms: roundMs(latency!) };
     }
     // "The next caller segment" read as the next non-excluded one: that is the request the reason
     // is named after, and the same segment that closed the response window above.
-    if (next && next.start_ms < u.end_ms + latencyDeadlineMs) {
+    if (next && next.start_ms < u.end_ms + deadlineMs) {
       // Stryker disable next-line ConditionalExpression: equivalent, an answer before the next request is within the deadline, so here latency is always null
       return { ...base, outcome: "missed", reason: "next_eligible_request", late_latency_ms: latency === null ? null : roundMs(latency) };
     }
-    if (observationEndMs >= u.end_ms + latencyDeadlineMs) {
+    if (observationEndMs >= u.end_ms + deadlineMs) {
       return { ...base, outcome: "missed", reason: "deadline_expired", late_latency_ms: latency === null ? null : roundMs(latency) };
     }
     return { ...base, outcome: "censored", reason: "observation_ended_before_deadline" };
@@ -291,8 +292,8 @@ export function measuredLatencyMs(audio: Readonly<Record<string, unknown>> | nul
  * `callerSegments`. With no caller segments (a transcript-only caller), every response metric is null.
  */
 export function computeInteractionMetrics(input: InteractionInput): InteractionMetrics {
-  const latencyDeadlineMs = input.latencyDeadlineMs ?? DEFAULT_RESPONSE_DEADLINE_MS;
-  if (!(latencyDeadlineMs >= 0)) throw new TimelineInputError("latencyDeadlineMs", `must be a non-negative number of ms, got ${latencyDeadlineMs}`);
+  const deadline = input.response_deadline_ms ?? DEFAULT_RESPONSE_DEADLINE_MS;
+  if (!(deadline >= 0)) throw new TimelineInputError("response_deadline_ms", `must be a non-negative number of ms, got ${deadline}`);
   if (!Number.isFinite(input.observationEndMs)) {
     throw new TimelineInputError("observationEndMs", `must be a finite number of ms, got ${input.observationEndMs}`);
   }
@@ -306,7 +307,7 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
     callerSpeech[callerSpeech.length - 1]?.end_ms ?? -Infinity,
   );
 
-  const opportunities = responseOpportunities(caller, assistant, latencyDeadlineMs, observationEndMs);
+  const opportunities = responseOpportunities(caller, assistant, deadline, observationEndMs);
   const answered = opportunities.flatMap((o) => (o.outcome === "answered" ? [o.latency_ms] : []));
   const missed = opportunities.flatMap((o) => (o.outcome === "missed" ? [o] : []));
   const late = missed.flatMap((o) => (o.late_latency_ms === null ? [] : [o.late_latency_ms]));
@@ -338,7 +339,7 @@ export function computeInteractionMetrics(input: InteractionInput): InteractionM
 
   return {
     metrics_version: METRICS_VERSION,
-    response_deadline_ms: latencyDeadlineMs,
+    response_deadline_ms: deadline,
     timing_source: {
       speech: "voiced_audio",
       assistant_turns: turns ? "assistant_turns" : "assistant_segments",

@@ -30,7 +30,7 @@ export interface AudioMetricsInput {
   /** The caller's utterances with their actions and windows (RUN); default one SPEAK utterance owning all caller audio. */
   callerUtterances?: readonly CallerUtterance[];
   /** The response-latency check's deadline (an answer later is late); default 5000 ms. */
-  latencyDeadlineMs?: number;
+  response_deadline_ms?: number;
 }
 
 /** The delegation lifecycle of docs/audio-and-metrics.md, from the normalized events and the harness's own tool records. */
@@ -73,7 +73,7 @@ function interactionMetrics(input: AudioMetricsInput, caller: CallerSegment[], a
     assistantTurns: input.turns.filter((t) => t.role === "assistant").map((t) => ({ start_ms: t.start_ms, end_ms: t.end_ms })),
     delegations,
     observationEndMs: input.observationEndMs,
-    ...(input.latencyDeadlineMs !== undefined ? { latencyDeadlineMs: input.latencyDeadlineMs } : {}),
+    ...(input.response_deadline_ms !== undefined ? { response_deadline_ms: input.response_deadline_ms } : {}),
   });
   return JSON.parse(JSON.stringify({ ...metrics, speech_detector })) as Record<string, Json>;
 }

@@ -12,6 +12,7 @@ import type { SpeechDetector } from "./audio-metrics";
 import type { TrialSpec } from "./case";
 import type { SimulatedCaller } from "../caller/types";
 import type { CompletionObserver } from "./conversation/completion-observer";
+import { staticDefault } from "../settings/schema";
 
 /** What the runner hands a trial: the spec, the target, the settings, and what grading and provenance need. */
 export interface TrialContext {
@@ -92,7 +93,7 @@ export interface AudioSettings {
   close_timeout_ms: number;
 }
 
-export const DEFAULT_AUDIO: AudioSettings = { chunk_ms: 20, response_timeout_ms: 30_000, close_timeout_ms: 10_000 };
+export const DEFAULT_AUDIO: AudioSettings = { chunk_ms: staticDefault("chunk_ms"), response_timeout_ms: staticDefault("response_timeout_seconds") * 1000, close_timeout_ms: 10_000 };
 
 /** The caller's audio as sent: the exact PCM (PCM16, 24 kHz mono) and when its first chunk went out. */
 export interface CallerAudio {

@@ -75,7 +75,7 @@ export async function measure(trial: TrialState, caller: CallerAudio | null, opt
       tools: trial.tools,
       turns,
       observationEndMs: end_ms,
-      ...(trial.ctx.response_deadline_ms !== undefined ? { latencyDeadlineMs: trial.ctx.response_deadline_ms } : {}),
+      ...(trial.ctx.response_deadline_ms !== undefined ? { response_deadline_ms: trial.ctx.response_deadline_ms } : {}),
     } as const;
     try {
       if (options.conversation) {

@@ -1,10 +1,10 @@
 /** Which API key goes to which service: OPENAI_API_KEY only to OpenAI's hosts, any other key only where named. */
 
-import { UsageError } from "./usage-error";
-import { urlForDisplay } from "../services/redact";
+import { SettingsError } from "../settings/errors";
+import { urlForDisplay } from "./redact";
 
 /**
- * Which credential goes to which service (issue: keys are scoped). `OPENAI_API_KEY` is sent only to
+ * Which credential goes to which service: keys are scoped. `OPENAI_API_KEY` is sent only to
  * OpenAI's own hosts; any other endpoint (a gateway, a local server, another vendor) gets a key only when
  * the user names the environment variable that holds it for that very service (`--judge-api-key-env`,
  * `--endpoint-api-key-env`). The secret itself is never recorded: `source` says where it came from.
@@ -49,12 +49,12 @@ export function isOpenAIHost(url: string): boolean {
  * The credential for one service. `url` undefined means the service's default, which is OpenAI's own host.
  * `namedEnv` is the variable the user named for this service; it must be set and non-empty.
  */
-export function credentialFor(options: { url?: string; namedEnv?: string; flag: string; env: Record<string, string | undefined>; allowOpenAIKey: boolean }): Credential {
+export function credentialFor(options: { url?: string; namedEnv?: string; flag: string; env: Readonly<Record<string, string | undefined>>; allowOpenAIKey: boolean }): Credential {
   const { url, namedEnv, flag, env } = options;
   if (namedEnv !== undefined) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(namedEnv)) throw new UsageError(`${flag} takes the name of an environment variable (letters, digits, '_'), got "${namedEnv}"`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(namedEnv)) throw new SettingsError(`${flag} takes the name of an environment variable (letters, digits, '_'), got "${namedEnv}"`);
     const key = env[namedEnv]?.trim();
-    if (!key) throw new UsageError(`${flag} ${namedEnv}: the environment variable ${namedEnv} is not set or empty; export it, or drop ${flag}`);
+    if (!key) throw new SettingsError(`${flag} ${namedEnv}: the environment variable ${namedEnv} is not set or empty; export it or write it in the env file (.env), or drop ${flag}`);
     return { key, source: `env:${namedEnv}` };
   }
   const openai = env.OPENAI_API_KEY?.trim();
@@ -73,15 +73,15 @@ export function checkEndpointUrl(flag: string, value: string, schemes: readonly 
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${flag} takes a ${schemes.join(" or ")} URL, e.g. ${example} (got "${urlForDisplay(value)}")`);
+    throw new SettingsError(`${flag} takes a ${schemes.join(" or ")} URL, e.g. ${example} (got "${urlForDisplay(value)}")`);
   }
-  if (!schemes.includes(url.protocol.replace(/:$/, ""))) throw new UsageError(`${flag} takes a ${schemes.map((s) => `${s}://`).join(" or ")} URL, e.g. ${example} (got "${url.protocol}//…")`);
+  if (!schemes.includes(url.protocol.replace(/:$/, ""))) throw new SettingsError(`${flag} takes a ${schemes.map((s) => `${s}://`).join(" or ")} URL, e.g. ${example} (got "${url.protocol}//…")`);
   if (url.username || url.password)
-    throw new UsageError(`${flag} must not carry credentials in the URL (user:password@…): put the key in an environment variable and name it with ${keyFlag} NAME`);
+    throw new SettingsError(`${flag} must not carry credentials in the URL (user:password@…): put the key in an environment variable and name it with ${keyFlag} NAME`);
   const onlyApiVersion = azure && !url.hash && [...url.searchParams.keys()].every((k) => k === "api-version") && url.searchParams.getAll("api-version").length === 1 && url.searchParams.get("api-version") !== "";
   if (url.search && onlyApiVersion) return value;
   if (url.search || url.hash)
-    throw new UsageError(
+    throw new SettingsError(
       `${flag} must not have a query string or fragment (got "${url.search ? "?<redacted>" : "#<redacted>"}", not shown: a query may hold a token): give the base URL only, e.g. ${example}${azure ? " (Azure endpoints may carry only ?api-version=…)" : " (an Azure endpoint may carry ?api-version=…; Azure hosts are recognized, or pass --azure)"}`,
     );
   return value;
