@@ -15,6 +15,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   [ROOT_FILES]: [],
   record: [],
   files: [],
+  "run-folder": ["files", "record"],
   time: [],
   stats: [],
   language: [],
@@ -27,7 +28,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   provenance: ["record"],
   gate: ["record", "stats"],
   compare: ["stats"],
-  journal: ["files", "provenance"],
+  journal: ["files", "provenance", "run-folder"],
   target: ["services", "time", "world"],
   live: ["audio", "services", "time"],
   simulator: ["audio", "language", "live", "speech", "target", "time"],
@@ -39,11 +40,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   trial: ["audio", "caller", "dataset", "files", "judge", "provenance", "record", "services", "target", "time", "timeline", "verify", "walk", "world"],
   run: [ROOT_FILES, "dataset", "gate", "judge", "provenance", "record", "speech", "stats", "target", "timeline", "trial", "verify", "walk", "world"],
   package: ["dataset", "run", "trial", "world"],
-  report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "review", "run", "services", "stats", "target", "timeline", "trial", "walk"],
+  report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "review", "run", "run-folder", "services", "stats", "target", "timeline", "trial", "walk"],
   runner: [ROOT_FILES, "files", "gate", "journal", "judge", "package", "provenance", "record", "report", "run", "services", "trial"],
-  review: ["files", "gate", "record", "stats"],
+  review: ["files", "gate", "record", "run-folder", "stats"],
   init: [ROOT_FILES, "files", "walk"],
-  cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "runner", "services", "speech", "target", "trial", "walk"],
+  cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "run-folder", "runner", "services", "speech", "target", "trial", "walk"],
 };
 
 function sourceFiles(dir: string): string[] {

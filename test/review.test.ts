@@ -110,7 +110,7 @@ describe("bad reviews.jsonl: exit 2, one paragraph naming the file and line, not
     expect(unknown.stderr).toContain(`a review for ${join(dir, "reviews.jsonl")} was refused: trial_id "a#9" is not a trial of this run`);
     expect((await cli(["review", dir, "--trial", "a#1", "--verifier", "human.pacing", "--verdict", "meh", "--reviewer", "x"], parent)).stderr).toContain('--verdict takes one of passed, failed, unsure (got "meh")');
     expect((await cli(["review", dir, "--trial", "a#1", "--verifier", "human.pacing", "--verdict", "passed"], parent)).stderr).toContain("--reviewer is required");
-    expect((await cli(["gates", join(parent, "nope")], parent)).stderr).toContain("holds no results.json");
+    expect((await cli(["gates", join(parent, "nope")], parent)).stderr).toContain(`${join(parent, "nope")} is not a folder: pass one run's folder`);
     expect(snapshot(parent)).toEqual(before);
     expect(existsSync(join(dir, "reviews.jsonl"))).toBe(false);
   });
@@ -126,8 +126,8 @@ describe("reviews follow provenance", () => {
     writeRun(parent, { run_id: "run-2", started_at: "2026-01-01T10:00:00.000Z", trials: [{ id: "a#1", digest: "D1" }], reviews: line("a#1", "human.naturalness", "failed", "cy") });
     writeRun(parent, { run_id: "run-3", started_at: "2026-01-01T07:00:00.000Z", trials: [{ id: "y#1", digest: "D1" }] }); // no reviews.jsonl: never read
 
-    expect(earlierRunDirs(current, "2026-01-01T09:00:00.000Z")).toEqual([earlier]);
-    const run = loadRunReviews(current, { carry_from: earlierRunDirs(current, "2026-01-01T09:00:00.000Z") });
+    expect(earlierRunDirs(current, "2026-01-01T09:00:00.000Z")).toEqual({ dirs: [earlier], skipped: [] });
+    const run = loadRunReviews(current, { carry_from: earlierRunDirs(current, "2026-01-01T09:00:00.000Z").dirs });
     expect(run.carried).toEqual([{ trial_id: "a#1", verifier: "human.naturalness", verdict: "passed", reviewer: "ana", note: "", at: "2026-01-02T09:00:00Z", line: 2, carried_from: "run-0", carried_trial_id: "x#1" }]);
     // bo (own) and ana (carried) on a#1: a tie, so unsure; a#2 has nothing.
     expect(run.latest.map((r) => `${r.reviewer}:${r.verdict}:${r.carried_from ?? "own"}`)).toEqual(["ana:passed:run-0", "bo:failed:own"]);
