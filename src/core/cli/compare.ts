@@ -12,7 +12,7 @@ import { escapeHtml, STYLE } from "../report/html";
 import { writeFileAtomic } from "../files/atomic";
 import { machineFault } from "../files/machine-fault";
 import { scanResultsFile } from "../report/results-reader";
-import { openRunFile, RunFolderError } from "../run-folder/files";
+import { checkArtifacts, openRunFile, RunFolderError } from "../run-folder/files";
 import { shown } from "../run-folder/text";
 import { ResultsFile, ResultsTrial } from "../record/results";
 import { decimalNumber, parseFlags } from "./flags";
@@ -57,6 +57,8 @@ function readRun(dir: string): CompareRun {
       const parsed = ResultsTrial.safeParse(JSON.parse(step.value));
       if (!parsed.success) throw new UsageError(`${file}, field trials.${i}.${shown(parsed.error.issues[0]!.path.join("."))}: ${shown(parsed.error.issues[0]!.message, 300)}; it was written by another crashlab version or edited`);
       const t = parsed.data;
+      // A run folder holding a link out of it is refused by every reader, this one too.
+      checkArtifacts(dir, [t]);
       // A trial counted twice would weigh twice in every rate.
       if (ids.has(t.trial_id)) throw new UsageError(`${file}, field trials.${i}.trial_id: trial ${shown(t.trial_id)} is listed twice; it was edited — run again`);
       ids.add(t.trial_id);

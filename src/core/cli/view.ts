@@ -4,7 +4,6 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:f
 import { tmpdir, userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ResultsFile } from "../record/results";
 import { readResults, writeRunReport } from "../report/run-folder";
 import { escapeHtml } from "../report/html";
 import { openInBrowser } from "./open-browser";
@@ -104,7 +103,7 @@ export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
     const ids = results.trials.map((t) => t.trial_id);
     throw new UsageError(`run ${shown(results.run.run_id)} has no trial "${shown(trial)}"; its trials are ${shown(ids.slice(0, 6).join(", "), 300)}${ids.length > 6 ? ", …" : ""} (a trial id is <case>#<repetition>)`);
   }
-  checkRunFolder(runDir, results);
+  checkReviews(runDir);
   if (review) return serveForReview(runDir, io, { reviewer: reviewerName(parsed.values.reviewer, io.env ?? {}), sample, seed, trial, print: parsed.values.print ?? false });
   // A folder there would be "opened" as a listing and could never be rebuilt in place; a link would open a file elsewhere.
   const report = statRunFile(runDir, "report.html");
@@ -122,13 +121,11 @@ export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
 }
 
 /**
- * Everything the page reads or links to, checked before anything is built, opened or served: each artifact
- * results.json names (a link out of the run folder, a FIFO or a folder there is refused; a missing one is
- * only named in the report), and reviews.jsonl, every line of it — a reviews file the page could not show
- * is said now, not left as a note inside the page.
+ * reviews.jsonl, every line of it, checked before anything is built, opened or served: a reviews file the
+ * page could not show is said now (exit 2), not left as a note inside the page. (results.json and every
+ * artifact it names were checked as it was read.)
  */
-function checkRunFolder(runDir: string, results: ResultsFile): void {
-  for (const t of results.trials) for (const rel of Object.values(t.artifacts)) statRunFile(runDir, rel);
+function checkReviews(runDir: string): void {
   if (statRunFile(runDir, REVIEWS_FILE)) loadRunReviews(runDir);
 }
 

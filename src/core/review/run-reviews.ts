@@ -8,7 +8,7 @@ import { lstatSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ResultsFile } from "../record/results";
 import { humanGateIds, isHumanGate, isKnownHumanGate, type HumanVerdicts } from "../gate/human";
-import { readRunFile, RunFolderError, statRunFile } from "../run-folder/files";
+import { checkArtifacts, readRunFile, RunFolderError, statRunFile } from "../run-folder/files";
 import { shown, shownValue } from "../run-folder/text";
 import { evaluateGates, type GateDecision } from "../gate/gates";
 import { reviewQueue, type QueueItem, type QueueOptions } from "./queue";
@@ -19,8 +19,8 @@ const RESULTS_LIMIT = { bytes: 500 << 20, what: "a results.json read whole may h
 
 /**
  * Read and check a run folder's results.json, through the run folder's checks (a link out of the folder, a
- * FIFO, a folder in its place are refused): the schema, and a human gate the run could have — an unknown
- * `human.*` gate could never be reviewed, so it could never pass.
+ * FIFO, a folder in its place are refused): the schema, a human gate the run could have — an unknown
+ * `human.*` gate could never be reviewed, so it could never pass — and every artifact it names.
  */
 export function readRunResults(runDir: string): ResultsFile {
   const bytes = readRunFile(runDir, "results.json", RESULTS_LIMIT);
@@ -44,6 +44,7 @@ export function readRunResults(runDir: string): ResultsFile {
     throw new RunFolderError(
       `${file}, field gates.config: ${shownValue(unknown)} is not a human gate this run can have (${humanGateIds(semantic).join(", ")}): no review can be written for it, so it could never pass; results.json was edited — run again`,
     );
+  checkArtifacts(runDir, doc.data.trials);
   return doc.data;
 }
 

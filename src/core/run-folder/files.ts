@@ -332,6 +332,16 @@ export function appendRunLine(runDir: string, rel: string, line: string): string
   return file.path;
 }
 
+/**
+ * Every artifact the trials name, checked as `openRunFile` checks a file, without reading it: a run folder
+ * holding a link out of it, or a FIFO where an artifact should be, is refused by every command that reads
+ * its results.json (docs/results.md, "What readers refuse"). A missing artifact is not refused here: the
+ * report names it.
+ */
+export function checkArtifacts(runDir: string, trials: Iterable<{ artifacts: Readonly<Record<string, string>> }>): void {
+  for (const t of trials) for (const rel of Object.values(t.artifacts)) statRunFile(runDir, rel);
+}
+
 /** A file found under a folder of the run folder: its path relative to the run folder, and where it really is. */
 export interface ListedFile {
   rel: string;
