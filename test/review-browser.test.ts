@@ -65,6 +65,11 @@ const reviewLines = () =>
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
+/** Wait until the page's recording has played to `seconds`: where the cursor is then does not depend on the machine's load. */
+async function playedTo(page: Page, seconds: number): Promise<void> {
+  await page.waitForFunction((s) => ((globalThis as unknown as { document: { querySelector(q: string): { currentTime: number } | null } }).document.querySelector("#audio")?.currentTime ?? 0) >= s, seconds);
+}
+
 /** Wait until the page has saved `count` verdicts (and drawn the answer), and the file holds as many lines. */
 async function saved(page: Page, count: number): Promise<void> {
   await page.waitForSelector(`#review-status[data-saved="${count}"]`);
@@ -97,7 +102,8 @@ describe("reviewing in the served viewer", () => {
     await page.keyboard.press("Escape");
     await page.keyboard.press("[");
     await page.keyboard.press(" ");
-    await page.waitForTimeout(700);
+    // Until the recording has played 0.7 s, however long that takes on a busy machine (not a fixed wait).
+    await playedTo(page, 0.7);
     await page.keyboard.press(" ");
     await page.keyboard.press("]");
     expect(await page.textContent("#review-anchor")).toMatch(/^0\.00–\d+\.\d\d s$/);
@@ -119,7 +125,7 @@ describe("reviewing in the served viewer", () => {
     await page.keyboard.press("ArrowUp");
     await page.keyboard.press("ArrowDown"); // pronunciation (focus moved to prosody after the save)
     await page.keyboard.press(" ");
-    await page.waitForTimeout(1500);
+    await playedTo(page, 1.5);
     await page.keyboard.press(" ");
     await page.keyboard.press("a");
     await page.keyboard.press("n");
