@@ -287,7 +287,7 @@ describe("a disk that fails mid-run: exit 3, one line, a journal to resume from"
 });
 
 describe("the other commands that write: a read-only file system is one line, exit 3", () => {
-  it(`view, compare --html, audio extract, init and generate-audio (${namespaces ? "a read-only bind mount: EROFS" : "a file size limit: EFBIG"})`, () => {
+  it(`view, compare --html, audio extract, review, init and generate-audio (${namespaces ? "a read-only bind mount: EROFS" : "a file size limit: EFBIG"})`, () => {
     const work = mkdtempSync(join(tmpdir(), "faults-commands-"));
     const ro = join(work, "ro");
     const logs = join(work, "logs");
@@ -299,6 +299,8 @@ describe("the other commands that write: a read-only file system is one line, ex
       view: ["view", join(ro, "run"), "--print"],
       compare: ["compare", referenceDir, referenceDir, "--html", join(ro, "compare.html")],
       audio: ["audio", "extract", join(ro, "run"), "--trial", trial],
+      // A review is one short line, which a file size limit lets through: only a read-only mount refuses it.
+      ...(namespaces ? { review: ["review", join(ro, "run"), "--trial", trial, "--verifier", "human.naturalness", "--verdict", "passed", "--reviewer", "ro"] } : {}),
       init: ["init", join(ro, "pkg")],
       generate: ["generate-audio", "--data", "crashlab/data/crawl.json", "--output-data", join(ro, "walk.json"), "--example", "harbor_001"],
     };
@@ -319,6 +321,8 @@ describe("the other commands that write: a read-only file system is one line, ex
       view: [join(ro, "run", "report.html"), "", "view"],
       compare: [join(ro, "compare.html"), "", "compare"],
       audio: [join(ro, "run", "audio"), "/\\S+\\.wav", "audio extract"],
+      // Opened for appending, never through a link: the review is refused by the disk, one line.
+      ...(namespaces ? { review: [join(ro, "run", "reviews.jsonl"), "", "review"] as [string, string, string] } : {}),
       // Under a file size limit init fails first in its scratch folder (where it generates the WALK recording).
       init: namespaces ? [join(ro, "pkg"), "(/\\S+)?", "init"] : ["/", "\\S+", "init"],
       generate: [ro, "/\\S+", "generate-audio"],
