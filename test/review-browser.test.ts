@@ -6,6 +6,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "./cli-harness";
 import { serveRun, type ViewServer } from "../src/core/cli/view-server";
+import { reviewOpener } from "../src/core/cli/view";
 import { writeRunReport } from "../src/core/report/run-folder";
 import { launchBrowser, watch, type Browser } from "./browser";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
@@ -77,6 +78,22 @@ async function saved(page: Page, count: number): Promise<void> {
 }
 
 describe("reviewing in the served viewer", () => {
+  it("the page the browser opener is handed (a file only this user can read) leads the browser to the served trial", async () => {
+    const page = await launched().context.newPage();
+    const seen = watch(page);
+    const opener = reviewOpener(`${server.url}#trial=${encodeURIComponent("harbor_001#2")}`);
+    try {
+      await page.goto(opener.url);
+      await page.waitForSelector("#trial-view:not([hidden]) #review");
+      expect(page.url()).toBe(`${server.url}#trial=harbor_001%232`);
+      expect(await page.textContent("#trial-view h1")).toMatch(/^harbor_001#2/);
+      expect(seen.errors).toEqual([]);
+    } finally {
+      opener.remove();
+      await page.close();
+    }
+  });
+
   it("reviews two trials with the keyboard only; the verdicts, notes and anchors persist in reviews.jsonl and show after a reload", async () => {
     const page = await launched().context.newPage();
     const seen = watch(page);
