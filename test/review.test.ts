@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appendReview, humanVerdicts, latestReviews, readReviews, ReviewError, reviewsJsonSchema, type Review } from "../src/core/review/reviews";
@@ -135,6 +135,26 @@ describe("reviews follow provenance", () => {
     expect(run.verdicts.has("a#2")).toBe(false);
     // The earlier file is never rewritten.
     expect(readFileSync(join(earlier, "reviews.jsonl"), "utf8")).toBe(earlierText);
+  });
+
+  it("a damaged run beside this one is left out of carrying, with why; a link in place of a run folder is not followed", async () => {
+    const parent = tmp();
+    const earlier = writeRun(parent, { run_id: "run-0", started_at: "2026-01-01T08:00:00.000Z", trials: [{ id: "x#1", digest: "D1" }], reviews: line("x#1", "human.naturalness", "passed", "ana") });
+    const damaged = writeRun(parent, { run_id: "run-d", started_at: "2026-01-01T08:30:00.000Z", trials: [{ id: "x#1", digest: "D1" }], reviews: "not json\n" });
+    const current = writeRun(parent, { run_id: "run-1", started_at: "2026-01-01T09:00:00.000Z", trials: [{ id: "a#1", digest: "D1" }] });
+    // A folder elsewhere, linked in as if it were a run beside this one: never read.
+    const elsewhere = tmp();
+    const outside = writeRun(elsewhere, { run_id: "run-o", started_at: "2026-01-01T07:00:00.000Z", trials: [{ id: "x#1", digest: "D1" }], reviews: line("x#1", "human.naturalness", "failed", "zed") });
+    symlinkSync(outside, join(parent, "linked-run"));
+    const found = earlierRunDirs(current, "2026-01-01T09:00:00.000Z");
+    expect(found.dirs).toEqual([earlier]);
+    expect(found.skipped).toEqual([{ dir: damaged, reason: expect.stringContaining(`${join(damaged, "reviews.jsonl")}, line 1: not a JSON review`) }]);
+    // gates --carry decides the run with what it could carry, and says what it left out.
+    const r = await cli(["gates", current, "--carry"], parent);
+    expect(r.stdout).toContain("1 carried from 1 earlier run(s)");
+    expect(r.stderr).toBe(`crashlab: not carrying reviews from ${damaged}: ${found.skipped[0]!.reason}\n`);
+    mkdirSync(join(parent, "empty"));
+    expect(earlierRunDirs(current, "2026-01-01T09:00:00.000Z").dirs).toEqual([earlier]);
   });
 
   it("the run's own review by the same reviewer supersedes a carried one; a later earlier run supersedes an older one", () => {
