@@ -51,6 +51,19 @@ function openTemp(tmp: string): number {
   return openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
 }
 
+/**
+ * Remove a temporary file after a failed write, as far as the disk lets: a file system that turned
+ * read-only meanwhile refuses the removal too, and that must not hide the fault that stopped the write (the
+ * next `--resume` removes what is left, `removeLeftoverTemps`).
+ */
+function removeTemp(tmp: string): void {
+  try {
+    rmSync(tmp, { force: true });
+  } catch {
+    // left for the next resume
+  }
+}
+
 function writeAll(fd: number, bytes: Uint8Array, from = 0, to = bytes.length): void {
   let written = from;
   while (written < to) written += writeSync(fd, bytes, written, to - written);
@@ -78,7 +91,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     renameSync(tmp, path);
   } catch (error) {
     // A failed write or rename (a folder at `path`, a full or read-only disk) leaves no temp file behind.
-    rmSync(tmp, { force: true });
+    removeTemp(tmp);
     throw atPath(error, path);
   }
   reachedTestPoint("after-write", path);
@@ -144,7 +157,7 @@ export class AtomicFileWriter {
     try {
       if (fd !== null) closeSync(fd);
     } finally {
-      rmSync(this.tmp, { force: true });
+      removeTemp(this.tmp);
     }
   }
 }
