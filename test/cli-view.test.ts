@@ -1,7 +1,7 @@
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as alpha from "../src/alpha/index";
 import { MAIN_HELP, runHelp } from "../src/core/cli/help";
@@ -23,19 +23,50 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
   return { code, stdout, stderr };
 }
 
-/** A folder holding an `xdg-open` that writes its arguments to `log`. */
-function fakeOpener(): { path: string; log: string } {
+/** A tool's path on this machine's PATH (the stand-in opener runs with a PATH of its own folder only). */
+const onPath = (name: string) => process.env.PATH!.split(":").map((d) => join(d, name)).find((f) => existsSync(f))!;
+
+/**
+ * A folder holding an `xdg-open` that writes its arguments to `log`, and its whole command line as the
+ * system shows it to every user (`/proc/<pid>/cmdline`, NUL-separated) to `cmdline`, then renames its log
+ * into place, so it appears whole.
+ */
+function fakeOpener(): { path: string; log: string; cmdline: string } {
   const bin = mkdtempSync(join(tmpdir(), "opener-"));
   const log = join(bin, "opened.txt");
-  writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$@" >> "${log}"\n`);
+  const cmdline = join(bin, "cmdline");
+  writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\n${onPath("cat")} /proc/$$/cmdline > "${cmdline}"\nprintf '%s\\n' "$@" > "${log}.part" && ${onPath("mv")} "${log}.part" "${log}"\n`);
   chmodSync(join(bin, "xdg-open"), 0o755);
-  return { path: bin, log };
+  return { path: bin, log, cmdline };
 }
 
-/** The opener runs detached: wait for what it wrote (the shell creates the file before printf fills it). */
+/**
+ * The opener runs detached: wait until its log is in place. No bound on the tries: the log appears at any
+ * load, and vitest's test timeout ends a wait that something else broke.
+ */
 async function opened(log: string): Promise<string[]> {
-  for (let i = 0; i < 250 && !(existsSync(log) && readFileSync(log, "utf8").endsWith("\n")); i++) await new Promise((r) => setTimeout(r, 20));
+  while (!existsSync(log)) await new Promise((r) => setTimeout(r, 20));
   return readFileSync(log, "utf8").trim().split("\n");
+}
+
+/** `main` for a command that runs until its signal (`view --review`), with a promise for its first stdout line. */
+function started(argv: string[], env: Record<string, string> = {}) {
+  const stop = new AbortController();
+  const out = { stdout: "", stderr: "" };
+  let line: (text: string) => void = () => {};
+  const firstLine = new Promise<string>((resolve) => (line = resolve));
+  const done = main(argv, {
+    stdout: (t) => {
+      out.stdout += t;
+      if (out.stdout.includes("\n")) line(out.stdout);
+    },
+    stderr: (t) => (out.stderr += t),
+    cwd: repo,
+    alpha: alpha as Record<string, unknown>,
+    env,
+    signal: stop.signal,
+  });
+  return { out, firstLine, done, stop: () => stop.abort("SIGINT") };
 }
 
 let runDir: string;
@@ -98,14 +129,15 @@ describe("crashlab view", () => {
   });
 
   it("view --review serves the run on loopback under a token, prints the URL, and stops at the signal", async () => {
-    const stop = new AbortController();
-    let stdout = "";
-    let stderr = "";
-    const done = main(["view", runDir, "--review", "--reviewer", "bo", "--review-sample", "1", "--print"], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {}, signal: stop.signal });
-    for (let i = 0; i < 500 && !stdout.includes("\n"); i++) await new Promise((r) => setTimeout(r, 20));
-    const url = stdout.trim();
+    const server = started(["view", runDir, "--review", "--reviewer", "bo", "--review-sample", "1", "--print"]);
+    const url = (await server.firstLine).trim();
+    const { stderr } = server.out;
+    const done = server.done;
+    const stop = { abort: server.stop };
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}\/$/);
     expect(stderr).toContain("for review by bo on 127.0.0.1 only");
+    // --print prints the URL alone, on stdout; stderr never holds the token.
+    expect(stderr).not.toContain(url.split("/")[3]);
     const page = await fetch(url);
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -116,9 +148,48 @@ describe("crashlab view", () => {
     // Only the run's own artifacts are served.
     expect((await fetch(`${url}results.json`)).status).toBe(404);
     expect((await fetch(`${url}audio/harbor_001.r1/conversation.wav`)).status).toBe(404);
-    stop.abort("SIGINT");
+    stop.abort();
     expect(await done).toBe(0);
     await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it("view --review hands the browser opener no token: its command line names a page only this user can read, which leads to the server", async () => {
+    if (process.platform !== "linux") return;
+    const opener = fakeOpener();
+    const server = started(["view", runDir, "--review", "--reviewer", "bo", "--trial", "harbor_001#2"], { PATH: opener.path });
+    const [arg] = await opened(opener.log);
+    // What every user of the machine can read: the opener's whole command line.
+    const cmdline = readFileSync(opener.cmdline, "utf8").split("\0");
+    expect(cmdline).toContain(arg);
+    expect(arg).toMatch(/^file:\/\/\/.*\/crashlab-review-[^/]+\/open\.html$/);
+    const page = fileURLToPath(arg!);
+    expect(statSync(page).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(page)).mode & 0o777).toBe(0o700);
+    // The page (what the browser reads) leads to the session's URL, at the trial asked for.
+    const target = /location\.replace\("([^"]+)"\)/.exec(readFileSync(page, "utf8"))![1]!;
+    expect(target).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}\/#trial=harbor_001%232$/);
+    const token = new URL(target).pathname.split("/")[1]!;
+    expect(cmdline.join(" ")).not.toContain(token);
+    expect((await fetch(target)).status).toBe(200);
+    // Nothing printed holds the token (it would land in terminal logs, CI output, a shared screen).
+    expect(server.out.stdout).toBe("");
+    expect(server.out.stderr).toContain("opened the review page with xdg-open");
+    expect(server.out.stderr).not.toContain(token);
+    server.stop();
+    expect(await server.done).toBe(0);
+    // The page goes with the server.
+    expect(existsSync(dirname(page))).toBe(false);
+  });
+
+  it("view --review without an opener prints the page's path, not the token", async () => {
+    const server = started(["view", runDir, "--review", "--reviewer", "bo"], { PATH: mkdtempSync(join(tmpdir(), "empty-path-")) });
+    const printed = await server.firstLine;
+    expect(printed).toMatch(/^crashlab: could not open a browser \(no opener found \(looked for xdg-open on PATH\)\); open this file in your browser, it leads to the review page/);
+    const page = fileURLToPath(printed.trim().split("\n").at(-1)!);
+    const target = /location\.replace\("([^"]+)"\)/.exec(readFileSync(page, "utf8"))![1]!;
+    expect(printed + server.out.stderr).not.toContain(new URL(target).pathname.split("/")[1]!);
+    server.stop();
+    expect(await server.done).toBe(0);
   });
 
   it("builds report.html again when reviews.jsonl changed after it, so the file shows the reviews", async () => {
@@ -138,7 +209,14 @@ describe("crashlab view", () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${flag[0]} goes with --review`);
     }
-    expect((await cli(["view", runDir, "--review", "--review-sample", "-1", "--print"])).code).toBe(2);
+    const negative = await cli(["view", runDir, "--review", "--review-sample", "-1", "--print"]);
+    expect(negative).toMatchObject({ code: 2, stderr: 'crashlab: --review-sample takes a whole number from 0 to 1000000 (got "-1") (see `crashlab --help`)\n' });
+    // The one flag parser: a flag given twice is refused, not "last one wins".
+    for (const flag of [["--seed", "1", "--seed", "2"], ["--reviewer", "a", "--reviewer", "b"], ["--trial", "harbor_001#1", "--trial", "harbor_001#2"]]) {
+      const twice = await cli(["view", runDir, "--review", ...flag, "--print"]);
+      expect(twice.code, flag.join(" ")).toBe(2);
+      expect(twice.stderr).toContain(`${flag[0]} was given 2 times`);
+    }
   });
 
   it("the help texts name the command and every run option", async () => {

@@ -53,7 +53,7 @@ describe("crashlab compare", () => {
     const heads: Array<[string, (dir: string) => void, RegExp]> = [
       ["cut", (d) => writeFileSync(join(d, "results.json"), text.slice(0, 300)), /results\.json cannot be read \(the file ends before its JSON does\); the run folder is damaged/],
       ["array", (d) => writeFileSync(join(d, "results.json"), "[]"), /results\.json cannot be read \(the top level is not an object\)/],
-      ["folder", (d) => mkdirSync(join(d, "results.json")), /results\.json is not a file: the run folder is damaged/],
+      ["folder", (d) => mkdirSync(join(d, "results.json")), /results\.json is a folder, not a file: the run folder is damaged/],
       ["no-config", (d) => writeFileSync(join(d, "results.json"), JSON.stringify({ ...JSON.parse(text), gates: { ...JSON.parse(text).gates, config: null } })), /has no run section or no gates\.config object/],
     ];
     for (const [name, write, message] of heads) {

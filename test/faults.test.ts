@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli } from "./cli-harness";
@@ -15,6 +15,12 @@ import { ResultsFile } from "../src/core/record/results";
  * The full disk is a 3 MB tmpfs and the read-only file system a read-only bind mount, each made in a private
  * mount namespace (`unshare -m`, as root on Linux, as CI runs). Where namespaces are not allowed the same tests
  * run with a file size limit instead (`ulimit -f`, which fails writes with EFBIG): they say so, and skip nothing.
+ *
+ * Every kill and stop lands at a named point of the child's work through the test-only hook
+ * `CRASHLAB_TEST_SIGNAL_AT=<signal>@<point>` (docs/architecture.md, "Test hooks"): the child signals itself
+ * there, so a fast run or a loaded machine cannot slip past the moment a poll was waiting for. Where the
+ * test must act while the child waits (a second resume, a read-only mount), the child stops itself
+ * (SIGSTOP) and the test waits for that lasting state, then continues it.
  */
 const repo = resolve(import.meta.dirname, "..");
 // 8 trials, every conversation.wav kept (about 1 MB each) so a run writes enough to fill a small disk.
@@ -33,8 +39,6 @@ const results = (dir: string) => ResultsFile.parse(JSON.parse(readFileSync(join(
 const comparable = ({ started_at: _s, wall_ms: _w, ...rest }: ResultsFile["trials"][number]) => rest;
 const allFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? allFiles(join(dir, n)) : [join(dir, n)])) : []);
 const temps = (dir: string) => allFiles(dir).filter((f) => /\.tmp-\d+$/.test(f));
-/** A trial's files being written (not run.json or the lock, written before the run can be resumed at all). */
-const artifactTemps = (dir: string) => temps(dir).filter((f) => /(^|\/)(audio|events|transcripts)\//.test(f));
 /** The journal's whole lines, each parsed: a valid journal is whole JSON lines, then at most one torn line. */
 function journal(dir: string): { rows: Array<{ trial_id: string }>; torn: boolean } {
   const file = join(dir, "trials.jsonl");
@@ -45,26 +49,39 @@ function journal(dir: string): { rows: Array<{ trial_id: string }>; torn: boolea
   return { rows: lines.map((l) => JSON.parse(l) as { trial_id: string }), torn: tail !== "" };
 }
 
-function started(argv: string[]): { child: ChildProcess; closed: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
-  const child = spawn(TSX[0]!, [...TSX.slice(1), ...argv], { cwd: repo, env: { ...process.env, OPENAI_API_KEY: "" }, stdio: ["ignore", "ignore", "pipe"] });
+/** The bin in a child; `signalAt` arms the test hook (`<signal>@<point>`, docs/architecture.md). */
+function started(argv: string[], signalAt?: string): { child: ChildProcess; closed: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
+  const { CRASHLAB_TEST_SIGNAL_AT: _inherited, ...inherited } = process.env;
+  const env = { ...inherited, OPENAI_API_KEY: "", ...(signalAt ? { CRASHLAB_TEST_SIGNAL_AT: signalAt } : {}) };
+  const child = spawn(TSX[0]!, [...TSX.slice(1), ...argv], { cwd: repo, env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   return { child, closed: new Promise((done) => child.on("close", (code, signal) => done({ code, signal, stderr }))) };
 }
 
-/** Poll every few milliseconds until `ready()` or the child ends; then SIGKILL it (when still running). */
-async function killWhen(run: ReturnType<typeof started>, ready: () => boolean): Promise<{ killed: boolean }> {
-  let over = false;
-  void run.closed.then(() => (over = true));
-  while (!over) {
-    if (ready()) {
-      run.child.kill("SIGKILL");
-      const end = await run.closed;
-      return { killed: end.signal === "SIGKILL" };
-    }
-    await new Promise((r) => setTimeout(r, 2));
+/** Run the bin until it kills itself at `point` (SIGKILL: no handler runs, nothing is flushed); whether it did. */
+async function killedAt(argv: string[], point: string): Promise<{ killed: boolean; stderr: string }> {
+  const end = await started(argv, `SIGKILL@${point}`).closed;
+  return { killed: end.signal === "SIGKILL", stderr: end.stderr };
+}
+
+/** Whether a process is stopped (state T in /proc/<pid>/stat); false once it is gone. */
+function isStopped(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
   }
-  return { killed: false };
+}
+
+/** Wait for a child that stops itself at its armed point: a state that lasts, so waiting for it cannot race. */
+async function stopped(run: ReturnType<typeof started>): Promise<void> {
+  let ended = false;
+  void run.closed.then(() => (ended = true));
+  while (!isStopped(run.child.pid!)) {
+    if (ended) throw new Error(`the child ended without reaching its point: ${(await run.closed).stderr}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 let reference: ResultsFile;
@@ -93,36 +110,32 @@ async function resumeAndCompare(dir: string) {
 }
 
 describe("SIGKILL at any point of a run, then --resume, equals the uninterrupted run", () => {
-  const points: Array<[string, (dir: string) => boolean, (rows: number) => void]> = [
-    ["before any trial is journaled (the run folder just made)", (dir) => existsSync(join(dir, "run.json")), (n) => expect(n).toBe(0)],
-    ["after some trials are journaled", (dir) => journal(dir).rows.length >= 2, (n) => expect(n).toBeGreaterThanOrEqual(2)],
-    ["after most trials are journaled", (dir) => journal(dir).rows.length >= TOTAL - 2, (n) => expect(n).toBeGreaterThanOrEqual(TOTAL - 2)],
+  const points: Array<[string, string, number]> = [
+    ["before any trial is journaled (the run folder just made)", "after-write:run.json", 0],
+    ["after some trials are journaled", "journal:2", 2],
+    ["after most trials are journaled", `journal:${TOTAL - 2}`, TOTAL - 2],
   ];
-  for (const [when, ready, journaled] of points)
+  for (const [when, point, journaled] of points)
     it(`killed ${when}`, async () => {
       const out = mkdtempSync(join(tmpdir(), "faults-kill-"));
-      const run = started(["run", ...ARGS, "--results-dir", out, "--quiet"]);
-      const { killed } = await killWhen(run, () => runFolders(out).length > 0 && ready(folder(out)));
-      expect(killed).toBe(true);
+      const { killed, stderr } = await killedAt(["run", ...ARGS, "--results-dir", out, "--quiet"], point);
+      expect(killed, stderr).toBe(true);
       const dir = folder(out);
+      expect(existsSync(join(dir, "run.json"))).toBe(true);
       expect(existsSync(join(dir, "results.json"))).toBe(false);
-      const rows = journal(dir).rows.length;
-      journaled(rows);
-      expect(rows).toBeLessThan(TOTAL);
+      expect(journal(dir).rows).toHaveLength(journaled);
       await resumeAndCompare(dir);
     }, 180_000);
 
   it("killed twice: during the run, then during its resume (which left its lock behind); the next resume finishes it", async () => {
     const out = mkdtempSync(join(tmpdir(), "faults-kill-resume-"));
-    const run = started(["run", ...ARGS, "--results-dir", out, "--quiet"]);
-    expect((await killWhen(run, () => runFolders(out).length > 0 && journal(folder(out)).rows.length >= 2)).killed).toBe(true);
+    expect((await killedAt(["run", ...ARGS, "--results-dir", out, "--quiet"], "journal:2")).killed).toBe(true);
     const dir = folder(out);
-    const before = journal(dir).rows.length;
-    // The resume is killed after it journaled more trials, holding the folder's lock.
-    const resume = started(["run", "--resume", dir]);
-    expect((await killWhen(resume, () => journal(dir).rows.length >= before + 2 && existsSync(join(dir, "run.lock")))).killed).toBe(true);
+    expect(journal(dir).rows).toHaveLength(2);
+    // The resume is killed after it journaled two more trials, holding the folder's lock.
+    expect((await killedAt(["run", "--resume", dir], "journal:2")).killed).toBe(true);
     expect(existsSync(join(dir, "run.lock"))).toBe(true);
-    expect(journal(dir).rows.length).toBeLessThan(TOTAL);
+    expect(journal(dir).rows).toHaveLength(4);
     const resumed = await resumeAndCompare(dir);
     expect(resumed.stderr).toMatch(/took over the lock left by process \d+, which is no longer running/);
     expect(existsSync(join(dir, "run.lock"))).toBe(false);
@@ -131,15 +144,22 @@ describe("SIGKILL at any point of a run, then --resume, equals the uninterrupted
 
   it("two resumes of one folder started at once, as two processes: one runs it, the other is refused and writes nothing", async () => {
     const out = mkdtempSync(join(tmpdir(), "faults-two-resumes-"));
-    const run = started(["run", ...ARGS, "--results-dir", out, "--quiet"]);
-    expect((await killWhen(run, () => runFolders(out).length > 0 && journal(folder(out)).rows.length >= 1)).killed).toBe(true);
+    expect((await killedAt(["run", ...ARGS, "--results-dir", out, "--quiet"], "journal:1")).killed).toBe(true);
     const dir = folder(out);
-    const [a, b] = [started(["run", "--resume", dir, "--quiet"]), started(["run", "--resume", dir, "--quiet"])];
-    const ends = await Promise.all([a.closed, b.closed]);
-    expect(ends.map((e) => e.code).sort()).toEqual([0, 2]);
-    const refused = ends.find((e) => e.code === 2)!;
+    // Each stops itself once it holds the lock: whichever takes it waits there while the other meets it —
+    // however the two are scheduled, the second never finds a folder the first has already finished.
+    const both = [started(["run", "--resume", dir, "--quiet"], "SIGSTOP@locked"), started(["run", "--resume", dir, "--quiet"], "SIGSTOP@locked")];
+    const refused = await Promise.race(both.map((r, i) => r.closed.then((end) => ({ ...end, i }))));
+    expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(new RegExp(`^crashlab: ${join(dir, "run.lock").replaceAll("/", "\\/")}: this run folder is being written by process \\d+ .*resume again`));
     expect(refused.stderr.trimEnd().split("\n")).toHaveLength(1);
+    const winner = both[1 - refused.i]!;
+    await stopped(winner);
+    // The refused one wrote nothing: one trial journaled, the lock the winner's.
+    expect(journal(dir).rows).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, "run.lock"), "utf8")).pid).toBe(winner.child.pid);
+    winner.child.kill("SIGCONT");
+    expect((await winner.closed).code).toBe(0);
     // The folder holds the one writer's work: every trial once, equal to the uninterrupted run.
     const got = results(dir);
     expect(got.trials.map(comparable)).toEqual(reference.trials.map(comparable));
@@ -148,26 +168,18 @@ describe("SIGKILL at any point of a run, then --resume, equals the uninterrupted
   }, 240_000);
 
   it("killed in the middle of writing a file: the temporary file it left is removed by --resume", async () => {
-    // Stop the child the moment a temporary file shows, check it is still there, and only then kill it; if the
-    // write finished in between, let it go on and wait for the next one.
     const out = mkdtempSync(join(tmpdir(), "faults-midwrite-"));
-    // Not --quiet: the resume (which keeps the run's flags) then says what it removed.
-    const run = started(["run", ...ARGS, "--results-dir", out]);
-    let left: string[] = [];
-    const { killed } = await killWhen(run, () => {
-      if (runFolders(out).length === 0 || artifactTemps(folder(out)).length === 0) return false;
-      run.child.kill("SIGSTOP");
-      // Signals arrive asynchronously: look only once the whole process (its worker threads too) has stopped.
-      while (!/^\d+ \(.*\) T /.test(readFileSync(`/proc/${run.child.pid}/stat`, "utf8")));
-      left = temps(folder(out));
-      if (artifactTemps(folder(out)).length > 0) return true;
-      run.child.kill("SIGCONT");
-      return false;
-    });
-    expect(killed).toBe(true);
+    // Not --quiet: the resume (which keeps the run's flags) then says what it removed. The child kills itself
+    // with half of the first conversation.wav in its temporary file.
+    const { killed, stderr } = await killedAt(["run", ...ARGS, "--results-dir", out], "mid-write:conversation.wav");
+    expect(killed, stderr).toBe(true);
     const dir = folder(out);
-    expect(left.length).toBeGreaterThan(0);
-    expect(temps(dir)).toEqual(left);
+    const left = temps(dir);
+    const wav = left.filter((f) => /\/conversation\.wav\.tmp-\d+$/.test(f));
+    expect(wav).toHaveLength(1);
+    expect(existsSync(wav[0]!.replace(/\.tmp-\d+$/, ""))).toBe(false);
+    // Half of a stereo WAV of the conversation: more than its header, less than the whole.
+    expect(statSync(wav[0]!).size).toBeGreaterThan(44);
     const resumed = await resumeAndCompare(dir);
     expect(resumed.stderr).toContain(`crashlab: removed ${left.length} temporary file(s) a stopped run left in ${dir}`);
   }, 180_000);
@@ -183,12 +195,14 @@ describe("SIGKILL during crashlab merge", () => {
     const expected = results(folder(whole));
 
     const out = mkdtempSync(join(tmpdir(), "faults-merge-killed-"));
-    const merge = started(["merge", ...blobs, "--results-dir", out]);
-    const { killed } = await killWhen(merge, () => readdirSync(out).some((n) => n.includes(".merging-")));
-    expect(killed).toBe(true);
+    // Killed once the merged run's artifacts, journal and run.json are in its hidden folder, before its results.
+    const { killed, stderr } = await killedAt(["merge", ...blobs, "--results-dir", out], "after-write:run.json");
+    expect(killed, stderr).toBe(true);
     // What the killed merge left is hidden and unfinished: no run folder, nothing --last-failed or view would take for a run.
     expect(runFolders(out)).toEqual([]);
     expect(readdirSync(out)).toHaveLength(1);
+    expect(readdirSync(out)[0]).toMatch(/\.merging-\d+$/);
+    expect(existsSync(join(out, readdirSync(out)[0]!, "run.json"))).toBe(true);
     expect(existsSync(join(out, readdirSync(out)[0]!, "results.json"))).toBe(false);
 
     const again = await cli(["merge", ...blobs, "--results-dir", out, "--quiet"]);
@@ -216,7 +230,10 @@ function faultyRun(kind: "full" | "read-only"): { code: number; stderr: string; 
   mkdirSync(keep);
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const run = [...TSX, "run", ...ARGS, "--results-dir", out, "--quiet"].map(q).join(" ");
-  const waitForTrial = `until [ -n "$(cat ${q(out)}/*/trials.jsonl 2>/dev/null)" ]; do sleep 0.02; done`;
+  // The read-only run stops itself once it journaled its first trial (the test hook); the script waits for
+  // that lasting state, lays the mount and continues it — at any load, the mount comes mid-run.
+  const stoppedRun = `CRASHLAB_TEST_SIGNAL_AT=SIGSTOP@journal:1 ${run}`;
+  const waitForStop = `until grep -q '^[0-9]* ([^)]*) T ' /proc/$pid/stat 2>/dev/null; do kill -0 $pid 2>/dev/null || exit 92; sleep 0.02; done`;
   let script: string;
   if (namespaces && kind === "full")
     // 3 MB: the run folder fills it within a few trials.
@@ -224,7 +241,7 @@ function faultyRun(kind: "full" | "read-only"): { code: number; stderr: string; 
   else if (namespaces)
     // A read-only mount laid over the results folder once a trial is journaled: the writes already open go on
     // (they belong to the mount below), every new file is refused with EROFS.
-    script = `${run} 2>${q(keep)}/stderr & pid=$!; ${waitForTrial}; mount --bind ${q(out)} ${q(out)} && mount -o remount,bind,ro ${q(out)} || { kill $pid; exit 91; }; wait $pid; echo $? >${q(keep)}/code; umount ${q(out)}; cp -a ${q(out)}/. ${q(keep)}/results`;
+    script = `${stoppedRun} 2>${q(keep)}/stderr & pid=$!; ${waitForStop}; mount --bind ${q(out)} ${q(out)} && mount -o remount,bind,ro ${q(out)} || { kill -9 $pid; exit 91; }; kill -CONT $pid; wait $pid; echo $? >${q(keep)}/code; umount ${q(out)}; cp -a ${q(out)}/. ${q(keep)}/results`;
   else
     // No namespaces: a file size limit (in 512-byte blocks; SIGXFSZ ignored so the write fails with EFBIG).
     script = `trap '' XFSZ; ulimit -f 1000; ${run} 2>${q(keep)}/stderr; echo $? >${q(keep)}/code; cp -a ${q(out)}/. ${q(keep)}/results`;
@@ -264,13 +281,20 @@ describe("a disk that fails mid-run: exit 3, one line, a journal to resume from"
     // The mount turned read-only once a trial was journaled (a file size limit stops at the first large file).
     if (namespaces) expect(before.rows.length).toBeGreaterThanOrEqual(1);
     expect(before.rows.length).toBeLessThan(TOTAL);
-    expect(temps(dir)).toEqual([]);
+    // A file a trial was writing when the mount turned read-only (opened below it, so its write went on)
+    // cannot be renamed nor removed on the read-only disk: at most one per trial running then, each a temporary
+    // file of this run, none anywhere else. The resume removes them (resumeAndCompare checks none is left).
+    const left = temps(dir);
+    if (!namespaces) expect(left).toEqual([]);
+    for (const t of left) expect(t).toMatch(/\/(audio|events|transcripts)\/.+\.tmp-\d+$/);
+    // The run's trials at once: as many as the machine has cores, at most 8 (its default concurrency).
+    expect(left.length).toBeLessThanOrEqual(Math.min(8, availableParallelism()));
     await resumeAndCompare(dir);
   }, 240_000);
 });
 
 describe("the other commands that write: a read-only file system is one line, exit 3", () => {
-  it(`view, compare --html, audio extract, init and generate-audio (${namespaces ? "a read-only bind mount: EROFS" : "a file size limit: EFBIG"})`, () => {
+  it(`view, compare --html, audio extract, review, init and generate-audio (${namespaces ? "a read-only bind mount: EROFS" : "a file size limit: EFBIG"})`, () => {
     const work = mkdtempSync(join(tmpdir(), "faults-commands-"));
     const ro = join(work, "ro");
     const logs = join(work, "logs");
@@ -282,6 +306,8 @@ describe("the other commands that write: a read-only file system is one line, ex
       view: ["view", join(ro, "run"), "--print"],
       compare: ["compare", referenceDir, referenceDir, "--html", join(ro, "compare.html")],
       audio: ["audio", "extract", join(ro, "run"), "--trial", trial],
+      // A review is one short line, which a file size limit lets through: only a read-only mount refuses it.
+      ...(namespaces ? { review: ["review", join(ro, "run"), "--trial", trial, "--verifier", "human.naturalness", "--verdict", "passed", "--reviewer", "ro"] } : {}),
       init: ["init", join(ro, "pkg")],
       generate: ["generate-audio", "--data", "crashlab/data/crawl.json", "--output-data", join(ro, "walk.json"), "--example", "harbor_001"],
     };
@@ -302,6 +328,8 @@ describe("the other commands that write: a read-only file system is one line, ex
       view: [join(ro, "run", "report.html"), "", "view"],
       compare: [join(ro, "compare.html"), "", "compare"],
       audio: [join(ro, "run", "audio"), "/\\S+\\.wav", "audio extract"],
+      // Opened for appending, never through a link: the review is refused by the disk, one line.
+      ...(namespaces ? { review: [join(ro, "run", "reviews.jsonl"), "", "review"] as [string, string, string] } : {}),
       // Under a file size limit init fails first in its scratch folder (where it generates the WALK recording).
       init: namespaces ? [join(ro, "pkg"), "(/\\S+)?", "init"] : ["/", "\\S+", "init"],
       generate: [ro, "/\\S+", "generate-audio"],

@@ -15,6 +15,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   [ROOT_FILES]: [],
   record: [],
   files: [],
+  "run-folder": ["files", "record"],
   time: [],
   stats: [],
   language: [],
@@ -28,7 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   provenance: ["record"],
   gate: ["record", "stats"],
   compare: ["stats"],
-  journal: ["files", "provenance", "settings"],
+  journal: ["files", "provenance", "run-folder", "settings"],
   target: ["services", "settings", "time", "world"],
   live: ["audio", "services", "time"],
   simulator: ["audio", "language", "live", "speech", "target", "time"],
@@ -40,11 +41,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   trial: ["audio", "caller", "dataset", "files", "judge", "provenance", "record", "services", "settings", "target", "time", "timeline", "verify", "walk", "world"],
   run: [ROOT_FILES, "dataset", "gate", "judge", "provenance", "record", "settings", "speech", "stats", "target", "timeline", "trial", "verify", "walk", "world"],
   package: ["dataset", "run", "trial", "world"],
-  report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "review", "run", "services", "settings", "stats", "target", "timeline", "trial", "walk"],
-  runner: [ROOT_FILES, "caller", "dataset", "files", "gate", "gpt-live-target", "journal", "judge", "live", "package", "provenance", "record", "report", "run", "services", "settings", "speech", "target", "trial"],
-  review: ["files", "gate", "record", "stats"],
-  init: [ROOT_FILES, "files", "walk"],
-  cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "runner", "services", "settings", "speech", "target", "trial", "walk"],
+  journal: ["files", "provenance", "run-folder", "settings"],
+  target: ["services", "settings", "time", "world"],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -70,7 +70,7 @@ async function converse(delegation: "responses" | "client", script: ScriptedTurn
       await new Promise((r) => setTimeout(r, 2));
     }
     // The turn is over once its delegation's result was spoken (acknowledgement, then the result).
-    await eventually(() => (s.spoken[0]?.length ?? 0) >= 2 * (turn + 1), `turn ${turn + 1} to be answered`, 15_000);
+    await eventually(() => (s.spoken[0]?.length ?? 0) >= 2 * (turn + 1), `turn ${turn + 1} to be answered`);
   }
   const report = await session.close();
   return { events, calls, report, server: s };

@@ -6,6 +6,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "./cli-harness";
 import { serveRun, type ViewServer } from "../src/core/cli/view-server";
+import { reviewOpener } from "../src/core/cli/view";
 import { writeRunReport } from "../src/core/report/run-folder";
 import { launchBrowser, watch, type Browser } from "./browser";
 import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-fixtures";
@@ -65,6 +66,11 @@ const reviewLines = () =>
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
+/** Wait until the page's recording has played to `seconds`: where the cursor is then does not depend on the machine's load. */
+async function playedTo(page: Page, seconds: number): Promise<void> {
+  await page.waitForFunction((s) => ((globalThis as unknown as { document: { querySelector(q: string): { currentTime: number } | null } }).document.querySelector("#audio")?.currentTime ?? 0) >= s, seconds);
+}
+
 /** Wait until the page has saved `count` verdicts (and drawn the answer), and the file holds as many lines. */
 async function saved(page: Page, count: number): Promise<void> {
   await page.waitForSelector(`#review-status[data-saved="${count}"]`);
@@ -72,6 +78,22 @@ async function saved(page: Page, count: number): Promise<void> {
 }
 
 describe("reviewing in the served viewer", () => {
+  it("the page the browser opener is handed (a file only this user can read) leads the browser to the served trial", async () => {
+    const page = await launched().context.newPage();
+    const seen = watch(page);
+    const opener = reviewOpener(`${server.url}#trial=${encodeURIComponent("harbor_001#2")}`);
+    try {
+      await page.goto(opener.url);
+      await page.waitForSelector("#trial-view:not([hidden]) #review");
+      expect(page.url()).toBe(`${server.url}#trial=harbor_001%232`);
+      expect(await page.textContent("#trial-view h1")).toMatch(/^harbor_001#2/);
+      expect(seen.errors).toEqual([]);
+    } finally {
+      opener.remove();
+      await page.close();
+    }
+  });
+
   it("reviews two trials with the keyboard only; the verdicts, notes and anchors persist in reviews.jsonl and show after a reload", async () => {
     const page = await launched().context.newPage();
     const seen = watch(page);
@@ -97,7 +119,8 @@ describe("reviewing in the served viewer", () => {
     await page.keyboard.press("Escape");
     await page.keyboard.press("[");
     await page.keyboard.press(" ");
-    await page.waitForTimeout(700);
+    // Until the recording has played 0.7 s, however long that takes on a busy machine (not a fixed wait).
+    await playedTo(page, 0.7);
     await page.keyboard.press(" ");
     await page.keyboard.press("]");
     expect(await page.textContent("#review-anchor")).toMatch(/^0\.00–\d+\.\d\d s$/);
@@ -119,7 +142,7 @@ describe("reviewing in the served viewer", () => {
     await page.keyboard.press("ArrowUp");
     await page.keyboard.press("ArrowDown"); // pronunciation (focus moved to prosody after the save)
     await page.keyboard.press(" ");
-    await page.waitForTimeout(1500);
+    await playedTo(page, 1.5);
     await page.keyboard.press(" ");
     await page.keyboard.press("a");
     await page.keyboard.press("n");

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appendReview, humanVerdicts, latestReviews, readReviews, ReviewError, reviewsJsonSchema, type Review } from "../src/core/review/reviews";
@@ -110,7 +110,7 @@ describe("bad reviews.jsonl: exit 2, one paragraph naming the file and line, not
     expect(unknown.stderr).toContain(`a review for ${join(dir, "reviews.jsonl")} was refused: trial_id "a#9" is not a trial of this run`);
     expect((await cli(["review", dir, "--trial", "a#1", "--verifier", "human.pacing", "--verdict", "meh", "--reviewer", "x"], parent)).stderr).toContain('--verdict takes one of passed, failed, unsure (got "meh")');
     expect((await cli(["review", dir, "--trial", "a#1", "--verifier", "human.pacing", "--verdict", "passed"], parent)).stderr).toContain("--reviewer is required");
-    expect((await cli(["gates", join(parent, "nope")], parent)).stderr).toContain("holds no results.json");
+    expect((await cli(["gates", join(parent, "nope")], parent)).stderr).toContain(`${join(parent, "nope")} is not a folder: pass one run's folder`);
     expect(snapshot(parent)).toEqual(before);
     expect(existsSync(join(dir, "reviews.jsonl"))).toBe(false);
   });
@@ -126,8 +126,8 @@ describe("reviews follow provenance", () => {
     writeRun(parent, { run_id: "run-2", started_at: "2026-01-01T10:00:00.000Z", trials: [{ id: "a#1", digest: "D1" }], reviews: line("a#1", "human.naturalness", "failed", "cy") });
     writeRun(parent, { run_id: "run-3", started_at: "2026-01-01T07:00:00.000Z", trials: [{ id: "y#1", digest: "D1" }] }); // no reviews.jsonl: never read
 
-    expect(earlierRunDirs(current, "2026-01-01T09:00:00.000Z")).toEqual([earlier]);
-    const run = loadRunReviews(current, { carry_from: earlierRunDirs(current, "2026-01-01T09:00:00.000Z") });
+    expect(earlierRunDirs(current, "2026-01-01T09:00:00.000Z")).toEqual({ dirs: [earlier], skipped: [] });
+    const run = loadRunReviews(current, { carry_from: earlierRunDirs(current, "2026-01-01T09:00:00.000Z").dirs });
     expect(run.carried).toEqual([{ trial_id: "a#1", verifier: "human.naturalness", verdict: "passed", reviewer: "ana", note: "", at: "2026-01-02T09:00:00Z", line: 2, carried_from: "run-0", carried_trial_id: "x#1" }]);
     // bo (own) and ana (carried) on a#1: a tie, so unsure; a#2 has nothing.
     expect(run.latest.map((r) => `${r.reviewer}:${r.verdict}:${r.carried_from ?? "own"}`)).toEqual(["ana:passed:run-0", "bo:failed:own"]);
@@ -135,6 +135,26 @@ describe("reviews follow provenance", () => {
     expect(run.verdicts.has("a#2")).toBe(false);
     // The earlier file is never rewritten.
     expect(readFileSync(join(earlier, "reviews.jsonl"), "utf8")).toBe(earlierText);
+  });
+
+  it("a damaged run beside this one is left out of carrying, with why; a link in place of a run folder is not followed", async () => {
+    const parent = tmp();
+    const earlier = writeRun(parent, { run_id: "run-0", started_at: "2026-01-01T08:00:00.000Z", trials: [{ id: "x#1", digest: "D1" }], reviews: line("x#1", "human.naturalness", "passed", "ana") });
+    const damaged = writeRun(parent, { run_id: "run-d", started_at: "2026-01-01T08:30:00.000Z", trials: [{ id: "x#1", digest: "D1" }], reviews: "not json\n" });
+    const current = writeRun(parent, { run_id: "run-1", started_at: "2026-01-01T09:00:00.000Z", trials: [{ id: "a#1", digest: "D1" }] });
+    // A folder elsewhere, linked in as if it were a run beside this one: never read.
+    const elsewhere = tmp();
+    const outside = writeRun(elsewhere, { run_id: "run-o", started_at: "2026-01-01T07:00:00.000Z", trials: [{ id: "x#1", digest: "D1" }], reviews: line("x#1", "human.naturalness", "failed", "zed") });
+    symlinkSync(outside, join(parent, "linked-run"));
+    const found = earlierRunDirs(current, "2026-01-01T09:00:00.000Z");
+    expect(found.dirs).toEqual([earlier]);
+    expect(found.skipped).toEqual([{ dir: damaged, reason: expect.stringContaining(`${join(damaged, "reviews.jsonl")}, line 1: not a JSON review`) }]);
+    // gates --carry decides the run with what it could carry, and says what it left out.
+    const r = await cli(["gates", current, "--carry"], parent);
+    expect(r.stdout).toContain("1 carried from 1 earlier run(s)");
+    expect(r.stderr).toBe(`crashlab: not carrying reviews from ${damaged}: ${found.skipped[0]!.reason}\n`);
+    mkdirSync(join(parent, "empty"));
+    expect(earlierRunDirs(current, "2026-01-01T09:00:00.000Z").dirs).toEqual([earlier]);
   });
 
   it("the run's own review by the same reviewer supersedes a carried one; a later earlier run supersedes an older one", () => {

@@ -19,8 +19,8 @@ interface Child {
   stderr: string;
 }
 
-/** Start `crashlab run …`; `plan(progressLines, kill)` decides when to send which signal. */
-function runUntil(args: string[], plan: (progress: number, kill: (signal: NodeJS.Signals) => void) => void): Promise<Child> {
+/** Start `crashlab run …`; `plan(progressLines, kill, stderr)` decides when to send which signal. */
+function runUntil(args: string[], plan: (progress: number, kill: (signal: NodeJS.Signals) => void, stderr: string) => void): Promise<Child> {
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "run", ...args], { cwd: repo, env: { ...process.env, OPENAI_API_KEY: "" }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -28,7 +28,7 @@ function runUntil(args: string[], plan: (progress: number, kill: (signal: NodeJS
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => {
       stderr += d.toString();
-      plan((stderr.match(/^\[\s*\d+\/\d+\]/gm) ?? []).length, (signal) => child.kill(signal));
+      plan((stderr.match(/^\[\s*\d+\/\d+\]/gm) ?? []).length, (signal) => child.kill(signal), stderr);
     });
     child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
   });
@@ -107,11 +107,15 @@ describe("signals stop a run without losing it or passing it", () => {
   it("a second SIGINT in real time stops at once: the trial in progress is abandoned, the outputs are still written", async () => {
     const out = mkdtempSync(join(tmpdir(), "sig-twice-"));
     let sent = 0;
-    const child = await runUntil(["--example", "harbor_003", "--repetitions", "3", "--concurrency", "1", "--real-time", "--results-dir", out], (progress, kill) => {
+    // The second SIGINT follows as soon as the child says it took the first, while the trial in progress
+    // (seconds of real-time audio) runs — not after a fixed delay, which a loaded machine can outlast.
+    const child = await runUntil(["--example", "harbor_003", "--repetitions", "3", "--concurrency", "1", "--real-time", "--results-dir", out], (progress, kill, stderr) => {
       if (progress >= 1 && sent === 0) {
         sent = 1;
         kill("SIGINT");
-        setTimeout(() => kill("SIGINT"), 300);
+      } else if (sent === 1 && stderr.includes("SIGINT received;")) {
+        sent = 2;
+        kill("SIGINT");
       }
     });
     expect(child.code).toBe(130);

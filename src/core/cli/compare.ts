@@ -15,6 +15,8 @@ import { escapeHtml, STYLE } from "../report/html";
 import { writeFileAtomic } from "../files/atomic";
 import { machineFault } from "../files/machine-fault";
 import { scanResultsFile } from "../report/results-reader";
+import { checkArtifacts, openRunFile, RunFolderError } from "../run-folder/files";
+import { shown } from "../run-folder/text";
 import { ResultsFile, ResultsTrial } from "../record/results";
 import { decimalNumber, parseFlags } from "./flags";
 import { UsageError } from "./usage-error";
@@ -61,20 +63,23 @@ const ResultsHeader = ResultsFile.omit({ trials: true });
 function readRun(dir: string): CompareRun {
   const file = join(dir, "results.json");
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder: pass the folders of two finished runs (results/<run-id>)`);
-  if (!existsSync(file)) throw new UsageError(`${dir} holds no results.json: pass the folders of two finished runs (results/<run-id>)`);
-  if (!statSync(file).isFile()) throw new UsageError(`${file} is not a file: the run folder is damaged`);
+  // Through the run folder's checks: a link out of the folder, a FIFO or a folder in results.json's place is refused.
+  const opened = openRunFile(dir, "results.json");
+  if (!opened) throw new UsageError(`${dir} holds no results.json: pass the folders of two finished runs (results/<run-id>)`);
   const trials: CompareTrial[] = [];
   const ids = new Set<string>();
-  const scan = scanResultsFile(file);
+  const scan = scanResultsFile(opened);
   let step: ReturnType<typeof scan.next>;
   try {
     step = scan.next();
     for (let i = 0; !step.done; step = scan.next(), i++) {
       const parsed = ResultsTrial.safeParse(JSON.parse(step.value));
-      if (!parsed.success) throw new UsageError(`${file}, field trials.${i}.${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}; it was written by another crashlab version or edited`);
+      if (!parsed.success) throw new UsageError(`${file}, field trials.${i}.${shown(parsed.error.issues[0]!.path.join("."))}: ${shown(parsed.error.issues[0]!.message, 300)}; it was written by another crashlab version or edited`);
       const t = parsed.data;
+      // A run folder holding a link out of it is refused by every reader, this one too.
+      checkArtifacts(dir, [t]);
       // A trial counted twice would weigh twice in every rate.
-      if (ids.has(t.trial_id)) throw new UsageError(`${file}, field trials.${i}.trial_id: trial ${t.trial_id} is listed twice; it was edited — run again`);
+      if (ids.has(t.trial_id)) throw new UsageError(`${file}, field trials.${i}.trial_id: trial ${shown(t.trial_id)} is listed twice; it was edited — run again`);
       ids.add(t.trial_id);
       const latencies = t.metrics.audio?.response_latencies_ms;
       trials.push({
@@ -97,8 +102,10 @@ function readRun(dir: string): CompareRun {
       });
     }
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${file} cannot be read (${(error as Error).message}); the run folder is damaged`);
+    if (error instanceof UsageError || error instanceof RunFolderError || machineFault(error)) throw error;
+    throw new UsageError(`${file} cannot be read (${shown((error as Error).message)}); the run folder is damaged`);
+  } finally {
+    scan.return(undefined as never);
   }
   const header = step.value.header as { run?: { run_id: string; target: string; seed: number }; gates?: { config?: unknown } };
   const config = header.gates?.config;
@@ -106,7 +113,7 @@ function readRun(dir: string): CompareRun {
     throw new UsageError(`${file} has no run section or no gates.config object; it was written by another crashlab version or edited`);
   const doc = ResultsHeader.safeParse(header);
   const issue = doc.success ? (step.value.has_trials ? null : { path: ["trials"], message: "expected an array of trials" }) : doc.error.issues[0]!;
-  if (issue) throw new UsageError(`${file}, field ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}; it was written by another crashlab version or edited`);
+  if (issue) throw new UsageError(`${file}, field ${shown(issue.path.map(String).join(".")) || "(root)"}: ${shown(issue.message, 300)}; it was written by another crashlab version or edited`);
   const required = Object.entries(config as Record<string, { required?: unknown }>).filter(([, r]) => r !== null && typeof r === "object" && r.required === true).map(([v]) => v);
   return { run_id: header.run.run_id, target: header.run.target, seed: header.run.seed, required, trials, provenance: runProvenance(dir) };
 }

@@ -3,8 +3,10 @@
  * with its hash (run.json), the lockfile and dependency versions, the git state of each repository, the
  * target's digest by part, and the models asked for beside the ones the service reported (results.json).
  */
-import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { machineFault } from "../files/machine-fault";
+import { openRunFile, RunFolderError, type RunFile } from "../run-folder/files";
+import { shown } from "../run-folder/text";
 import { readRunMeta } from "../journal/run-meta";
 import type { PackageIdentity } from "../provenance/package-files";
 import { scanResultsFile } from "../report/results-reader";
@@ -33,11 +35,12 @@ interface TargetSeen {
 }
 
 /** The trials' target digests and reported models, read a trial at a time. */
-function trialProvenance(file: string): { run: Record<string, unknown>; targets: TargetSeen[]; models: Record<string, unknown> | null; mismatches: Map<string, number> } {
+function trialProvenance(opened: RunFile): { run: Record<string, unknown>; targets: TargetSeen[]; models: Record<string, unknown> | null; mismatches: Map<string, number> } {
   const targets = new Map<string, TargetSeen>();
   const mismatches = new Map<string, number>();
   let models: Record<string, unknown> | null = null;
-  const scan = scanResultsFile(file);
+  const file = opened.path;
+  const scan = scanResultsFile(opened);
   let step = scan.next();
   try {
     for (; !step.done; step = scan.next()) {
@@ -50,7 +53,10 @@ function trialProvenance(file: string): { run: Record<string, unknown>; targets:
       for (const m of p?.models?.mismatches ?? []) mismatches.set(m, (mismatches.get(m) ?? 0) + 1);
     }
   } catch (error) {
-    throw new UsageError(`${file} cannot be read (${(error as Error).message}); the run folder is damaged`);
+    if (error instanceof RunFolderError || machineFault(error)) throw error;
+    throw new UsageError(`${file} cannot be read (${shown((error as Error).message)}); the run folder is damaged`);
+  } finally {
+    scan.return(undefined as never);
   }
   const run = (step.value.header as { run?: Record<string, unknown> }).run;
   if (!run || typeof run !== "object") throw new UsageError(`${file} has no run section; it was written by another crashlab version or edited`);
@@ -97,8 +103,9 @@ export async function describeCommand(argv: string[], io: ViewIO): Promise<numbe
   if (positionals.length !== 1) throw new UsageError("usage: crashlab describe <run-dir> [--json]");
   const dir = resolve(io.cwd, positionals[0]!);
   const meta = readRunMeta(dir);
-  const results = join(dir, "results.json");
-  if (!existsSync(results) || !statSync(results).isFile()) throw new UsageError(`${dir} holds no results.json: the run has not finished writing its results (resume it with \`crashlab run --resume ${positionals[0]}\`)`);
+  // Through the run folder's checks: a link out of the folder, a FIFO or a folder in its place is refused.
+  const results = openRunFile(dir, "results.json");
+  if (!results) throw new UsageError(`${dir} holds no results.json: the run has not finished writing its results (resume it with \`crashlab run --resume ${positionals[0]}\`)`);
   const seen = trialProvenance(results);
   if (values.json)
     io.stdout(

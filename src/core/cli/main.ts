@@ -23,7 +23,8 @@ import { planWithDatasets } from "../package/datasets";
 import { scaffold, scaffoldSummary } from "../init/scaffold";
 import { UsageError } from "./options";
 import { runCommand } from "./run-command";
-import { machineFault, machineFaultLine } from "../files/machine-fault";
+import { machineFault, machineFaultLine, pathFault } from "../files/machine-fault";
+import { escapeControls } from "../run-folder/text";
 
 export type { CliIO } from "./io";
 import type { CliIO } from "./io";
@@ -99,11 +100,12 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
       io.stderr(`crashlab: ${oneParagraph(error.message)}${error.name === "UsageError" ? " (see `crashlab --help`)" : ""}\n`);
       return 2;
     }
-    // The machine's fault (a full disk, a read-only file system, …): one line with what to do, exit 3.
-    const fault = machineFault(error);
+    // The machine's fault (a full disk, a read-only file system, …): one line with what to do, exit 3; a
+    // path's (a loop of links, a folder where a file must be) the same way, exit 2.
+    const fault = machineFault(error) ?? pathFault(error);
     if (fault) {
-      io.stderr(`crashlab: ${machineFaultLine(fault, command === "audio" ? "audio extract" : command)}\n`);
-      return 3;
+      io.stderr(`crashlab: ${oneParagraph(machineFaultLine(fault, command === "audio" ? "audio extract" : command))}\n`);
+      return fault.exit_code;
     }
     // Our own bug: the stack helps us fix it; it goes through the same redaction as every other output.
     io.stderr(`crashlab: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the command you ran.\n`);
@@ -111,9 +113,19 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
   }
 }
 
-/** An input error is one paragraph: line breaks inside it (quoted JSON, a value with a newline) become spaces. */
+/** The most characters an input error's paragraph may have; each message caps the user data it quotes, this is the net. */
+const MESSAGE_LIMIT = 2000;
+
+/**
+ * An input error is one paragraph: line breaks inside it (quoted JSON, a value with a newline) become
+ * spaces, any other control character is escaped (a message never carries raw bytes from a file to the
+ * terminal), and a paragraph longer than MESSAGE_LIMIT is cut in the middle.
+ */
 function oneParagraph(message: string): string {
-  return message.replace(/\s*[\r\n]+\s*/g, " ").trim();
+  const text = escapeControls(message.replace(/\s*[\r\n]+\s*/g, " ").trim());
+  if (text.length <= MESSAGE_LIMIT) return text;
+  const keep = MESSAGE_LIMIT >> 1;
+  return `${text.slice(0, keep)} … (${text.length - 2 * keep} characters left out) … ${text.slice(-keep)}`;
 }
 
 /** `crashlab schema`: results.json's JSON Schema; `--reviews`: that of one reviews.jsonl line. */

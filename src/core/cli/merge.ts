@@ -4,10 +4,13 @@
  * settings (their plan digests differ), a shard given twice or missing, a trial in two blobs or in
  * none, are refused: a merged run is exactly the unsharded run, or nothing is written.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { constants, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { processLives } from "../files/atomic";
+import { machineFault } from "../files/machine-fault";
+import { listRunFiles, openRunFile, RunFolderError, type ListedFile } from "../run-folder/files";
+import { shown } from "../run-folder/text";
 import { indexJournal, JOURNAL_FILE, JournalError, JournalReader, JournalWriter, type JournalEntry } from "../journal/journal";
 import { checkJournal } from "../runner/journal-check";
 import { trialSeed } from "../run/plan";
@@ -55,18 +58,22 @@ function readBlob(dir: string): Blob {
   if (!Number.isSafeInteger(index) || !Number.isSafeInteger(count) || !strings(trials) || !strings(meta.plan_trials))
     throw new MergeError(`${join(dir, "run.json")}: its shard needs a whole index and count and a list of trial ids, and plan_trials a list of trial ids; the run folder was edited or damaged — run that shard again`);
   const results = join(dir, "results.json");
-  if (!existsSync(results)) throw new MergeError(`${dir} holds no results.json: shard ${meta.shard.index}/${meta.shard.count} did not finish — resume it with \`crashlab run --resume ${dir}\``);
+  // Through the run folder's checks: a link out of the folder, a FIFO or a folder in its place is refused.
+  const opened = openRunFile(dir, "results.json");
+  if (!opened) throw new MergeError(`${dir} holds no results.json: shard ${meta.shard.index}/${meta.shard.count} did not finish — resume it with \`crashlab run --resume ${dir}\``);
   let header: Record<string, unknown>;
   let hasTrials: boolean;
+  const scan = scanResultsFile(opened);
   try {
-    if (!statSync(results).isFile()) throw new Error("it is not a file");
-    const scan = scanResultsFile(results);
     let step = scan.next();
     while (!step.done) step = scan.next();
     header = step.value.header;
     hasTrials = step.value.has_trials;
   } catch (error) {
-    throw new MergeError(`${results} cannot be read (${(error as Error).message}); the shard's run folder is damaged — resume it with \`crashlab run --resume ${dir}\`, or run that shard again`);
+    if (machineFault(error)) throw error;
+    throw new MergeError(`${results} cannot be read (${shown((error as Error).message)}); the shard's run folder is damaged — resume it with \`crashlab run --resume ${dir}\`, or run that shard again`);
+  } finally {
+    scan.return(undefined as never);
   }
   const run = header.run as Record<string, unknown> | undefined;
   const gates = header.gates as Record<string, unknown> | undefined;
@@ -75,7 +82,7 @@ function readBlob(dir: string): Blob {
   // The merged results.json is built from the first shard's header: all of it must be what this version writes.
   const parsed = ResultsHeader.safeParse(header);
   const issue = parsed.success ? (hasTrials ? null : { path: ["trials"], message: "expected an array of trials" }) : parsed.error.issues[0]!;
-  if (issue) throw new MergeError(`${results}, field ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}; it was edited or written by another crashlab version — run that shard again`);
+  if (issue) throw new MergeError(`${results}, field ${shown(issue.path.map(String).join(".")) || "(root)"}: ${shown(issue.message, 300)}; it was edited or written by another crashlab version — run that shard again`);
   const h = header as unknown as ResultsHeader;
   journalEntries(dir);
   // Every row is checked against the shard it sits in: its trial, its seed, its package, its status
@@ -98,13 +105,12 @@ const ResultsHeader = ResultsFile.omit({ trials: true });
  */
 function journalEntries(dir: string): JournalEntry[] {
   const file = join(dir, JOURNAL_FILE);
-  if (existsSync(file) && !statSync(file).isFile()) throw new MergeError(`${file} is not a file: the shard's run folder is damaged — run that shard again`);
   let entries: JournalEntry[];
   try {
     entries = indexJournal(file).entries;
   } catch (error) {
-    if (error instanceof JournalError) throw error;
-    throw new MergeError(`${file} cannot be read (${(error as Error).message}); the shard's run folder is damaged — run that shard again`);
+    if (error instanceof JournalError || error instanceof RunFolderError || machineFault(error)) throw error;
+    throw new MergeError(`${file} cannot be read (${shown((error as Error).message)}); the shard's run folder is damaged — run that shard again`);
   }
   const seen = new Set<string>();
   const reader = entries.length > 0 ? new JournalReader(file) : null;
@@ -115,7 +121,7 @@ function journalEntries(dir: string): JournalEntry[] {
       const row = ResultsTrial.safeParse(reader!.read(e));
       if (!row.success) {
         const issue = row.error.issues[0]!;
-        throw new JournalError(`${file}, line ${i + 1}: the row of ${e.trial_id} does not match this crashlab version's results schema (field ${issue.path.join(".")}: ${issue.message}); run that shard again`);
+        throw new JournalError(`${file}, line ${i + 1}: the row of ${shown(e.trial_id)} does not match this crashlab version's results schema (field ${shown(issue.path.join("."))}: ${shown(issue.message, 300)}); run that shard again`);
       }
     }
   } finally {
@@ -124,15 +130,13 @@ function journalEntries(dir: string): JournalEntry[] {
   return entries;
 }
 
-/** Every artifact file of a shard, relative to its run folder. */
-function artifactFiles(dir: string): string[] {
-  return ["events", "transcripts", "audio"].flatMap((sub) => {
-    if (!existsSync(join(dir, sub))) return [];
-    if (!statSync(join(dir, sub)).isDirectory()) throw new MergeError(`${join(dir, sub)} is not a folder: the shard's run folder is damaged — run that shard again`);
-    return readdirSync(join(dir, sub), { recursive: true, withFileTypes: true })
-      .filter((e) => !e.isDirectory())
-      .map((e) => relative(dir, join(e.parentPath, e.name)));
-  });
+/**
+ * Every artifact file of a shard, relative to its run folder, with where it really is: through the run
+ * folder's checks, so a link out of the shard, a FIFO or a device there is refused before anything is
+ * copied, and what is copied is the file itself, never a link.
+ */
+function artifactFiles(dir: string): ListedFile[] {
+  return ["events", "transcripts", "audio"].flatMap((sub) => listRunFiles(dir, sub));
 }
 
 export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): Promise<number> {
@@ -201,8 +205,11 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
   const run_id = `${name ? `${name}-` : ""}merged-${stamp}-${randomBytes(2).toString("hex")}`;
   // Two shards holding the same artifact file would overwrite each other: refuse before writing anything.
   const artifactOwner = new Map<string, string>();
+  const copies: ListedFile[] = [];
   for (const b of blobs)
-    for (const file of artifactFiles(b.dir)) {
+    for (const listed of artifactFiles(b.dir)) {
+      const file = listed.rel;
+      copies.push(listed);
       const other = artifactOwner.get(file);
       if (other !== undefined) throw new MergeError(`${file} is in two shards (${other} and ${b.dir}): a trial's artifacts belong to one shard — were the folders copied into each other? Merge the shards as \`crashlab run --shard i/n\` wrote them`);
       artifactOwner.set(file, b.dir);
@@ -221,8 +228,10 @@ export async function mergeCommand(argv: string[], io: ViewIO, redact: Redact): 
   }
 
   async function writeMerged(scratch: string, runDir: string): Promise<number> {
-    for (const b of blobs)
-      for (const sub of ["events", "transcripts", "audio"]) if (existsSync(join(b.dir, sub))) cpSync(join(b.dir, sub), join(scratch, sub), { recursive: true, errorOnExist: true, force: false });
+    for (const { rel, real } of copies) {
+      mkdirSync(dirname(join(scratch, rel)), { recursive: true, mode: 0o700 });
+      copyFileSync(real, join(scratch, rel), constants.COPYFILE_EXCL);
+    }
     const journal = new JournalWriter(join(scratch, JOURNAL_FILE));
     const readers = new Map(blobs.map((b) => [b.dir, new JournalReader(join(b.dir, JOURNAL_FILE))]));
     try {

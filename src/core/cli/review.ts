@@ -10,6 +10,7 @@ import { calibrate, type ClauseCalibration } from "../review/calibrate";
 import { DEFAULT_REVIEW_SAMPLE } from "../review/queue";
 import { decimalNumber, oneOf, parseFlags, wholeNumber } from "./flags";
 import { UsageError } from "./usage-error";
+import { shown } from "../run-folder/text";
 import type { CliIO } from "./io";
 
 export const REVIEW_HELP = `crashlab review — record one person's verdict on one trial (appends a line to reviews.jsonl)
@@ -160,7 +161,9 @@ export async function gatesCommand(argv: string[], io: CliIO): Promise<number> {
   const dir = resolve(io.cwd, positionals[0]!);
   // Read once without carrying to learn when the run started, which decides what is earlier.
   const own = loadRunReviews(dir);
-  const run = values.carry ? loadRunReviews(dir, { carry_from: earlierRunDirs(dir, own.results.run.started_at) }) : own;
+  const earlier = values.carry ? earlierRunDirs(dir, own.results.run.started_at) : null;
+  for (const s of earlier?.skipped ?? []) io.stderr(`crashlab: not carrying reviews from ${s.dir}: ${shown(s.reason, 400)}\n`);
+  const run = earlier ? loadRunReviews(dir, { carry_from: earlier.dirs }) : own;
   const results = run.results;
   const gates = decideWithReviews(run);
   // An interrupted run has no pass decision, whatever people say about the trials it finished.

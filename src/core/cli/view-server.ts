@@ -8,14 +8,15 @@
  * appended with `appendReview`, which checks it against the run and writes nothing when it is refused.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { closeSync, createReadStream } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { machineFault, machineFaultLine } from "../files/machine-fault";
 import { buildRunReport } from "../report/run-folder";
 import { reviewsView } from "../report/reviews-view";
 import { appendReview, humanVerdicts, latestReviews, readReviews, ReviewError, type Review } from "../review/reviews";
-import { earlierRunDirs, readRunResults, reviewQueueForRun, type RunReviews } from "../review/run-reviews";
+import { earlierRunDirs, readRunResults, reviewQueueForRun, type RunReviews, type SkippedRun } from "../review/run-reviews";
+import { openRunFile, RunFolderError, type RunFile } from "../run-folder/files";
 import { redactShapes } from "../services/redact";
 
 export interface ServeOptions {
@@ -30,6 +31,8 @@ export interface ViewServer {
   url: string;
   origin: string;
   token: string;
+  /** Runs beside this one whose reviews could not be carried over (damaged), and why. */
+  skipped: SkippedRun[];
   close(): Promise<void>;
 }
 
@@ -40,7 +43,8 @@ const TYPES: Record<string, string> = { wav: "audio/wav", json: "application/jso
 
 export async function serveRun(runDir: string, options: ServeOptions): Promise<ViewServer> {
   const results = readRunResults(runDir);
-  const carry_from = earlierRunDirs(runDir, results.run.started_at);
+  const earlier = earlierRunDirs(runDir, results.run.started_at);
+  const carry_from = earlier.dirs;
   const { run, queue } = reviewQueueForRun(runDir, { carry_from, ...(options.sample !== undefined ? { sample: options.sample } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
   const carried = run.carried;
   const carrying = carry_from.length > 0;
@@ -75,12 +79,17 @@ export async function serveRun(runDir: string, options: ServeOptions): Promise<V
       return res.end();
     }
     if (!rest.startsWith("/")) return send(res, 403, "forbidden\n");
-    const route = decodeURIComponent(rest.slice(1));
+    let route: string;
+    try {
+      route = decodeURIComponent(rest.slice(1));
+    } catch {
+      return send(res, 400, "bad request: the address holds a malformed %-escape\n");
+    }
     if (route === "reviews" && req.method === "POST") return postReview(req, res);
     if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "method not allowed\n");
     if (route === "") return send(res, 200, page, "text/html; charset=utf-8");
     if (route === "reviews") return json(res, 200, reviewsView(current(), carrying));
-    if (artifacts.has(route)) return sendFile(req, res, join(runDir, route), TYPES[route.split(".").pop() ?? ""] ?? "application/octet-stream");
+    if (artifacts.has(route)) return sendFile(req, res, runDir, route, TYPES[route.split(".").pop() ?? ""] ?? "application/octet-stream");
     return send(res, 404, "not found\n");
   };
 
@@ -117,8 +126,14 @@ export async function serveRun(runDir: string, options: ServeOptions): Promise<V
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) json(res, error instanceof ReviewError ? 400 : 500, { error: (error as Error).message });
-      else res.destroy();
+      if (res.headersSent) return void res.destroy();
+      // A reviews.jsonl that cannot be read or written (a link planted in its place, no permission, a full
+      // disk) is said in words the page shows; nothing was written.
+      const fault = machineFault(error);
+      if (error instanceof ReviewError) json(res, 400, { error: error.message });
+      else if (error instanceof RunFolderError) json(res, 500, { error: error.message });
+      else if (fault) json(res, 500, { error: machineFaultLine(fault, "view --review") });
+      else json(res, 500, { error: `internal error: ${(error as Error)?.message ?? String(error)}` });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -132,6 +147,7 @@ export async function serveRun(runDir: string, options: ServeOptions): Promise<V
     url: `${origin}/${token}/`,
     origin,
     token,
+    skipped: earlier.skipped,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -140,30 +156,44 @@ export async function serveRun(runDir: string, options: ServeOptions): Promise<V
   };
 }
 
-/** A file, with byte ranges (the browser's audio element seeks with them). */
-function sendFile(req: IncomingMessage, res: ServerResponse, file: string, type: string): void {
-  if (!existsSync(file) || !statSync(file).isFile()) {
+/**
+ * One of the run's artifacts, with byte ranges (the browser's audio element seeks with them). It is opened
+ * through the run folder's checks at each request: a link out of the folder (also one planted after the
+ * server started), a FIFO, a folder or a file this user may not read is answered 404, never followed.
+ */
+function sendFile(req: IncomingMessage, res: ServerResponse, runDir: string, route: string, type: string): void {
+  let file: RunFile | null;
+  try {
+    file = openRunFile(runDir, route);
+  } catch (error) {
+    if (!(error instanceof RunFolderError) && !machineFault(error)) throw error;
+    file = null;
+  }
+  if (!file) {
     res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
     res.end("not found\n");
     return;
   }
-  const size = statSync(file).size;
+  const { fd, stats } = file;
+  const size = stats.size;
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
   const headers = { "Content-Type": type, "Accept-Ranges": "bytes", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+  const stream = (start: number, end: number) => createReadStream("", { fd, start, end, autoClose: true }).pipe(res);
   if (range && (range[1] || range[2])) {
     const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
     const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
     if (start > end || start >= size) {
+      closeSync(fd);
       res.writeHead(416, { "Content-Range": `bytes */${size}` });
       res.end();
       return;
     }
     res.writeHead(206, { ...headers, "Content-Range": `bytes ${start}-${end}/${size}`, "Content-Length": String(end - start + 1) });
-    if (req.method === "HEAD") return void res.end();
-    createReadStream(file, { start, end }).pipe(res);
+    if (req.method === "HEAD") return void (closeSync(fd), res.end());
+    stream(start, end);
     return;
   }
   res.writeHead(200, { ...headers, "Content-Length": String(size) });
-  if (req.method === "HEAD") return void res.end();
-  createReadStream(file).pipe(res);
+  if (req.method === "HEAD" || size === 0) return void (closeSync(fd), res.end());
+  stream(0, size - 1);
 }

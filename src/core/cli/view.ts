@@ -1,16 +1,18 @@
 /** `crashlab view`: open a run's report.html in the browser, or serve it for people to review. */
 
-import { existsSync, statSync } from "node:fs";
-import { userInfo } from "node:os";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { readResults, writeRunReport } from "../report/run-folder";
+import { escapeHtml } from "../report/html";
 import { openInBrowser } from "./open-browser";
-import { UsageError } from "./options";
-import { wholeNumber } from "./flags";
+import { parseFlags, UsageError, wholeNumber } from "./flags";
 import { serveRun } from "./view-server";
 import { REVIEWS_FILE } from "../review/reviews";
+import { loadRunReviews } from "../review/run-reviews";
+import { statRunFile } from "../run-folder/files";
+import { shown } from "../run-folder/text";
 
 /** What `view` needs of the CLI's IO (main's CliIO satisfies it; importing main here would be a circle). */
 export interface ViewIO {
@@ -44,7 +46,9 @@ with --print, the file:// URL is printed to paste into a browser. It shows the r
 A run folder without report.html, or whose reviews.jsonl changed after it, gets one built from its artifacts.
 
 With --review the URL is http://127.0.0.1:<port>/<token>/: a random port, and a random token made for this
-session that every request must carry (others get 403; a write must also come from the page itself).
+session that every request must carry (others get 403; a write must also come from the page itself). The
+browser is handed a page in a private folder that leads to that URL, so the token is on no command line
+another user could read; it is printed only with --print.
 Keys on a trial: j/k next/previous trial, ↑/↓ or 1–9 choose a dimension, p/f/u passed/failed/unsure, n a
 note, a anchor it to the utterance at the cursor, [ and ] to a time range, space play/pause (docs/review.md).`;
 
@@ -67,25 +71,20 @@ export async function openReport(url: string, io: ViewIO, print = false): Promis
 }
 
 export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        trial: { type: "string" },
-        print: { type: "boolean" },
-        review: { type: "boolean" },
-        reviewer: { type: "string" },
-        "review-sample": { type: "string" },
-        seed: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  // The one flag parser every command uses: a repeated flag is refused, a negative number reaches the range check.
+  const parsed = parseFlags(
+    argv,
+    {
+      trial: { type: "string" },
+      print: { type: "boolean" },
+      review: { type: "boolean" },
+      reviewer: { type: "string" },
+      "review-sample": { type: "string" },
+      seed: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    Infinity,
+  );
   if (parsed.values.help) {
     io.stdout(VIEW_HELP + "\n");
     return 0;
@@ -102,23 +101,32 @@ export async function viewCommand(argv: string[], io: ViewIO): Promise<number> {
   const trial = parsed.values.trial;
   if (trial !== undefined && !results.trials.some((t) => t.trial_id === trial)) {
     const ids = results.trials.map((t) => t.trial_id);
-    throw new UsageError(`run ${results.run.run_id} has no trial "${trial}"; its trials are ${ids.slice(0, 6).join(", ")}${ids.length > 6 ? ", …" : ""} (a trial id is <case>#<repetition>)`);
+    throw new UsageError(`run ${shown(results.run.run_id)} has no trial "${shown(trial)}"; its trials are ${shown(ids.slice(0, 6).join(", "), 300)}${ids.length > 6 ? ", …" : ""} (a trial id is <case>#<repetition>)`);
   }
+  checkReviews(runDir);
   if (review) return serveForReview(runDir, io, { reviewer: reviewerName(parsed.values.reviewer, io.env ?? {}), sample, seed, trial, print: parsed.values.print ?? false });
-  const report = join(runDir, "report.html");
-  // A folder there would be "opened" as a listing, and could never be rebuilt in place.
-  if (existsSync(report) && !statSync(report).isFile()) throw new UsageError(`${report} is not a file: move it away, and \`crashlab view\` builds the report again from the run's artifacts`);
-  const reviews = join(runDir, REVIEWS_FILE);
-  if (!existsSync(report)) {
+  // A folder there would be "opened" as a listing and could never be rebuilt in place; a link would open a file elsewhere.
+  const report = statRunFile(runDir, "report.html");
+  const reviews = statRunFile(runDir, REVIEWS_FILE);
+  if (!report) {
     io.stderr(`crashlab: ${runDir} has no report.html; building it from the run's artifacts\n`);
     await writeRunReport(runDir);
-  } else if (existsSync(reviews) && statSync(reviews).mtimeMs > statSync(report).mtimeMs) {
+  } else if (reviews && reviews.stats.mtimeMs > report.stats.mtimeMs) {
     // report.html shows the reviews as they were when it was written.
     io.stderr(`crashlab: ${REVIEWS_FILE} changed after report.html was written; building the report again to show the reviews\n`);
     await writeRunReport(runDir);
   }
   await openReport(reportUrl(runDir, trial), io, parsed.values.print ?? false);
   return 0;
+}
+
+/**
+ * reviews.jsonl, every line of it, checked before anything is built, opened or served: a reviews file the
+ * page could not show is said now (exit 2), not left as a note inside the page. (results.json and every
+ * artifact it names were checked as it was read.)
+ */
+function checkReviews(runDir: string): void {
+  if (statRunFile(runDir, REVIEWS_FILE)) loadRunReviews(runDir);
 }
 
 /** The reviewer's name: --reviewer, else the OS user name. */
@@ -137,21 +145,46 @@ function reviewerName(flag: string | undefined, env: Record<string, string | und
   return name;
 }
 
+/**
+ * A page that leads the browser to the review URL, written 0600 in a fresh 0700 folder of the temporary
+ * folder: the browser opener is handed this file's path, so the URL and its token are on no command line
+ * (`/proc/<pid>/cmdline` is readable by every user of the machine), and only this user can read the file.
+ * docs/review.md says why this rather than a one-time URL exchanged for a cookie.
+ */
+export function reviewOpener(url: string): { file: string; url: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "crashlab-review-"));
+  const file = join(dir, "open.html");
+  const href = escapeHtml(url);
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${href}"><title>crashlab review</title></head><body><p><a href="${href}">Open the review page</a></p><script>location.replace(${JSON.stringify(url).replace(/</g, "\\u003c")})</script></body></html>\n`;
+  writeFileSync(file, page, { mode: 0o600, flag: "wx" });
+  return { file, url: pathToFileURL(file).href, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 /** `view --review`: serve the report for review until the CLI's signal (Ctrl-C). */
 async function serveForReview(runDir: string, io: ViewIO, o: { reviewer: string; sample: number | undefined; seed: number | undefined; trial: string | undefined; print: boolean }): Promise<number> {
   const server = await serveRun(runDir, { reviewer: o.reviewer, ...(o.sample !== undefined ? { sample: o.sample } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) });
+  for (const s of server.skipped) io.stderr(`crashlab: not carrying reviews from ${s.dir}: ${shown(s.reason, 400)}\n`);
   const url = o.trial ? `${server.url}#${new URLSearchParams({ trial: o.trial }).toString()}` : server.url;
-  io.stderr(`crashlab: serving ${runDir} for review by ${o.reviewer} on 127.0.0.1 only; reviews go to its reviews.jsonl. Press Ctrl-C to stop.\n`);
-  await openReport(url, io, o.print);
-  if (!io.signal) {
+  io.stderr(`crashlab: serving ${runDir} for review by ${shown(o.reviewer)} on 127.0.0.1 only; reviews go to its reviews.jsonl. Press Ctrl-C to stop.\n`);
+  let opener: ReturnType<typeof reviewOpener> | null = null;
+  try {
+    if (o.print) io.stdout(`${url}\n`);
+    else {
+      opener = reviewOpener(url);
+      const result = await openInBrowser(opener.url, io.env ?? {});
+      if (result.opened) io.stderr(`crashlab: opened the review page with ${result.with} (through ${opener.file}, readable only by you; --print prints its address)\n`);
+      else io.stdout(`crashlab: could not open a browser (${result.reason}); open this file in your browser, it leads to the review page (readable only by you; --print prints the page's address):\n${opener.url}\n`);
+    }
+    if (io.signal) {
+      await new Promise<void>((resolve) => {
+        if (io.signal!.aborted) resolve();
+        else io.signal!.addEventListener("abort", () => resolve(), { once: true });
+      });
+    }
+  } finally {
     await server.close();
-    return 0;
+    opener?.remove();
   }
-  await new Promise<void>((resolve) => {
-    if (io.signal!.aborted) resolve();
-    else io.signal!.addEventListener("abort", () => resolve(), { once: true });
-  });
-  await server.close();
-  io.stderr("crashlab: review server stopped\n");
+  if (io.signal) io.stderr("crashlab: review server stopped\n");
   return 0;
 }

@@ -1,7 +1,8 @@
 /** Writing files whole (temp file, then rename), making folders one level at a time, clearing killed writers' temp files. */
 
-import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
-import { dirname, join, parse, relative, resolve } from "node:path";
+import { closeSync, constants, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { dirname, join, parse, resolve } from "node:path";
+import { reachedTestPoint, testHookArmed } from "./test-hook";
 
 /** Result folders are private to the user (0700), files 0600 (docs/results.md). */
 export function ensureDir(dir: string): void {
@@ -37,18 +38,63 @@ export function makeDirs(dir: string, mode?: number): string | undefined {
   return missing[0];
 }
 
-/** Write a file atomically (temp file + rename): a crash never leaves a half-written artifact. */
+/** O_NOFOLLOW where the platform has it (not on Windows, which has no such links to plant). */
+export const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Create a temporary file for writing, exclusively and without following a link: one left by an earlier
+ * process with this pid is removed first, and a link planted at its name (to make the write land outside)
+ * makes the open fail instead of writing through it.
+ */
+function openTemp(tmp: string): number {
+  rmSync(tmp, { force: true });
+  return openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
+}
+
+/**
+ * Remove a temporary file after a failed write, as far as the disk lets: a file system that turned
+ * read-only meanwhile refuses the removal too, and that must not hide the fault that stopped the write (the
+ * next `--resume` removes what is left, `removeLeftoverTemps`).
+ */
+function removeTemp(tmp: string): void {
+  try {
+    rmSync(tmp, { force: true });
+  } catch {
+    // left for the next resume
+  }
+}
+
+function writeAll(fd: number, bytes: Uint8Array, from = 0, to = bytes.length): void {
+  let written = from;
+  while (written < to) written += writeSync(fd, bytes, written, to - written);
+}
+
+/**
+ * Write a file atomically (temp file + rename): a crash never leaves a half-written artifact. The rename
+ * replaces whatever is at `path`, a link included, and never writes through it.
+ */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   ensureDir(dirname(path));
   const tmp = `${path}.tmp-${process.pid}`;
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
   try {
-    writeFileSync(tmp, data, { mode: 0o600 });
+    const fd = openTemp(tmp);
+    try {
+      if (testHookArmed) {
+        writeAll(fd, bytes, 0, bytes.length >> 1);
+        reachedTestPoint("mid-write", path);
+      }
+      writeAll(fd, bytes, testHookArmed ? bytes.length >> 1 : 0);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (error) {
     // A failed write or rename (a folder at `path`, a full or read-only disk) leaves no temp file behind.
-    rmSync(tmp, { force: true });
+    removeTemp(tmp);
     throw atPath(error, path);
   }
+  reachedTestPoint("after-write", path);
 }
 
 /**
@@ -78,15 +124,13 @@ export class AtomicFileWriter {
   constructor(readonly path: string) {
     ensureDir(dirname(path));
     this.tmp = `${path}.tmp-${process.pid}`;
-    this.fd = openSync(this.tmp, "w", 0o600);
+    this.fd = openTemp(this.tmp);
   }
 
   /** A write that fails (a full disk) removes the temp file at once; `abort` after it is harmless. */
   write(text: string): void {
-    const bytes = Buffer.from(text, "utf8");
-    let written = 0;
     try {
-      while (written < bytes.length) written += writeSync(this.fd!, bytes, written, bytes.length - written);
+      writeAll(this.fd!, Buffer.from(text, "utf8"));
     } catch (error) {
       this.abort();
       throw atPath(error, this.path);
@@ -104,6 +148,7 @@ export class AtomicFileWriter {
       this.abort();
       throw atPath(error, this.path);
     }
+    reachedTestPoint("after-write", this.path);
   }
 
   abort(): void {
@@ -112,7 +157,7 @@ export class AtomicFileWriter {
     try {
       if (fd !== null) closeSync(fd);
     } finally {
-      rmSync(this.tmp, { force: true });
+      removeTemp(this.tmp);
     }
   }
 }

@@ -10,6 +10,21 @@ import { dirname, join } from "node:path";
  */
 export type MachineFaultCode = "ENOSPC" | "EDQUOT" | "EFBIG" | "EROFS" | "EACCES" | "EPERM" | "EMFILE" | "ENFILE" | "EIO";
 
+/**
+ * The path's faults: what is at a path is not what the command can use (a loop of links, a folder where a
+ * file must be, a file where a folder must be, a pipe with no other end). The user's input, exit 2, said in
+ * the same one line — where a command has not said it better itself (a run folder's files are checked
+ * before they are read: src/core/run-folder/).
+ */
+export type PathFaultCode = "ELOOP" | "EISDIR" | "ENOTDIR" | "ENXIO";
+
+const PATH_CAUSES: Record<PathFaultCode, { cause: string; fix: string }> = {
+  ELOOP: { cause: "it is a symbolic link loop (the link leads back to itself)", fix: "replace the link with the file itself" },
+  EISDIR: { cause: "it is a folder, not a file", fix: "give a file's path, or move the folder away" },
+  ENOTDIR: { cause: "a part of its path is a file, not a folder", fix: "give a path whose folders are folders" },
+  ENXIO: { cause: "it is a named pipe or a device with nothing at its other end", fix: "give the path of a regular file" },
+};
+
 const CAUSES: Record<MachineFaultCode, { cause: string; fix: string }> = {
   ENOSPC: { cause: "the disk is full", fix: "free space" },
   EDQUOT: { cause: "the disk quota is used up", fix: "free space or raise the quota" },
@@ -23,7 +38,9 @@ const CAUSES: Record<MachineFaultCode, { cause: string; fix: string }> = {
 };
 
 export interface MachineFault {
-  code: MachineFaultCode;
+  code: MachineFaultCode | PathFaultCode;
+  /** 3 for the machine's faults, 2 for a path's (the user's input). */
+  exit_code: 2 | 3;
   /** The file the operation was on; a temporary file is named by the file it was to become. */
   path: string | null;
   syscall: string | null;
@@ -36,7 +53,15 @@ export function machineFault(error: unknown): MachineFault | null {
   if (typeof error !== "object" || error === null) return null;
   const { code, path, syscall } = error as NodeJS.ErrnoException;
   if (typeof code !== "string" || !Object.hasOwn(CAUSES, code)) return null;
-  return { code: code as MachineFaultCode, path: typeof path === "string" ? finalName(path) : null, syscall: syscall ?? null, ...CAUSES[code as MachineFaultCode] };
+  return { code: code as MachineFaultCode, exit_code: 3, path: typeof path === "string" ? finalName(path) : null, syscall: syscall ?? null, ...CAUSES[code as MachineFaultCode] };
+}
+
+/** A path's fault (ELOOP, EISDIR, ENOTDIR, ENXIO) in the same shape, exit 2; null for anything else. */
+export function pathFault(error: unknown): MachineFault | null {
+  if (typeof error !== "object" || error === null) return null;
+  const { code, path, syscall } = error as NodeJS.ErrnoException;
+  if (typeof code !== "string" || !Object.hasOwn(PATH_CAUSES, code)) return null;
+  return { code: code as PathFaultCode, exit_code: 2, path: typeof path === "string" ? finalName(path) : null, syscall: syscall ?? null, ...PATH_CAUSES[code as PathFaultCode] };
 }
 
 /** `x.wav.tmp-1234` (what an atomic write writes first) is `x.wav` to the user. */
@@ -74,11 +99,11 @@ const READS = new Set(["read", "scandir", "opendir", "stat", "lstat", "fstat", "
  * that has its run.json is resumable: the journal keeps every trial that finished, so the line says how.
  */
 export function machineFaultLine(fault: MachineFault, command: string | undefined): string {
-  const verb = fault.syscall && READS.has(fault.syscall) && !["ENOSPC", "EDQUOT", "EFBIG", "EROFS"].includes(fault.code) ? "read" : fault.syscall === "open" && ["EACCES", "EPERM", "EMFILE", "ENFILE"].includes(fault.code) ? "open" : "write";
+  const verb = fault.exit_code === 2 ? "use" : fault.syscall && READS.has(fault.syscall) && !["ENOSPC", "EDQUOT", "EFBIG", "EROFS"].includes(fault.code) ? "read" : fault.syscall === "open" && ["EACCES", "EPERM", "EMFILE", "ENFILE"].includes(fault.code) ? "open" : "write";
   const what = fault.path ?? "a file";
   const fix = verb !== "write" && (fault.code === "EACCES" || fault.code === "EPERM") ? "give this user access to it" : fault.fix;
   let then: string;
-  const runDir = command === "run" && fault.path ? runFolderOf(fault.path) : null;
+  const runDir = command === "run" && fault.path && fault.exit_code === 3 ? runFolderOf(fault.path) : null;
   if (runDir) then = `${fix} and resume with crashlab run --resume ${runDir}`;
   else if (command) then = `${fix} and run crashlab ${command} again`;
   else then = fix;

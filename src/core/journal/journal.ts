@@ -7,8 +7,11 @@
  * whole lines and at most one torn last line without its newline — which readers ignore, and which a
  * resumed run cuts off before it appends.
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
-import { atPath } from "../files/atomic";
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import { atPath, O_NOFOLLOW } from "../files/atomic";
+import { reachedTestPoint } from "../files/test-hook";
+import { openRunFile, openRunFileForAppend } from "../run-folder/files";
 
 export const JOURNAL_FILE = "trials.jsonl";
 
@@ -26,10 +29,16 @@ export interface JournalEntry {
   length: number;
 }
 
+/** Rows appended by this process, for the test hook's `journal:<n>` point. */
+let appended = 0;
+
+/** Open a journal inside its run folder: never through a link, never a file that is not a regular one. */
+const openIn = (path: string) => openRunFile(dirname(path), basename(path));
+
 export class JournalWriter {
   private fd: number;
   constructor(readonly path: string) {
-    this.fd = openSync(path, "a", 0o600);
+    this.fd = openRunFileForAppend(dirname(path), basename(path)).fd;
   }
 
   /** Append one trial's row as one line (the caller has redacted it). */
@@ -43,6 +52,7 @@ export class JournalWriter {
       // A full disk: the error names the journal (a torn last line is cut off on resume).
       throw atPath(error, this.path);
     }
+    reachedTestPoint("journal", ++appended);
   }
 
   /** Close the file; a second call does nothing (a run's session closes it on every way out). */
@@ -66,8 +76,9 @@ const CHUNK = 1 << 20;
 
 /** Scan a journal line by line (bounded memory: one line at a time is parsed and dropped). */
 export function indexJournal(path: string): JournalIndex {
-  if (!existsSync(path)) return { path, entries: [], complete_bytes: 0, torn_bytes: 0 };
-  const fd = openSync(path, "r");
+  const file = openIn(path);
+  if (!file) return { path, entries: [], complete_bytes: 0, torn_bytes: 0 };
+  const fd = file.fd;
   const entries: JournalEntry[] = [];
   let pending: Buffer[] = [];
   let pendingStart = 0;
@@ -116,7 +127,9 @@ function entryOf(path: string, lineNo: number, line: Buffer, offset: number): Jo
 export class JournalReader {
   private fd: number;
   constructor(readonly path: string) {
-    this.fd = openSync(path, "r");
+    const file = openIn(path);
+    if (!file) throw new JournalError(`${path} is missing: it was removed while it was read`);
+    this.fd = file.fd;
   }
 
   read(entry: JournalEntry): unknown {
@@ -138,7 +151,7 @@ export class JournalReader {
 /** Cut a torn last line off (a run killed mid-append), so the next append starts a whole line. */
 export function trimTornLine(index: JournalIndex): void {
   if (index.torn_bytes === 0) return;
-  const fd = openSync(index.path, "r+");
+  const fd = openSync(index.path, constants.O_RDWR | O_NOFOLLOW);
   try {
     if (fstatSync(fd).size > index.complete_bytes) ftruncateSync(fd, index.complete_bytes);
   } finally {

@@ -5,12 +5,14 @@
  * target, the full list of trials with their seeds, limits, gates, and every setting that decides what a
  * trial does or how it is judged). Written before the first trial.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../provenance/digest";
 import type { PackageIdentity } from "../provenance/package-files";
 import type { RunSettings } from "../settings/schema";
 import { writeFileAtomic } from "../files/atomic";
+import { readRunFile } from "../run-folder/files";
+import { shown } from "../run-folder/text";
 import { indexJournal, JOURNAL_FILE, type JournalEntry } from "./journal";
 
 export const RUN_META_FILE = "run.json";
@@ -69,14 +71,15 @@ export function writeRunMeta(runDir: string, meta: RunMeta): void {
 export function readRunMeta(runDir: string): RunMeta {
   if (!existsSync(runDir) || !statSync(runDir).isDirectory()) throw new RunMetaError(`${runDir} is not a folder: pass the folder of one run (results/<run-id>), as printed when it started`);
   const file = join(runDir, RUN_META_FILE);
-  if (!existsSync(file))
+  // Through the run folder's checks: a link out of the folder, a FIFO or a folder in its place is refused.
+  const bytes = readRunFile(runDir, RUN_META_FILE, { bytes: 64 << 20, what: "a run.json may hold (it lists the run's trials); it was not written by crashlab — start the run again" });
+  if (!bytes)
     throw new RunMetaError(`${runDir} holds no ${RUN_META_FILE}: it is not a run folder, or it was written by a crashlab that could not resume runs — start the run again`);
-  if (!statSync(file).isFile()) throw new RunMetaError(`${file} is not a file: the run folder is damaged — start the run again`);
   let meta: RunMeta;
   try {
-    meta = JSON.parse(readFileSync(file, "utf8")) as RunMeta;
+    meta = JSON.parse(bytes.toString("utf8")) as RunMeta;
   } catch (error) {
-    throw new RunMetaError(`${file} is not valid JSON (${(error as Error).message}); the run folder is damaged — start the run again`);
+    throw new RunMetaError(`${file} is not valid JSON (${shown((error as Error).message)}); the run folder is damaged — start the run again`);
   }
   if (
     meta?.run_meta_version !== RUN_META_VERSION ||

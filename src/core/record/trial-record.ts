@@ -13,6 +13,14 @@ export const TRIAL_RECORD_VERSION = "1.0";
 
 const json = z.json();
 
+/**
+ * A path of an artifact, relative to its run folder: segments joined by `/`, none empty, `.` or `..`, no
+ * leading `/`, backslash, colon or control character. Anything else could name a file outside the folder
+ * (docs/results.md, "Artifact paths").
+ */
+export const ARTIFACT_PATH = /^(?!\.{1,2}(?:\/|$))[^/\\:\x00-\x1f\x7f]+(?:\/(?!\.{1,2}(?:\/|$))[^/\\:\x00-\x1f\x7f]+)*$/;
+export const ArtifactPath = z.string().max(1024).regex(ARTIFACT_PATH, "expected a plain relative path inside the run folder (segments joined by /, no '..', '.', empty segment, leading /, backslash, colon or control character)");
+
 export const TrialStatus = z.enum(["passed", "failed", "inconclusive", "infrastructure_error"]);
 export type TrialStatus = z.infer<typeof TrialStatus>;
 
@@ -363,7 +371,7 @@ export const TrialRecord = z.strictObject({
   assessments: z.array(Assessment),
   limits: z.strictObject({ config: Limits, usage: LimitUsage }),
   provenance: Provenance,
-  artifacts: z.record(z.string(), z.string()),
+  artifacts: z.record(z.string(), ArtifactPath),
 });
 export type TrialRecord = z.infer<typeof TrialRecord>;
 

@@ -1,6 +1,5 @@
 /** A trial's artifact files: its event log, transcripts and, when the policy keeps its audio, conversation.wav. */
 
-import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { interleaveStereo } from "../audio/pcm";
 import { conversationTracks } from "../timeline/conversation";
@@ -8,7 +7,8 @@ import { pcm16Wav } from "../audio/wav";
 import type { EvidenceCatalog } from "../judge/evidence";
 import type { TrialRecord } from "../record/trial-record";
 import type { TrialMedia } from "../trial/context";
-import { artifactKey, writeFileAtomic } from "../files/atomic";
+import { artifactKey } from "../files/atomic";
+import { writeRunFile } from "../run-folder/files";
 import { redactShapes, type Redact } from "../services/redact";
 import { staticDefault, type ArtifactPolicy } from "../settings/schema";
 
@@ -88,7 +88,7 @@ function* artifactSteps(
   const events = `events/${key}.jsonl.gz`;
   const transcript = `transcripts/${key}.json`;
   // Events compress about tenfold (repeated keys and ids); gzip keeps them line-oriented for zcat | jq.
-  writeFileAtomic(join(runDir, events), gzipSync(redact(record.events.map((e) => JSON.stringify(e)).join("\n") + (record.events.length ? "\n" : "")), { level: 9 }));
+  writeRunFile(runDir, events, gzipSync(redact(record.events.map((e) => JSON.stringify(e)).join("\n") + (record.events.length ? "\n" : "")), { level: 9 }));
   yield;
   const keep = media ? audioKept(policy, record) : null;
   const audioNote: AudioNote | null = !media || !keep ? null : keep.kept ? conversationNote(key, media, record) : { kept: false, reason: keep.reason };
@@ -113,12 +113,12 @@ function* artifactSteps(
     ...(audioNote ? { audio: audioNote } : {}),
   };
   // One line of JSON: a machine artifact (the report reads it; conversation.transcript.txt is for people).
-  writeFileAtomic(join(runDir, transcript), redact(JSON.stringify(detail) + "\n"));
+  writeRunFile(runDir, transcript, redact(JSON.stringify(detail) + "\n"));
   yield;
   const paths: Record<string, string> = { events, transcript };
   // Beside conversation.wav when the audio is kept; with the other transcripts otherwise.
   const text = media && keep?.kept ? `audio/${key}/conversation.transcript.txt` : `transcripts/${key}.txt`;
-  writeFileAtomic(join(runDir, text), redact(conversationTranscript(record)));
+  writeRunFile(runDir, text, redact(conversationTranscript(record)));
   paths.conversation_transcript = text;
   if (media && keep?.kept) {
     yield;
@@ -151,7 +151,7 @@ function* writeTrialAudio(runDir: string, key: string, media: TrialMedia): Gener
   const { caller: left, assistant: right } = conversationTracks(media);
   const stereo = interleaveStereo(left, right);
   yield;
-  writeFileAtomic(join(runDir, conversationPath(key)), pcm16Wav(stereo, rate, 2));
+  writeRunFile(runDir, conversationPath(key), pcm16Wav(stereo, rate, 2));
   return { conversation_wav: conversationPath(key) };
 }
 

@@ -5,7 +5,8 @@
  * element of `trials` to the caller as soon as it is complete. It reads any valid JSON layout, not only
  * the one crashlab writes.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { readSync } from "node:fs";
+import type { RunFile } from "../run-folder/files";
 
 const CHUNK = 1 << 20;
 const QUOTE = 0x22;
@@ -17,11 +18,12 @@ export class ResultsScanError extends Error {
 }
 
 /**
- * Walk a results.json: yields every element of the top-level `trials` array (its JSON text) as soon as it
- * is read, and returns every other top-level member, parsed.
+ * Walk a results.json, opened through the run folder's checks (`openRunFile`): yields every element of the
+ * top-level `trials` array (its JSON text) as soon as it is read, and returns every other top-level member,
+ * parsed. The file is closed when the walk ends.
  */
-export function* scanResultsFile(file: string): Generator<string, { header: Record<string, unknown>; has_trials: boolean }, void> {
-  const fd = openSync(file, "r");
+export function* scanResultsFile(file: RunFile): Generator<string, { header: Record<string, unknown>; has_trials: boolean }, void> {
+  const fd = file.fd;
   const header: Record<string, unknown> = {};
   const buffer = Buffer.allocUnsafe(CHUNK);
   let depth = 0;
@@ -121,7 +123,7 @@ export function* scanResultsFile(file: string): Generator<string, { header: Reco
       position += n;
     }
   } finally {
-    closeSync(fd);
+    file.close();
   }
   if (!sawRoot || depth !== 0 || inString) throw new ResultsScanError("the file ends before its JSON does");
   return { header, has_trials: hasTrials };

@@ -1,73 +1,54 @@
 /** report.html built from a run folder alone, so a report written now and one rebuilt later are the same. */
 
-import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { trialDetail, reportData, reportTrial, type ReportExtras, type ReportTrial, type TrialSource, type TranscriptFile } from "./view-model";
 import { emptyReviewsView, reviewsView } from "./reviews-view";
-import { loadRunReviews } from "../review/run-reviews";
+import { loadRunReviews, readRunResults } from "../review/run-reviews";
 import { REVIEWS_FILE, ReviewError } from "../review/reviews";
 import { scanResultsFile } from "./results-reader";
 import { conversationView } from "./waveform";
-import { writeFileAtomic } from "../files/atomic";
+import { machineFault } from "../files/machine-fault";
+import { openRunFile, readRunFile, RunFolderError, statRunFile, writeRunFile } from "../run-folder/files";
+import { shown } from "../run-folder/text";
 import { redactShapes, type Redact } from "../services/redact";
 import { packTrial, reportHtml, type PageMode } from "./html";
 import { ResultsFile, ResultsTrial } from "../record/results";
 
-/** A run folder that cannot be turned into a report (no results.json, or one that does not parse). */
-export class RunFolderError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "RunFolderError";
-  }
-}
+export { RunFolderError };
 
-export function readResults(runDir: string): ResultsFile {
-  const file = join(runDir, "results.json");
-  if (!existsSync(file) && isLink(file)) throw new RunFolderError(`${file} is a symbolic link to nothing (or to itself): the run folder is damaged — put the run's results.json back, or run again`);
-  if (!existsSync(file)) throw new RunFolderError(`${runDir} holds no results.json: pass the folder of one run (results/<run-id>), as printed at the end of \`crashlab run\``);
-  if (!statSync(file).isFile()) throw new RunFolderError(`${file} is not a file: the run folder is damaged — run again`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new RunFolderError(`${file} is not valid JSON (${(error as Error).message}); the run folder is damaged — run again`);
-  }
-  const doc = ResultsFile.safeParse(parsed);
-  if (!doc.success) {
-    const issue = doc.error.issues[0]!;
-    throw new RunFolderError(`${file}, field ${issue.path.join(".") || "(root)"}: ${issue.message}; it was written by another crashlab version or edited — run again with this version`);
-  }
-  return doc.data;
-}
+/** results.json read and checked whole (the schema, the human gates it can have), through the run folder's checks. */
+export const readResults: (runDir: string) => ResultsFile = readRunResults;
 
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
+/** The most a transcript file and a conversation.wav read by the report may hold. */
+const TRANSCRIPT_LIMIT = { bytes: 256 << 20, what: "a trial's transcript file may hold (one trial's conversation); it was not written by crashlab — run again" };
+const WAV_LIMIT = { bytes: 1 << 30, what: "a trial's conversation.wav may hold; it was not written by crashlab — run again" };
 
-/** One trial's artifacts as the report needs them; what is missing or unreadable is named, never hidden. */
+/**
+ * One trial's artifacts as the report needs them; what is missing or unreadable is named, never hidden. A
+ * path that leads out of the run folder, or to anything but a file, is refused (RunFolderError) rather
+ * than read.
+ */
 async function trialSource(runDir: string, trial: ResultsFile["trials"][number]): Promise<TrialSource> {
   const problems: string[] = [];
   let transcript: TranscriptFile | null = null;
   const transcriptPath = trial.artifacts.transcript;
-  if (transcriptPath && existsSync(join(runDir, transcriptPath))) {
+  const transcriptBytes = transcriptPath ? readRunFile(runDir, transcriptPath, TRANSCRIPT_LIMIT) : null;
+  if (transcriptBytes) {
     try {
-      transcript = JSON.parse(readFileSync(join(runDir, transcriptPath), "utf8")) as TranscriptFile;
+      transcript = JSON.parse(transcriptBytes.toString("utf8")) as TranscriptFile;
     } catch (error) {
-      problems.push(`${transcriptPath} is unreadable: ${(error as Error).message}`);
+      problems.push(`${transcriptPath} is unreadable: ${shown((error as Error).message)}`);
     }
   } else problems.push(`transcript artifact ${transcriptPath ?? "(none recorded)"} is missing`);
   let audio = null;
   const wav = trial.artifacts.conversation_wav;
   if (wav) {
-    if (existsSync(join(runDir, wav))) {
+    const bytes = readRunFile(runDir, wav, WAV_LIMIT);
+    if (bytes) {
       try {
-        audio = await conversationView(readFileSync(join(runDir, wav)), wav, trial.metrics.audio?.speech_detector);
+        audio = await conversationView(bytes, wav, trial.metrics.audio?.speech_detector);
       } catch (error) {
-        problems.push(`${wav} cannot be drawn: ${(error as Error).message}`);
+        problems.push(`${wav} cannot be drawn: ${shown((error as Error).message)}`);
       }
     } else problems.push(`${wav} is missing`);
   }
@@ -85,13 +66,13 @@ async function trialSource(runDir: string, trial: ResultsFile["trials"][number])
  */
 export async function buildRunReport(runDir: string, redact: Redact = redactShapes, fresh = false, served?: Required<ReportExtras>): Promise<string> {
   const file = join(runDir, "results.json");
-  if (!existsSync(file)) throw new RunFolderError(`${runDir} holds no results.json: pass the folder of one run (results/<run-id>), as printed at the end of \`crashlab run\``);
-  if (!statSync(file).isFile()) throw new RunFolderError(`${file} is not a file: the run folder is damaged — run again`);
+  const opened = openRunFile(runDir, "results.json");
+  if (!opened) throw new RunFolderError(`${runDir} holds no results.json: pass the folder of one run (results/<run-id>), as printed at the end of \`crashlab run\``);
   const callerText = new Map<string, string>();
   const problems: string[] = [];
   const details: string[] = [];
   const lean: ReportTrial[] = [];
-  const scan = scanResultsFile(file);
+  const scan = scanResultsFile(opened);
   let header: Record<string, unknown>;
   try {
     for (let step = scan.next(), index = 0; ; step = scan.next(), index++) {
@@ -109,8 +90,12 @@ export async function buildRunReport(runDir: string, redact: Redact = redactShap
       lean.push(reportTrial(trial));
     }
   } catch (error) {
-    if (error instanceof RunFolderError) throw error;
-    throw new RunFolderError(`${file} is not valid JSON (${(error as Error).message}); the run folder is damaged — run again`);
+    // A file that cannot be read is the machine's fault (said as such), not damage to the run folder.
+    if (error instanceof RunFolderError || machineFault(error)) throw error;
+    throw new RunFolderError(`${file} is not valid JSON (${shown((error as Error).message)}); the run folder is damaged — run again`);
+  } finally {
+    // Closes results.json when the walk stopped early.
+    scan.return(undefined as never);
   }
   const doc = ResultsHeader.safeParse(header);
   if (!doc.success) throw schemaError(file, doc.error.issues[0]!);
@@ -120,7 +105,7 @@ export async function buildRunReport(runDir: string, redact: Redact = redactShap
 }
 
 function staticReviews(runDir: string, gateConfig: Readonly<Record<string, unknown>>, problems: string[]) {
-  if (!existsSync(join(runDir, REVIEWS_FILE))) return emptyReviewsView(gateConfig);
+  if (!statRunFile(runDir, REVIEWS_FILE)) return emptyReviewsView(gateConfig);
   try {
     return reviewsView(loadRunReviews(runDir), false);
   } catch (error) {
@@ -132,7 +117,7 @@ function staticReviews(runDir: string, gateConfig: Readonly<Record<string, unkno
 
 const ResultsHeader = ResultsFile.omit({ trials: true });
 const schemaError = (file: string, issue: { path: PropertyKey[]; message: string }) =>
-  new RunFolderError(`${file}, field ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}; it was written by another crashlab version or edited — run again with this version`);
+  new RunFolderError(`${file}, field ${shown(issue.path.map(String).join(".")) || "(root)"}: ${shown(issue.message, 300)}; it was written by another crashlab version or edited — run again with this version`);
 
 function parseTrial(file: string, json: string, index: number): ResultsFile["trials"][number] {
   const row = ResultsTrial.safeParse(JSON.parse(json));
@@ -148,7 +133,5 @@ function parseTrial(file: string, json: string, index: number): ResultsFile["tri
  * are not validated again (the schema only checks: a valid row parses to itself).
  */
 export async function writeRunReport(runDir: string, redact: Redact = redactShapes, fresh = false): Promise<string> {
-  const file = join(runDir, "report.html");
-  writeFileAtomic(file, await buildRunReport(runDir, redact, fresh));
-  return file;
+  return writeRunFile(runDir, "report.html", await buildRunReport(runDir, redact, fresh));
 }

@@ -5,10 +5,11 @@
  * The file is only ever appended to (one write per review), so a reviewer changes their mind by writing a
  * later line: for one trial, verifier and reviewer the last line counts.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { HUMAN_DIMENSION_IDS, type HumanVerdict, type HumanVerdicts } from "../gate/human";
+import { appendRunLine, readRunFile } from "../run-folder/files";
+import { shown, shownValue } from "../run-folder/text";
 
 export const REVIEWS_FILE = "reviews.jsonl";
 
@@ -69,25 +70,31 @@ export interface StoredReview extends Review {
   carried_trial_id?: string;
 }
 
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  return value === undefined ? "nothing" : JSON.stringify(value)?.slice(0, 60) ?? String(value);
-}
+const describe = (value: unknown) => shownValue(value, 60);
+
+/**
+ * The most a reviews.jsonl may hold. A review is a few hundred bytes, so this is some 200,000 of them; a
+ * larger file was not written by people reviewing, and reading it whole would take that much memory.
+ */
+export const REVIEWS_LIMIT_BYTES = 64 << 20;
 
 /** Check one review against the schema and the run; the problem in words, or null. */
 function problemOf(value: unknown, scope: ReviewScope): string | null {
   const parsed = Review.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    if (issue.code === "unrecognized_keys") return `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")} (a review has trial_id, verifier, verdict, reviewer, note, at and optionally anchor)`;
+    if (issue.code === "unrecognized_keys") {
+      const keys = issue.keys.slice(0, 5).map((k) => shownValue(k, 40)).join(", ");
+      return `unknown field(s) ${keys}${issue.keys.length > 5 ? ` and ${issue.keys.length - 5} more` : ""} (a review has trial_id, verifier, verdict, reviewer, note, at and optionally anchor)`;
+    }
     const at = issue.path.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined), value);
-    const field = issue.path.join(".") || "(the line)";
-    const hint = field === "at" ? "expected an ISO 8601 date and time, e.g. 2026-01-31T14:05:00Z" : field === "verdict" ? 'expected "passed", "failed" or "unsure"' : issue.path.length === 0 ? "expected a JSON object" : issue.message;
+    const field = shown(issue.path.join("."), 60) || "(the line)";
+    const hint = field === "at" ? "expected an ISO 8601 date and time, e.g. 2026-01-31T14:05:00Z" : field === "verdict" ? 'expected "passed", "failed" or "unsure"' : issue.path.length === 0 ? "expected a JSON object" : shown(issue.message, 200);
     return `field ${field}: ${hint} (got ${describe(at)})`;
   }
   const r = parsed.data;
-  if (!scope.trial_ids.has(r.trial_id)) return `trial_id ${describe(r.trial_id)} is not a trial of this run (results.json has ${scope.trial_ids.size} trial(s), e.g. ${[...scope.trial_ids].slice(0, 3).join(", ")})`;
-  if (!scope.verifiers.has(r.verifier)) return `verifier ${describe(r.verifier)} cannot be reviewed in this run (reviewable: ${[...scope.verifiers].join(", ")})`;
+  if (!scope.trial_ids.has(r.trial_id)) return `trial_id ${describe(r.trial_id)} is not a trial of this run (results.json has ${scope.trial_ids.size} trial(s), e.g. ${shown([...scope.trial_ids].slice(0, 3).join(", "), 200)})`;
+  if (!scope.verifiers.has(r.verifier)) return `verifier ${describe(r.verifier)} cannot be reviewed in this run (reviewable: ${shown([...scope.verifiers].join(", "), 300)})`;
   return null;
 }
 
@@ -98,13 +105,18 @@ function problemOf(value: unknown, scope: ReviewScope): string | null {
  */
 export function readReviews(runDir: string, scope: ReviewScope): StoredReview[] {
   const file = join(runDir, REVIEWS_FILE);
-  if (!existsSync(file)) return [];
-  if (!statSync(file).isFile()) throw new ReviewError(`${file} is not a file: remove it (reviews.jsonl holds one JSON review a line)`);
+  // Through the run folder's checks: a link out of the folder, to nothing or to itself, a FIFO or a
+  // folder in its place is refused (RunFolderError), a file this user may not read is the machine's fault.
+  const bytes = readRunFile(runDir, REVIEWS_FILE, {
+    bytes: REVIEWS_LIMIT_BYTES,
+    what: "a reviews.jsonl may hold (a review is a few hundred bytes): people reviewing did not write it — move it away, or cut it down to the reviews of this run",
+  });
+  if (!bytes) return [];
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(file));
-  } catch (error) {
-    throw new ReviewError(`${file} cannot be read as UTF-8 text (${(error as Error).message}); it holds one JSON review a line`);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ReviewError(`${file} is not UTF-8 text (a byte sequence in it is not valid UTF-8); it holds one JSON review a line — fix or remove the lines that are not`);
   }
   const reviews: StoredReview[] = [];
   const lines = text.split("\n");
@@ -115,7 +127,7 @@ export function readReviews(runDir: string, scope: ReviewScope): StoredReview[] 
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      throw new ReviewError(`${file}, line ${line}: not a JSON review (${(error as Error).message}); fix or remove the line (each line is one JSON object, see \`crashlab schema --reviews\`)`);
+      throw new ReviewError(`${file}, line ${line}: not a JSON review (${shown((error as Error).message)}); fix or remove the line (each line is one JSON object, see \`crashlab schema --reviews\`)`);
     }
     const problem = problemOf(value, scope);
     if (problem) throw new ReviewError(`${file}, line ${line}: ${problem}; fix or remove the line`);
@@ -133,22 +145,8 @@ export function appendReview(runDir: string, review: Review, scope: ReviewScope)
   const file = join(runDir, REVIEWS_FILE);
   const problem = problemOf(review, scope);
   if (problem) throw new ReviewError(`a review for ${file} was refused: ${problem}`);
-  const json = JSON.stringify(Review.parse(review));
-  const fd = openSync(file, "a+", 0o600);
-  try {
-    const size = fstatSync(fd).size;
-    let lead = "";
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) lead = "\n";
-    }
-    const bytes = Buffer.from(`${lead}${json}\n`, "utf8");
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-  } finally {
-    closeSync(fd);
-  }
+  // Never through a link (one planted after the checks included): the review lands in this run folder or nowhere.
+  appendRunLine(runDir, REVIEWS_FILE, JSON.stringify(Review.parse(review)));
 }
 
 /** The reviews that count: for each trial, verifier and reviewer the last one (later lines supersede earlier). */

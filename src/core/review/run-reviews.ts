@@ -4,30 +4,47 @@
  * with the same provenance digest (the same package, crashlab version, target, scenario, input, seed and
  * limits: the same trial run again, so what people said about it still applies).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ResultsFile } from "../record/results";
-import type { HumanVerdicts } from "../gate/human";
+import { humanGateIds, isHumanGate, isKnownHumanGate, type HumanVerdicts } from "../gate/human";
+import { checkArtifacts, readRunFile, RunFolderError, statRunFile } from "../run-folder/files";
+import { shown, shownValue } from "../run-folder/text";
 import { evaluateGates, type GateDecision } from "../gate/gates";
 import { reviewQueue, type QueueItem, type QueueOptions } from "./queue";
 import { humanVerdicts, latestReviews, readReviews, REVIEWS_FILE, ReviewError, reviewableVerifiers, type Review, type ReviewScope, type StoredReview } from "./reviews";
 
-/** Read and check a run folder's results.json (reviews refer to its trials and verifiers). */
+/** The most a results.json read whole may hold (a JSON text that large cannot be parsed as one string). */
+const RESULTS_LIMIT = { bytes: 500 << 20, what: "a results.json read whole may hold (the viewer and the review commands read it at once); it was not written by crashlab — run again" };
+
+/**
+ * Read and check a run folder's results.json, through the run folder's checks (a link out of the folder, a
+ * FIFO, a folder in its place are refused): the schema, a human gate the run could have — an unknown
+ * `human.*` gate could never be reviewed, so it could never pass — and every artifact it names.
+ */
 export function readRunResults(runDir: string): ResultsFile {
+  const bytes = readRunFile(runDir, "results.json", RESULTS_LIMIT);
   const file = join(runDir, "results.json");
-  if (!existsSync(file) || !statSync(file).isFile())
-    throw new ReviewError(`${runDir} holds no results.json: pass the folder of one finished run (results/<run-id>), as printed at the end of \`crashlab run\``);
+  if (!bytes) throw new RunFolderError(`${runDir} holds no results.json: pass the folder of one run (results/<run-id>), as printed at the end of \`crashlab run\``);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
+    parsed = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
-    throw new ReviewError(`${file} is not valid JSON (${(error as Error).message}); the run folder is damaged — run again`);
+    throw new RunFolderError(`${file} is not valid JSON (${shown((error as Error).message)}); the run folder is damaged — run again`);
   }
   const doc = ResultsFile.safeParse(parsed);
   if (!doc.success) {
     const issue = doc.error.issues[0]!;
-    throw new ReviewError(`${file}, field ${issue.path.join(".") || "(root)"}: ${issue.message}; it was written by another crashlab version or edited — run again with this version`);
+    throw new RunFolderError(`${file}, field ${shown(issue.path.join(".")) || "(root)"}: ${shown(issue.message, 300)}; it was written by another crashlab version or edited — run again with this version`);
   }
+  const config = doc.data.gates.config;
+  const semantic = Object.keys(config).filter((id) => id.startsWith("semantic."));
+  const unknown = Object.keys(config).find((id) => isHumanGate(id) && !isKnownHumanGate(id, semantic));
+  if (unknown !== undefined)
+    throw new RunFolderError(
+      `${file}, field gates.config: ${shownValue(unknown)} is not a human gate this run can have (${humanGateIds(semantic).join(", ")}): no review can be written for it, so it could never pass; results.json was edited — run again`,
+    );
+  checkArtifacts(runDir, doc.data.trials);
   return doc.data;
 }
 
@@ -72,17 +89,46 @@ export function carryReviews(current: CarrySource, earlier: readonly CarrySource
  * The run folders beside `runDir` (in the same results folder) that hold reviews and started before it,
  * oldest first: where `--carry` looks for reviews to carry over.
  */
-export function earlierRunDirs(runDir: string, startedAt: string): string[] {
+export function earlierRunDirs(runDir: string, startedAt: string): EarlierRuns {
   const parent = dirname(resolve(runDir));
   const self = resolve(runDir);
   const found: Array<{ dir: string; started_at: string }> = [];
+  const skipped: SkippedRun[] = [];
   for (const name of readdirSync(parent).sort()) {
     const dir = join(parent, name);
-    if (dir === self || !existsSync(join(dir, REVIEWS_FILE)) || !existsSync(join(dir, "results.json"))) continue;
-    const results = readRunResults(dir);
-    if (results.run.started_at < startedAt) found.push({ dir, started_at: results.run.started_at });
+    if (dir === self) continue;
+    // A run folder beside this one is a real folder: a link there leads out of the results folder.
+    try {
+      if (!lstatSync(dir).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    try {
+      if (!statRunFile(dir, REVIEWS_FILE) || !statRunFile(dir, "results.json")) continue;
+      const results = readRunResults(dir);
+      if (results.run.started_at >= startedAt) continue;
+      // Its reviews are read now too: a damaged line there is said here, not where they are carried.
+      readReviews(dir, reviewScope(results));
+      found.push({ dir, started_at: results.run.started_at });
+    } catch (error) {
+      // One damaged run beside this one keeps its own reviews out, not this run's review.
+      if (!(error instanceof RunFolderError || error instanceof ReviewError)) throw error;
+      skipped.push({ dir, reason: error.message });
+    }
   }
-  return found.sort((a, b) => a.started_at.localeCompare(b.started_at) || a.dir.localeCompare(b.dir)).map((f) => f.dir);
+  return { dirs: found.sort((a, b) => a.started_at.localeCompare(b.started_at) || a.dir.localeCompare(b.dir)).map((f) => f.dir), skipped };
+}
+
+/** A run beside this one whose reviews cannot be carried, and why. */
+export interface SkippedRun {
+  dir: string;
+  reason: string;
+}
+
+/** The runs `--carry` takes reviews from, oldest first, and those beside them it had to leave out. */
+export interface EarlierRuns {
+  dirs: string[];
+  skipped: SkippedRun[];
 }
 
 /** A run folder with its reviews, ready for the gates, calibration and the viewer. */

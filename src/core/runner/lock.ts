@@ -6,6 +6,7 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { reachedTestPoint } from "../files/test-hook";
 
 export const LOCK_FILE = "run.lock";
 
@@ -52,7 +53,9 @@ export function lockRunFolder(dir: string): FolderLock {
   const path = join(dir, LOCK_FILE);
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   const mine = `${path}.tmp-${process.pid}`;
-  writeFileSync(mine, JSON.stringify(me) + "\n", { mode: 0o600 });
+  // Made exclusively: a link planted at this name would otherwise carry the write out of the run folder.
+  rmSync(mine, { force: true });
+  writeFileSync(mine, JSON.stringify(me) + "\n", { mode: 0o600, flag: "wx" });
   let recovered: Holder | null = null;
   try {
     for (let attempt = 0; ; attempt++) {
@@ -82,6 +85,7 @@ export function lockRunFolder(dir: string): FolderLock {
   } finally {
     rmSync(mine, { force: true });
   }
+  reachedTestPoint("locked");
   return {
     recovered,
     release: () => {
