@@ -41,8 +41,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   trial: ["audio", "caller", "dataset", "files", "judge", "provenance", "record", "services", "settings", "target", "time", "timeline", "verify", "walk", "world"],
   run: [ROOT_FILES, "dataset", "gate", "judge", "provenance", "record", "settings", "speech", "stats", "target", "timeline", "trial", "verify", "walk", "world"],
   package: ["dataset", "run", "trial", "world"],
-  journal: ["files", "provenance", "run-folder", "settings"],
-  target: ["services", "settings", "time", "world"],
+  report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "review", "run", "run-folder", "services", "settings", "stats", "target", "timeline", "trial", "walk"],
+  runner: [ROOT_FILES, "caller", "dataset", "files", "gate", "gpt-live-target", "journal", "judge", "live", "package", "provenance", "record", "report", "run", "services", "settings", "speech", "target", "trial"],
+  review: ["files", "gate", "record", "run-folder", "stats"],
+  init: [ROOT_FILES, "files", "walk"],
+  cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "run-folder", "runner", "services", "settings", "speech", "target", "trial", "walk"],
 };
 
 function sourceFiles(dir: string): string[] {
