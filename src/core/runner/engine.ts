@@ -84,7 +84,7 @@ export function engineOptions(settings: RunSettings, credentials: Credentials, w
 
 /** The settings a PLAN's target is built with: its Live endpoint and key, the backend, models, time; every run setting under `run`. */
 function targetSettings(s: RunSettings, services: ResolvedServices, where: EngineWhere): Partial<TargetSettings> {
-  const { live, responses } = services;
+  const { live, responses, client_service } = services;
   return {
     mode: live.kind === "remote" ? "live" : "offline",
     real_time: s.real_time,
@@ -98,7 +98,12 @@ function targetSettings(s: RunSettings, services: ResolvedServices, where: Engin
     ...(responses.kind === "remote" && responses.endpoint ? { responses_base_url: responses.endpoint } : {}),
     ...(responses.kind === "remote" && responses.key ? { responses_api_key: responses.key } : {}),
     ...(responses.kind === "remote" && responses.header === "api-key" ? { responses_api_key_header: responses.header } : {}),
-    credentials: { live: live.kind === "remote" ? live.credential : "none", responses: responses.kind === "remote" ? responses.credential : "none" },
+    ...(client_service ? { client_service: { endpoint: client_service.endpoint, token: client_service.token } } : {}),
+    credentials: {
+      live: live.kind === "remote" ? live.credential : "none",
+      responses: responses.kind === "remote" ? responses.credential : "none",
+      ...(client_service ? { client_service: client_service.credential } : {}),
+    },
     // The local simulator keeps its voice beside the caller's speech cache (its speech is no result).
     ...(live.kind === "remote" ? {} : { simulator_speech_cache: speechCacheRoot(where) }),
     run: s,
@@ -228,6 +233,9 @@ export function checkSettings(resolution: Resolution, credentials: Credentials):
     if (live && !GPT_LIVE_VOICES.includes(s.caller_voice)) throw new SettingsError(`${name("caller_voice")} "${s.caller_voice}" is not a GPT-Live voice; with a live caller use one of ${GPT_LIVE_VOICES.join(", ")}`);
     if (!live) espeakVoice(name("caller_voice"), s.caller_voice);
   }
+  // An endpoint from the environment or a file is a default for client-delegation runs; one chosen for this run must apply to it.
+  if (chosen("assistant_endpoint") && s.assistant !== "client")
+    throw new SettingsError(`${name("assistant_endpoint")} is the service that answers client delegations: add --assistant client (this run uses ${s.assistant} delegation, where the Live service runs the backend)`);
   if (!s.judge && JUDGE_TUNING.some(chosen)) throw new SettingsError("judge settings were given but the judge is off: add --judge (offline runs do not call a judge unless asked)");
 }
 

@@ -61,11 +61,21 @@ export function draftRecord(trial: TrialState, input: DeliveredInput, observed: 
     delegations,
     tool_executions: tools,
     input: input.record,
-    world: { name: c.world.name, version: c.world.version, initial: observed.world.initial, final: observed.world.final, diff: observed.world.diff, events: [...observed.world.events], view: observed.world.view },
+    world: {
+      name: c.world.name,
+      version: c.world.version,
+      initial: observed.world.initial,
+      final: observed.world.final,
+      diff: observed.world.diff,
+      events: [...observed.world.events],
+      view: observed.world.view,
+      ...(observed.world.reported_by ? { reported_by: observed.world.reported_by } : {}),
+    },
     events: trial.events,
     dimensions: verification.dimensions,
     checks: verification.checks,
     ...(verification.procedure ? { procedure: verification.procedure } : {}),
+    ...(trial.reported ? { reported_evidence: trial.reported.summary(tools) } : {}),
     metrics: {
       task: {
         task_completed: !error && verification.checks.every((ch) => !ch.required || ch.status !== "failed"),
