@@ -3,6 +3,7 @@
  * service or (offline) a fresh local simulator per session, and reports it to the harness.
  */
 import { OPENAI_API_BASE_URL, splitServiceUrl, type AuthHeader } from "../services/auth";
+import { checkClientServiceEndpoint, CLIENT_SERVICE_TOKEN_ENV, clientServiceToken } from "../services/client-service";
 import { startEspeak } from "../speech/espeak";
 import { memoizedEspeak } from "../speech/memo";
 import { commentaryParts, ObservedTranscript, parseToolOutput } from "../target/client-backend";
@@ -176,7 +177,11 @@ function clientService(options: GptLiveTargetOptions): { endpoint: string; token
   if (settings.delegation !== "client") return null;
   const endpoint = settings.client_service?.endpoint ?? options.client_service?.endpoint;
   if (!endpoint) return null;
-  return { endpoint, token: settings.client_service?.token, limits: options.client_service?.limits ?? {} };
+  // The run's settings checked theirs; a target's own is checked here, the same way.
+  if (settings.client_service?.endpoint === undefined) checkClientServiceEndpoint("gptLiveTarget client_service.endpoint", endpoint);
+  const token = settings.client_service?.token;
+  if (token !== undefined) clientServiceToken({ [CLIENT_SERVICE_TOKEN_ENV]: token }, { api_key: settings.api_key, responses_api_key: settings.responses_api_key }, "a client-delegation service");
+  return { endpoint, token, limits: options.client_service?.limits ?? {} };
 }
 
 /** Who answers client delegations: the settings say, else the Responses API live and the policy offline. */

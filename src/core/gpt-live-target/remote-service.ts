@@ -52,6 +52,7 @@ export class RemoteClientService {
   /** Service messages are handled one at a time, in order (a reported tool call may wait out think time first). */
   private queue: Promise<void> = Promise.resolve();
   private received = 0;
+  private oversize = false;
   /** setup: connecting and configuring; ready: forwarding; closing: the Live session ended; done: let go. */
   private phase: "setup" | "ready" | "closing" | "done" = "setup";
   private failed = false;
@@ -83,7 +84,10 @@ export class RemoteClientService {
       this.socket = socket;
       socket.on("message", (data, isBinary) => this.receive(data as Buffer, isBinary));
       socket.on("close", (code) => this.onClose(code));
-      socket.on("error", () => undefined);
+      // ws reports a message past maxPayload as an error, then closes abnormally: remember why.
+      socket.on("error", (error: Error & { code?: string }) => {
+        if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") this.oversize = true;
+      });
       const ready = await this.exchange({ type: "session.configure", initial_items: initialItems(request.context?.history ?? []) }, "session.ready");
       const acceptsFixtures = ready.type === "session.ready" && ready.accepts_fixtures;
       if (acceptsFixtures && fixture) {
@@ -183,12 +187,16 @@ export class RemoteClientService {
     const { io } = this.host;
     if (++this.received > this.limits.max_events) return this.violate(`the service sent more than ${this.limits.max_events} messages in one session (the connector's limit)`);
     let parsed: unknown;
+    let logged: unknown;
     try {
-      parsed = isBinary ? undefined : JSON.parse(data.toString("utf8"));
+      const text = isBinary ? "" : data.toString("utf8");
+      parsed = isBinary ? undefined : JSON.parse(text);
+      // A service that echoes the token in a message does not get it into the event log.
+      logged = text.includes(this.token) ? JSON.parse(text.split(this.token).join("[REDACTED]")) : parsed;
     } catch {
       parsed = undefined;
     }
-    io.emit({ type: "raw", at_ms: io.clock.now(), direction: "received", event: { client_service: (parsed ?? { bytes: data.byteLength, binary: isBinary }) as Json } });
+    io.emit({ type: "raw", at_ms: io.clock.now(), direction: "received", event: { client_service: (logged ?? { bytes: data.byteLength, binary: isBinary }) as Json } });
     const message = parsed === undefined ? (isBinary ? "the service sent a binary message (messages are JSON text)" : "the service sent a message that is not JSON") : readServiceMessage(parsed);
     if (typeof message === "string") return this.violate(message);
     if (this.waiter && (message.type === "session.ready" || message.type === "session.fixture.applied" || message.type === "error")) return this.waiter(message);
@@ -336,7 +344,7 @@ export class RemoteClientService {
   private onClose(code: number): void {
     if (this.phase === "done") return;
     const pending = [...this.delegations].filter(([, d]) => d.state === "pending").map(([id]) => id);
-    const why = code === 1009 ? `it sent a message larger than ${this.limits.max_message_bytes} bytes (the connector's limit), so the connection was closed` : `its connection closed unexpectedly (code ${code})`;
+    const why = code === 1009 || this.oversize ? `sent a message larger than ${this.limits.max_message_bytes} bytes (the connector's limit), so crashlab closed the connection` : `closed its connection unexpectedly (code ${code})`;
     this.fault(`the client-delegation service ${why}${pending.length ? ` with delegation ${pending.join(", ")} unfinished` : ""}`);
   }
 

@@ -15,6 +15,7 @@ import { GPT_LIVE_VOICES } from "../live/protocol";
 import { MAX_VIRTUAL_CONCURRENCY, virtualConcurrencyRefusal, type RunOptions } from "../run/run";
 import type { PackageIdentity } from "../provenance/package-files";
 import { OPENAI_API_BASE_URL } from "../services/auth";
+import { CLIENT_SERVICE_TOKEN_ENV } from "../services/client-service";
 import { resolveServices, type ResolvedServices, type SettingName } from "../services/endpoints";
 import { SettingsError } from "../settings/errors";
 import { displayName, type Resolution } from "../settings/resolve";
@@ -50,7 +51,7 @@ export function engineOptions(settings: RunSettings, credentials: Credentials, w
   const s = settings;
   return {
     ...(s.target !== undefined ? { target: s.target } : {}),
-    target_settings: targetSettings(s, services, where),
+    target_settings: targetSettings(s, services, where, credentials),
     audio: { chunk_ms: s.chunk_ms, response_timeout_ms: Math.round(s.response_timeout_seconds * 1000) },
     repetitions: s.repetitions,
     concurrency: s.concurrency,
@@ -83,8 +84,10 @@ export function engineOptions(settings: RunSettings, credentials: Credentials, w
 }
 
 /** The settings a PLAN's target is built with: its Live endpoint and key, the backend, models, time; every run setting under `run`. */
-function targetSettings(s: RunSettings, services: ResolvedServices, where: EngineWhere): Partial<TargetSettings> {
+function targetSettings(s: RunSettings, services: ResolvedServices, where: EngineWhere, credentials: Credentials): Partial<TargetSettings> {
   const { live, responses, client_service } = services;
+  // A target may name its own client-delegation service (gptLiveTarget's client_service): the run's token is for it.
+  const ownServiceToken = s.assistant === "client" && !client_service ? credentials[CLIENT_SERVICE_TOKEN_ENV]?.trim() : undefined;
   return {
     mode: live.kind === "remote" ? "live" : "offline",
     real_time: s.real_time,
@@ -98,11 +101,11 @@ function targetSettings(s: RunSettings, services: ResolvedServices, where: Engin
     ...(responses.kind === "remote" && responses.endpoint ? { responses_base_url: responses.endpoint } : {}),
     ...(responses.kind === "remote" && responses.key ? { responses_api_key: responses.key } : {}),
     ...(responses.kind === "remote" && responses.header === "api-key" ? { responses_api_key_header: responses.header } : {}),
-    ...(client_service ? { client_service: { endpoint: client_service.endpoint, token: client_service.token } } : {}),
+    ...(client_service ? { client_service: { endpoint: client_service.endpoint, token: client_service.token } } : ownServiceToken ? { client_service: { token: ownServiceToken } } : {}),
     credentials: {
       live: live.kind === "remote" ? live.credential : "none",
       responses: responses.kind === "remote" ? responses.credential : "none",
-      ...(client_service ? { client_service: client_service.credential } : {}),
+      ...(client_service ? { client_service: client_service.credential } : ownServiceToken ? { client_service: CLIENT_SERVICE_TOKEN_ENV } : {}),
     },
     // The local simulator keeps its voice beside the caller's speech cache (its speech is no result).
     ...(live.kind === "remote" ? {} : { simulator_speech_cache: speechCacheRoot(where) }),
