@@ -181,7 +181,8 @@ function serveSession(ws: WebSocket, options: AssistantServiceOptions, limits: S
     for (const timer of timers) clearTimeout(timer);
     ws.close(code ? 1011 : 1000);
   };
-  const stop = (error: unknown) => (error instanceof SessionStop ? end(error.code, error.message) : end(SERVICE_ERRORS.backend, (error as Error)?.message ?? String(error)));
+  // The backend's own error text may hold secrets or application internals: only its kind is logged, and nothing of it is sent.
+  const stop = (error: unknown) => (error instanceof SessionStop ? end(error.code, error.message) : end(SERVICE_ERRORS.backend, `the backend failed (${(error as Error)?.name ?? typeof error})`));
 
   const configureTimer = after(limits.configure_timeout_ms, () => end(SERVICE_ERRORS.timeout, "no session.configure in time"));
   after(limits.session_timeout_ms, () => end(SERVICE_ERRORS.timeout, "the session lasted longer than its limit"));
