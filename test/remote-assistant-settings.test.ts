@@ -83,10 +83,10 @@ describe("--assistant-endpoint and the run it makes", () => {
   });
 
   it("comes from the environment, crashlab.toml's [assistant] endpoint or a PLAN's defaults too", () => {
-    expect(engineFor(["--assistant", "client"], {}, { ...ENV, OPENAI_CLIENT_ASSISTANT_ENDPOINT: URL_ }).target_settings.client_service).toEqual({ endpoint: URL_, token: TOKEN });
-    expect(engineFor([], { assistant: "client", assistant_endpoint: URL_ }, ENV).target_settings.client_service).toEqual({ endpoint: URL_, token: TOKEN });
+    expect(engineFor(["--assistant", "client"], {}, { ...ENV, OPENAI_CLIENT_ASSISTANT_ENDPOINT: URL_ }).target_settings!.client_service).toEqual({ endpoint: URL_, token: TOKEN });
+    expect(engineFor([], { assistant: "client", assistant_endpoint: URL_ }, ENV).target_settings!.client_service).toEqual({ endpoint: URL_, token: TOKEN });
     // From a file or the environment it is a default for client-delegation runs: a managed run leaves it alone.
-    expect(engineFor([], {}, { ...ENV, OPENAI_CLIENT_ASSISTANT_ENDPOINT: URL_ }).target_settings.client_service).toBeUndefined();
+    expect(engineFor([], {}, { ...ENV, OPENAI_CLIENT_ASSISTANT_ENDPOINT: URL_ }).target_settings!.client_service).toBeUndefined();
   });
 
   it.each([
