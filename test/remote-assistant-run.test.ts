@@ -5,10 +5,11 @@
  * crashlab's in-process client delegation, with the tool calls and state labelled as the target's reports;
  * a deliberate defect served the same way fails the same trials.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLAN } from "../crashlab/evaluations";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
 import { cli, runFolder } from "./cli-harness";
@@ -90,6 +91,19 @@ describe("the bundled evaluation through crashlab serve-assistant", () => {
     expect(record.tool_executions.every((t) => t.reported_by === "target")).toBe(true);
     expect(record.world.reported_by).toBe("target");
     expect(readFileSync(join(remote.dir, "results.json"), "utf8") + readFileSync(join(remote.dir, "run.json"), "utf8")).not.toContain(TOKEN);
+    // The seeds' layout: each kept trial's audio folder holds the caller audio sent and the assistant audio
+    // captured; its transcripts file the reference transcript beside what the target heard.
+    for (const [id, source] of [["harbor_001", "synthesized"], ["harbor_004_background_speech", "reviewed"], ["run_missing_name", "caller_lines"]] as const) {
+      const key = `${id}.r1`;
+      for (const file of ["conversation.wav", "input.wav", "output.wav"]) expect(existsSync(join(remote.dir, "audio", key, file)), `${key}/${file}`).toBe(true);
+      const detail = JSON.parse(readFileSync(join(remote.dir, "transcripts", `${key}.json`), "utf8")) as { reference_transcript: { source: string; text: string; lines?: string[] }; heard_transcript: { text: string } };
+      const scenario = PLAN.cases.find((c) => c.id === id)!.scenario;
+      expect(detail.reference_transcript.source).toBe(source);
+      if (source === "caller_lines") expect(detail.reference_transcript.lines!.length).toBeGreaterThan(1);
+      else expect(detail.reference_transcript.text).toBe(scenario.input.text);
+      // Offline the simulator is told the words of the exact audio it receives, so it heard the reference.
+      expect(detail.heard_transcript.text.replace(/\s+/g, " ")).toBe(detail.reference_transcript.text.replace(/\s+/g, " "));
+    }
   }, 600_000);
 
   it("runs in real time by default, the service's latency on the clock", async () => {

@@ -9,7 +9,7 @@ import type { AgentEvent } from "../../target/types";
 import { actualTurns } from "../../verify/turns";
 import type { Json } from "../../world/types";
 import { backendUsage } from "../audio-metrics";
-import type { CallerAudio, TrialMedia, TrialResult } from "../context";
+import type { CallerAudio, ReferenceTranscript, TrialMedia, TrialResult } from "../context";
 import type { TrialState } from "../state";
 import type { Observation } from "./measure";
 import type { Verification } from "./verify";
@@ -103,6 +103,22 @@ export function finishRecord(trial: TrialState, draft: DraftRecord, assessments:
   const context = trial.scenario.input.context;
   const facts = trial.ctx.facts;
   const catalog = buildEvidenceCatalog(record, { ...(context ? { context } : {}), ...(facts ? { facts } : {}) });
-  return { record, media, catalog };
+  return { record, media, catalog, reference: referenceTranscript(record, trial.scenario.input.text) };
+}
+
+/** The reference transcript of what reached the target as the caller (evaluator-side; never sent). */
+function referenceTranscript(record: TrialRecord, text: string): ReferenceTranscript {
+  switch (record.input.kind) {
+    case "synthetic":
+      return { source: "synthesized", text };
+    case "recording":
+      return { source: "reviewed", text };
+    case "text":
+      return { source: "text", text };
+    case "simulated": {
+      const lines = (record.conversation?.utterances ?? []).map((u) => u.text);
+      return { source: "caller_lines", text: lines.join("\n"), lines };
+    }
+  }
 }
 
