@@ -15,7 +15,7 @@ import { createWorld } from "../src/core/world/world";
 import { offlineConversation } from "./conversation-settings";
 import { startMinimalService } from "./fixtures/client-service/minimal-service.mjs";
 import { delegateOnce } from "./fixtures/client-service/minimal-connector.mjs";
-import { faultProxy, remotePlan, restaurantService, TOKEN } from "./remote-service-fixtures";
+import { faultProxy, recordingProxy, remotePlan, restaurantService, TOKEN } from "./remote-service-fixtures";
 
 const speech = new EspeakSynthesizer();
 const LIVE_TYPES = ["session.input_transcript.delta", "session.output_transcript.delta", "session.delegation.created", "session.closed"];
@@ -116,36 +116,3 @@ describe("what reaches a service over a whole trial", () => {
     }
   }, 180_000);
 });
-
-/** A pass-through that keeps every message the evaluator sends (the service's answers pass unchanged). */
-async function recordingProxy(upstream: string, sent: string[]) {
-  const { createServer } = await import("node:http");
-  const { default: WebSocket, WebSocketServer } = await import("ws");
-  const server = createServer();
-  const wss = new WebSocketServer({ noServer: true });
-  server.on("upgrade", (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (down) => {
-      const up = new WebSocket(upstream, { headers: { Authorization: String(req.headers.authorization ?? "") } });
-      const early: string[] = [];
-      down.on("message", (d) => {
-        sent.push(String(d));
-        if (up.readyState === WebSocket.OPEN) up.send(String(d));
-        else early.push(String(d));
-      });
-      up.on("open", () => early.splice(0).forEach((m) => up.send(m)));
-      up.on("message", (d) => down.send(String(d)));
-      up.on("close", () => down.close());
-      down.on("close", () => up.close());
-      up.on("error", () => undefined);
-      down.on("error", () => undefined);
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  return {
-    url: `ws://127.0.0.1:${(server.address() as { port: number }).port}/ws/assistant`,
-    close: async () => {
-      for (const c of wss.clients) c.terminate();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}

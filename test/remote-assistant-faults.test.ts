@@ -12,7 +12,9 @@ import { run } from "../src/core/run/run";
 import { EspeakSynthesizer } from "../src/core/speech/espeak";
 import { cli, runFolder } from "./cli-harness";
 import { faultProxy, redirector, remotePlan, restaurantService, TOKEN, type Tamper } from "./remote-service-fixtures";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { unpackTrial } from "../src/core/report/html";
 import { createServer } from "node:http";
 import type { Duplex } from "node:stream";
 import WebSocket from "ws";
@@ -61,6 +63,10 @@ function remoteFault(record: TrialRecord, message: RegExp): void {
   expect(record.error?.stage).toBe("remote_service");
   expect(record.error?.message).toMatch(message);
   expect(record.error?.message).not.toMatch(/\n/);
+}
+
+function everyFile(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? everyFile(join(dir, name)) : [join(dir, name)]));
 }
 
 const eventOf = (m: Record<string, unknown>) => (m.type === "assistant.event" ? (m.event as Record<string, unknown>) : null);
@@ -241,6 +247,31 @@ describe("provisioning", () => {
       expect(record.tool_executions).toEqual([expect.objectContaining({ name: "cancel_reservation", status: "failed", reported_by: "target" })]);
     } finally {
       await unprovisioned.close();
+    }
+  });
+});
+
+describe("the service's token appears in no output", () => {
+  it("a service that echoes it in what it says and reports leaves no trace of it in any file or on the console", async () => {
+    const proxy = await faultProxy(service.url, (m) => {
+      if (m.type === "live.send") return { ...m, event: { ...(m.event as object), content: `Your code is ${TOKEN}. ${(m.event as { content: string }).content}` } };
+      const e = eventOf(m);
+      return e?.type === "tool.completed" ? { ...m, event: { ...e, result: { ...(e.result as object), note: TOKEN } } } : m;
+    });
+    const out = mkdtempSync(join(tmpdir(), "remote-token-echo-"));
+    try {
+      const r = await cli(["run", "--assistant", "client", "--assistant-endpoint", proxy.url, "--no-real-time", "--example", "harbor_001", "--results-dir", out, "--verbose", "--json"], { OPENAI_CLIENT_ASSISTANT_TOKEN: TOKEN });
+      const dir = runFolder(out);
+      const files = everyFile(dir).filter((f) => !f.endsWith(".wav"));
+      const read = (f: string) => (f.endsWith(".gz") ? gunzipSync(readFileSync(f)).toString("utf8") : readFileSync(f, "utf8"));
+      const unpacked = (text: string) => [text, ...[...text.matchAll(/<script type="application\/x-crashlab-trial" id="trial-\d+">([^<]*)<\/script>/g)].map((m) => unpackTrial(m[1]!))];
+      const texts = [...files.flatMap((f) => unpacked(read(f))), r.stdout, r.stderr];
+      for (const text of texts) expect(text).not.toContain(TOKEN);
+      // Not vacuous: the echo reached the outputs, redacted.
+      expect(readFileSync(join(dir, "transcripts", "harbor_001.r1.json"), "utf8")).toContain("[REDACTED]");
+      expect(r.stderr).toContain("[REDACTED]");
+    } finally {
+      await proxy.close();
     }
   });
 });

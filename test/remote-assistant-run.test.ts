@@ -13,7 +13,7 @@ import { PLAN } from "../crashlab/evaluations";
 import * as alpha from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
 import { cli, runFolder } from "./cli-harness";
-import { TOKEN } from "./remote-service-fixtures";
+import { recordingProxy, TOKEN } from "./remote-service-fixtures";
 
 const repo = resolve(import.meta.dirname, "..");
 const ENV = { OPENAI_CLIENT_ASSISTANT_TOKEN: TOKEN };
@@ -75,9 +75,20 @@ describe("the bundled evaluation through crashlab serve-assistant", () => {
     expect(served.stderr()).not.toContain(TOKEN);
   });
 
-  it("gives the in-process client delegation's verdict on every CRAWL, WALK and RUN trial", async () => {
+  it("gives the in-process client delegation's verdict on every CRAWL, WALK and RUN trial, and the service learns nothing evaluator-only", async () => {
     const local = await runRows([]);
-    const remote = await runRows(["--offline", "--assistant-endpoint", served.url], ENV);
+    // Every message the evaluator sends the service, taken down on the way.
+    const sent: string[] = [];
+    const recorder = await recordingProxy(served.url, sent);
+    const remote = await runRows(["--offline", "--assistant-endpoint", recorder.url], ENV).finally(() => recorder.close());
+    const wire = sent.join("\n");
+    expect(new Set(sent.map((t) => (JSON.parse(t) as { type: string }).type))).toEqual(new Set(["session.configure", "session.fixture", "live.event"]));
+    for (const c of PLAN.cases) {
+      const e = c.scenario.expected;
+      const secrets = [e.answer, ...e.criteria, ...(e.golden_path?.steps ?? [])].filter((x): x is string => typeof x === "string" && x.length > 12);
+      for (const secret of secrets) expect(wire, `${c.id}: ${secret}`).not.toContain(secret);
+    }
+    expect(wire).not.toContain('"expected"');
     expect(local.rows.length).toBe(72);
     expect(new Set(local.rows.map((r) => r.trial_id.split("_")[0]))).toEqual(new Set(["harbor", "run"]));
     expect(remote.rows.map((r) => r.trial_id)).toEqual(local.rows.map((r) => r.trial_id));

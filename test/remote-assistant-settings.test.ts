@@ -8,6 +8,9 @@ import { UsageError } from "../src/core/cli/usage-error";
 import { checkClientServiceEndpoint, clientServiceToken, isLoopbackHost } from "../src/core/services/client-service";
 import { redactor } from "../src/core/services/redact";
 import { SettingsError } from "../src/core/settings/errors";
+import { restaurantPolicy } from "../examples/restaurant/policy";
+import { gptLiveTarget } from "../src/core/gpt-live-target/adapter";
+import { DEFAULT_TARGET_SETTINGS, type TargetSettings } from "../src/core/target/settings";
 import { cli } from "./cli-harness";
 import { engineFor } from "./settings-harness";
 
@@ -103,6 +106,32 @@ describe("--assistant-endpoint and the run it makes", () => {
     expect(parseRunArgs(["--offline", "--no-real-time"]).flags.values.get("live")).toBeUndefined();
     expect(() => parseRunArgs(["--offline", "--live"])).toThrow(UsageError);
     expect(() => parseRunArgs(["--live", "--offline"])).toThrow("--offline and --live contradict each other: --offline is the default (the local simulator), --live uses OpenAI's services; pass one");
+  });
+});
+
+describe("a target that names its own client-delegation service", () => {
+  const target = (endpoint: string, settings: Partial<TargetSettings> = {}) =>
+    gptLiveTarget({
+      settings: { ...DEFAULT_TARGET_SETTINGS, delegation: "client", client_service: { token: TOKEN }, ...settings },
+      instructions: "x",
+      backend_instructions: "y",
+      tools: [],
+      offline: { policy: restaurantPolicy() },
+      client_service: { endpoint },
+    });
+
+  it("gets the run's token when the run names no endpoint, and the run's endpoint wins over its own", () => {
+    expect(engineFor(["--assistant", "client"], {}, ENV).target_settings!.client_service).toEqual({ token: TOKEN });
+    expect(engineFor(["--assistant", "client"], {}, ENV).target_settings!.credentials).toMatchObject({ client_service: "OPENAI_CLIENT_ASSISTANT_TOKEN" });
+    expect(target("wss://own.example.com/ws").describe().settings).toMatchObject({ client_service: "wss://own.example.com/ws" });
+    expect(target("wss://own.example.com/ws", { client_service: { endpoint: URL_, token: TOKEN } }).describe().settings).toMatchObject({ client_service: URL_ });
+    // A managed (responses) target has no client-delegation service, whatever it names.
+    expect(target("wss://own.example.com/ws", { delegation: "responses" }).describe().settings?.client_service).toBeUndefined();
+  });
+
+  it("has its own endpoint and the token checked as the run's are", () => {
+    expect(() => target("ws://own.example.com/ws")).toThrow(/gptLiveTarget client_service\.endpoint is a plain ws:\/\/ URL to own\.example\.com/);
+    expect(() => target("wss://own.example.com/ws", { api_key: TOKEN, mode: "live" })).toThrow(/is the same value as api_key/);
   });
 });
 

@@ -105,3 +105,34 @@ export async function redirector(to: string): Promise<{ url: string; followed: (
   const port = (server.address() as { port: number }).port;
   return { url: `ws://127.0.0.1:${port}/ws/assistant`, followed: () => followed, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
+
+/** A pass-through that keeps every message the evaluator sends (the service's answers pass unchanged). */
+export async function recordingProxy(upstream: string, sent: string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer();
+  const wss = new WebSocketServer({ noServer: true });
+  server.on("upgrade", (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (down) => {
+      const up = new WebSocket(upstream, { headers: { Authorization: String(req.headers.authorization ?? "") } });
+      const early: string[] = [];
+      down.on("message", (d) => {
+        sent.push(String(d));
+        if (up.readyState === WebSocket.OPEN) up.send(String(d));
+        else early.push(String(d));
+      });
+      up.on("open", () => early.splice(0).forEach((m) => up.send(m)));
+      up.on("message", (d) => down.send(String(d)));
+      up.on("close", () => down.close());
+      down.on("close", () => up.close());
+      up.on("error", () => undefined);
+      down.on("error", () => undefined);
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return {
+    url: `ws://127.0.0.1:${(server.address() as { port: number }).port}/ws/assistant`,
+    close: async () => {
+      for (const c of wss.clients) c.terminate();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
