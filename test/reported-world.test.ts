@@ -70,8 +70,8 @@ const scenario = Scenario.parse({
   expected: { answer: "Books Tuesday", delegation: "required", tools: { required: [{ name: "book", arguments: { day: "tuesday" } }] }, state: { booked: true } },
 });
 
-function gradingOf(reported: boolean, finalState = booked): GradingInput {
-  const w = reportedWorld(shop, "t#1", empty, [call({ state: finalState })]);
+function gradingOf(reported: boolean, finalState: object = booked): GradingInput {
+  const w = reportedWorld(shop, "t#1", empty, [call({ state: finalState as never })]);
   const execution: ToolExecution = { call_id: "c1", name: "book", arguments: { day: "tuesday" }, raw_arguments: '{"day":"tuesday"}', status: "completed", output: { ok: true }, requested_ms: 900, completed_ms: 1000, world_seq: 1, ...(reported ? { reported_by: "target" as const } : {}) };
   return {
     scenario,
