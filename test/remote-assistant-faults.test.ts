@@ -221,6 +221,9 @@ describe("each fault of the service ends the trial as documented, in one sentenc
       expect(record.status).toBe("failed");
       expect(record.limits.usage.exceeded).toBe("tool_calls");
       expect(record.checks.find((c) => c.id === "conversation_completed")?.rationale).toMatch(/limit tool_calls exceeded \(2\)/);
+      // Stopped by the limit, not by a fault of the service: no protocol violation, and the work it was doing is left unfinished beside it.
+      expect(record.events.some((e) => e.type === "error" && (e.data as { fatal?: boolean }).fatal)).toBe(false);
+      expect(record.cleanup_errors).toEqual([{ stage: "remote_service", message: "the client-delegation service still had delegation dlg_1 unfinished when the session ended" }]);
     } finally {
       await doubled.close();
     }

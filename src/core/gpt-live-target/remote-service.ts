@@ -53,6 +53,8 @@ export class RemoteClientService {
   private queue: Promise<void> = Promise.resolve();
   private received = 0;
   private oversize = false;
+  /** Delegations still at work when the trial stopped: unfinished at the end. */
+  private readonly cutShort = new Set<string>();
   /** setup: connecting and configuring; ready: forwarding; closing: the Live session ended; done: let go. */
   private phase: "setup" | "ready" | "closing" | "done" = "setup";
   private failed = false;
@@ -201,7 +203,7 @@ export class RemoteClientService {
     if (typeof message === "string") return this.violate(message);
     if (this.waiter && (message.type === "session.ready" || message.type === "session.fixture.applied" || message.type === "error")) return this.waiter(message);
     if (this.phase === "closing" && message.type === "session.closed") return void this.closeAnswered?.(null);
-    this.queue = this.queue.then(() => this.handle(message)).catch((error: unknown) => this.violate((error as Error)?.message ?? String(error)));
+    this.queue = this.queue.then(() => this.handle(message)).catch((error: unknown) => (this.host.io.signal.aborted ? this.trialStopped() : this.violate((error as Error)?.message ?? String(error))));
   }
 
   private async handle(message: ServiceMessage): Promise<void> {
@@ -323,6 +325,18 @@ export class RemoteClientService {
     io.emit({ type: "error", at_ms: io.clock.now(), code: `remote_service_${what}`, message: `ignored: ${what.replace(/_/g, " ")} for delegation ${id}`, fatal: false });
   }
 
+  /**
+   * The trial stopped (a limit hit while recording what the service reported, say): the trial records why;
+   * here the clock is let go, and the delegations still at work are what the service left unfinished.
+   */
+  private trialStopped(): void {
+    for (const [id, d] of this.delegations)
+      if (d.state === "pending") {
+        this.settle(d, "abandoned");
+        this.cutShort.add(id);
+      }
+  }
+
   private violate(message: string): void {
     this.fault(`protocol violation by the client-delegation service: ${message}`);
   }
@@ -360,7 +374,7 @@ export class RemoteClientService {
     }
     await this.queue;
     if (this.failed) return null;
-    const unfinished = [...this.delegations].filter(([, d]) => d.state === "pending").map(([id]) => id);
+    const unfinished = [...this.delegations].filter(([id, d]) => d.state === "pending" || this.cutShort.has(id)).map(([id]) => id);
     this.phase = "closing";
     const answered = new Promise<string | null>((resolve) => {
       const timer = setTimeout(() => resolve(`the client-delegation service did not answer the session's end with session.closed within ${this.limits.close_timeout_ms / 1000} s`), this.limits.close_timeout_ms);

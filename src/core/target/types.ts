@@ -6,16 +6,9 @@ import type { Json, ToolDeclaration } from "../world/types";
 
 export type { ToolDeclaration } from "../world/types";
 
-export interface HistoryMessage {
-  role: "user" | "assistant";
-  text: string;
-}
+import type { CallerContext } from "./caller-context";
 
-/** Authorized context from earlier turns: the only scenario data besides the caller's words that reaches a target. */
-export interface CallerContext {
-  summary?: string;
-  history?: HistoryMessage[];
-}
+export type { CallerContext, HistoryMessage } from "./caller-context";
 
 export type DelegationMode = "responses" | "client";
 
