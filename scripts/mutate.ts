@@ -51,7 +51,7 @@ export const TARGETS: Target[] = [
   { file: "src/core/timeline/segments.ts", tests: TIMELINE_TESTS },
   { file: "src/core/timeline/intervals.ts", tests: TIMELINE_TESTS },
   { file: "src/core/timeline/caller-actions.ts", tests: TIMELINE_TESTS },
-  { file: "src/core/verify/deterministic.ts", tests: ["test/grading.test.ts", "test/procedure-grading.test.ts", "test/grounding.test.ts"] },
+  { file: "src/core/verify/deterministic.ts", tests: ["test/grading.test.ts", "test/procedure-grading.test.ts", "test/grounding.test.ts", "test/reported-world.test.ts"] },
   { file: "src/core/verify/match.ts", tests: ["test/grading.test.ts"] },
   { file: "src/core/verify/procedure.ts", tests: ["test/procedure-steps.test.ts", "test/procedure-grading.test.ts"] },
   { file: "src/core/verify/turns.ts", tests: ["test/conversation-turns.test.ts"] },

@@ -3,7 +3,7 @@ import * as alpha from "./alpha/index";
 import { main } from "./core/cli/main";
 
 // The bin stays thin: all behaviour lives in main(), which the tests drive directly. Only `run` has
-// partial work worth keeping, and only `view --review` serves until stopped, so only they handle signals;
+// partial work worth keeping, and only `view --review` and `serve-assistant` serve until stopped, so only they handle signals;
 // other commands keep the default behaviour.
 const argv = process.argv.slice(2);
 const interrupt = new AbortController();
@@ -27,7 +27,7 @@ if (argv[0] === "run") {
     });
 }
 // `view --review` serves until a signal: the first ends it cleanly.
-if (argv[0] === "view" && argv.includes("--review")) for (const name of SIGNALS) process.once(name, () => interrupt.abort(name));
+if ((argv[0] === "view" && argv.includes("--review")) || argv[0] === "serve-assistant") for (const name of SIGNALS) process.once(name, () => interrupt.abort(name));
 main(argv, {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),

@@ -49,8 +49,8 @@ describe("artifacts that fit", () => {
       expect(readFileSync(join(dir, t.artifacts.conversation_transcript!), "utf8")).toMatch(/^USER \d+\.\.\d+ms: /);
     }
     expect(wavs(dir).sort()).toEqual(doc.trials.filter((t) => t.status !== "passed" || t.repetition === 1).map((t) => key(t.trial_id)).sort());
-    // Only conversation.wav: the single tracks are cut from it on request.
-    for (const k of wavs(dir)) expect(readdirSync(join(dir, "audio", k)).sort()).toEqual(["conversation.transcript.txt", "conversation.wav"]);
+    // conversation.wav, and beside it the caller audio sent and the assistant audio captured, as the reference harness lays a trial out.
+    for (const k of wavs(dir)) expect(readdirSync(join(dir, "audio", k)).sort()).toEqual(["conversation.transcript.txt", "conversation.wav", "input.wav", "output.wav"]);
     // Every trial keeps its transcript and its gzipped events.
     for (const t of doc.trials) {
       expect(existsSync(join(dir, t.artifacts.transcript!))).toBe(true);

@@ -97,9 +97,19 @@ describe("CRAWL through audio and the GPT-Live simulator", () => {
     const callerEnd = caller[caller.length - 1]!.end_ms;
     const firstAnswer = assistant.find((a) => a.start_ms >= callerEnd)!;
     expect(record.metrics.audio!.response_latency_ms).toBe(roundMs(firstAnswer.start_ms - callerEnd));
-    // conversation.wav is the one recording: the input cut from its left channel is exactly the bytes sent,
-    // checked against the record's sha256 by `crashlab audio extract`.
-    expect(paths.input_wav).toBeUndefined();
+    // Beside conversation.wav, as the reference harness lays a trial out: input.wav, exactly the bytes sent,
+    // and output.wav, the assistant audio captured (its stretches without the gaps); the input cut from its left channel is the same
+    // bytes, checked against the record's sha256 by `crashlab audio extract`.
+    expect(paths.input_wav).toBe(`audio/${record.trial_id.replace("#", ".r")}/input.wav`);
+    const written = readWav(readFileSync(join(dir, paths.input_wav!)));
+    expect(written).toMatchObject({ channels: 1, sampleRate: 24000 });
+    expect(Buffer.from(written.data).equals(Buffer.from(media[0]!.input_pcm))).toBe(true);
+    const output = readWav(readFileSync(join(dir, paths.output_wav!)));
+    expect(output.channels).toBe(1);
+    const spans = media[0]!.assistant.spans;
+    const captured = spans.flatMap((sp) => [...media[0]!.assistant.track.subarray(sp.sample_offset, sp.sample_offset + sp.sample_count)]);
+    expect(captured.length).toBeGreaterThan(24_000);
+    expect(Buffer.from(pcm16ToBytesForTest(captured)).equals(Buffer.from(output.data))).toBe(true);
     let said = "";
     const code = await main(["audio", "extract", dir, "--trial", record.trial_id], { stdout: (t) => (said += t), stderr: (t) => (said += t), cwd: dir, alpha: {}, env: {} });
     expect(code).toBe(0);
@@ -216,3 +226,11 @@ describe("the restaurant target refuses faults in live mode", () => {
     expect(() => restaurantLiveTarget({ ...DEFAULT_TARGET_SETTINGS, mode: "live", api_key: "sk-x" }, ["double_books"])).toThrow(/exist only in the offline policy/);
   });
 });
+
+/** Samples as little-endian PCM16 bytes. */
+function pcm16ToBytesForTest(samples: ArrayLike<number>): Uint8Array {
+  const out = new Uint8Array(samples.length * 2);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < samples.length; i++) view.setInt16(i * 2, samples[i]!, true);
+  return out;
+}

@@ -33,7 +33,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   target: ["services", "settings", "time", "world"],
   live: ["audio", "services", "time"],
   simulator: ["audio", "language", "live", "speech", "target", "time"],
-  "gpt-live-target": ["live", "services", "simulator", "speech", "target", "world"],
+  "client-service": ["target", "world"],
+  "gpt-live-target": ["client-service", "live", "services", "simulator", "speech", "target", "world"],
   verify: ["dataset", "language", "record", "timeline", "world"],
   judge: ["dataset", "record", "services", "settings", "timeline", "verify"],
   caller: ["audio", "dataset", "language", "live", "services", "time", "timeline", "world"],
@@ -45,7 +46,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   runner: [ROOT_FILES, "caller", "dataset", "files", "gate", "gpt-live-target", "journal", "judge", "live", "package", "provenance", "record", "report", "run", "services", "settings", "speech", "target", "trial"],
   review: ["files", "gate", "record", "run-folder", "stats"],
   init: [ROOT_FILES, "files", "walk"],
-  cli: [ROOT_FILES, "audio", "caller", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "run-folder", "runner", "services", "settings", "speech", "target", "trial", "walk"],
+  cli: [ROOT_FILES, "audio", "caller", "client-service", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "run-folder", "runner", "services", "settings", "speech", "target", "trial", "walk"],
 };
 
 function sourceFiles(dir: string): string[] {

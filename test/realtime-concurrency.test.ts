@@ -129,7 +129,7 @@ describe("real time keeps work off the pacing thread", () => {
     const a = writeTrialArtifacts(whole, record, media[0]!, null, (t) => t, "all");
     const b = await writeTrialArtifactsPaced(async () => void pauses++, paced, record, media[0]!, null, (t) => t, "all");
     expect(b).toEqual(a);
-    expect(pauses).toBe(4); // events | transcript and readable transcript | stereo tracks | WAV
+    expect(pauses).toBe(5); // events | transcript and readable transcript | stereo tracks | conversation.wav | input.wav and output.wav
     const files = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
     expect(files(paced)).toEqual(files(whole));
     for (const f of files(whole)) expect(readFileSync(join(paced, f)).equals(readFileSync(join(whole, f))), f).toBe(true);

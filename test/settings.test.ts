@@ -194,6 +194,14 @@ describe("crashlab.toml", () => {
     expect(r.sources.assistant_endpoint!.kind).toBe("default");
   });
 
+  it("takes [assistant] endpoint as the client-delegation service's URL (docs/remote-assistant.md)", () => {
+    const dir = temp();
+    const { layer } = readConfigFile(file(dir, "crashlab.toml", '[assistant]\nmode = "client"\nendpoint = "wss://agent.example.com/ws/assistant"\n'), "crashlab.toml");
+    const r = resolveSettings([layer]);
+    expect(r.settings).toMatchObject({ assistant: "client", assistant_endpoint: "wss://agent.example.com/ws/assistant", real_time: true });
+    expect(r.sources.assistant_endpoint).toEqual({ kind: "config", label: "crashlab.toml line 3 ([assistant] endpoint)" });
+  });
+
   it.each([
     ["an unknown key", "[audio]\nchunk_ms = 20\nchunk_size = 20\n", /^crashlab.toml line 3: \[audio\] chunk_size is not a setting \(the keys of \[audio\]: .*chunk_ms.*\)/],
     ["an unknown section", "[execution]\nseed = 1\n\n[simulator]\ntick_ms = 200\n", /^crashlab.toml line 4: unknown section \[simulator\] \(sections: \[dataset\], \[execution\]/],
@@ -204,7 +212,7 @@ describe("crashlab.toml", () => {
     ["a choice it does not have", "[assistant]\nmode = \"server\"\n", 'crashlab.toml line 2: [assistant] mode takes one of responses, client (got the string "server")'],
     ["a list item it does not have", "[audio]\ncondition = [\"clean\", \"quiet\"]\n", "crashlab.toml line 2: [audio] condition takes one of clean, noisy, telephony, background_speech, echo, packet_loss, realistic, or a list of them (got an array)"],
     ["another sample rate", "[audio]\nsample_rate_hz = 16000\n", "crashlab.toml line 2: [audio] sample_rate_hz takes 24000 (got 16000)"],
-    ["a client-delegation service", "[assistant]\nendpoint = \"wss://agent.example.com/ws\"\n", /line 2: \[assistant\] endpoint takes nothing \(a client-delegation service of its own is not supported by this crashlab; leave it empty\)/],
+    ["a client-delegation service that is not a string", "[assistant]\nendpoint = 8795\n", 'crashlab.toml line 2: [assistant] endpoint takes a non-empty string (got 8795)'],
     ["not TOML", "[audio]\nchunk_ms = = 20\n", /^crashlab.toml line 2, column \d+: not valid TOML \(.+\); fix that line/],
     ["a table where a section's key belongs", "[audio]\n[audio.chunk_ms]\nx = 1\n", /line 2: \[audio\] chunk_ms takes a whole number/],
   ])("%s is refused naming the file, the line and the key, with what is accepted", (_what, text, message) => {

@@ -60,11 +60,16 @@ export type {
   TokenUsage,
   ToolCallRequest,
   ToolReply,
+  TargetReport,
+  ReportedToolCall,
 } from "../core/target/types";
 export { policyTarget, type PolicyTargetOptions } from "../core/target/text-target";
 export { gptLiveTarget, type GptLiveTargetOptions } from "../core/gpt-live-target/adapter";
 export { LiveClient } from "../core/live/index";
 export { startLiveSimulator, type LiveSimulator } from "../core/simulator/index";
+// A client-delegation service of your own (docs/remote-assistant.md): the contract's limits, and the reference service serve-assistant runs.
+export { DEFAULT_CONNECTOR_LIMITS, DEFAULT_SERVICE_LIMITS, type ConnectorLimits, type ServiceLimits } from "../core/client-service/protocol";
+export { startAssistantService, type AssistantService, type AssistantServiceOptions } from "../core/client-service/server";
 export type { TargetSettings, TargetFactory, TargetEntry } from "../core/target/settings";
 
 // Caller speech, for `run(plan, { caller_speech })` (offline espeak-ng is GPL-3.0 and loads only when used; see README).

@@ -39,6 +39,9 @@ Usage:
                                   nothing; exits as \`run\` does
   crashlab calibrate <run-dir>…   the semantic judge against people, per clause: agreement, Cohen's
                                   kappa with a 95% interval, disagreements (docs/review.md)
+  crashlab serve-assistant [--port N]
+                                  serve a target's offline policy and world as a client-delegation
+                                  service on loopback (token required) for \`run --assistant-endpoint\`
   crashlab schema [--reviews]     print the JSON Schema of results.json (--reviews: of a reviews.jsonl line)
   crashlab --version | --help
 

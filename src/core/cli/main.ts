@@ -23,6 +23,7 @@ import { planWithDatasets } from "../package/datasets";
 import { scaffold, scaffoldSummary } from "../init/scaffold";
 import { UsageError } from "./options";
 import { runCommand } from "./run-command";
+import { serveAssistantCommand } from "./serve-assistant";
 import { machineFault, machineFaultLine, pathFault } from "../files/machine-fault";
 import { escapeControls } from "../run-folder/text";
 
@@ -92,6 +93,8 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         return await gatesCommand(rest, io);
       case "calibrate":
         return await calibrateCommand(rest, io);
+      case "serve-assistant":
+        return await serveAssistantCommand(rest, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

@@ -24,6 +24,7 @@ export interface CommandFlag {
 }
 
 export const COMMAND_FLAGS = {
+  offline: { type: "boolean", help: "the explicit form of the default: the local GPT-Live simulator and offline engines (refused with --live)", section: "target" },
   config: { type: "string", value: "<file>", help: "read settings from this TOML file (default: crashlab.toml beside the package, when there is one)", section: "configuration" },
   "env-file": { type: "string", value: "<file>", help: "read the documented variables (keys, models, endpoints) from this file (default: .env beside the package, when there is one); the shell wins over it", section: "configuration" },
   "explain-settings": { type: "boolean", help: "print every setting's value and where it came from (flag, environment, config file, PLAN defaults, built-in default), then stop: nothing runs", section: "configuration" },
@@ -100,6 +101,8 @@ export function parseRunArgs(argv: readonly string[]): RunCommandLine {
     labels[key] = key in labels && setting.kind === "list" ? `${labels[key]}/--${flag}` : `--${flag}`;
   }
   const text = (flag: string) => values[flag] as string | undefined;
+  // --offline says the default out loud (the form other harnesses' command lines use); with --live it contradicts.
+  if (values.offline === true && given.live === true) throw new UsageError(`--offline and ${labels.live} contradict each other: --offline is the default (the local simulator), --live uses OpenAI's services; pass one`);
   return {
     flags: layerOf("flag", given, (k) => labels[k]!),
     help: values.help === true,

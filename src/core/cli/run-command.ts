@@ -108,7 +108,7 @@ export async function runCommand(argv: string[], givenIo: CliIO, cliRedact: Reda
         if (resume) io.stderr(`crashlab: resuming ${session.meta.run_id}: ${resolved.trials.filter((t) => session.finished.has(t.trial_id)).length} of ${resolved.trials.length} trial(s) finished before, the rest run now\n`);
         if (resolved.target_settings.mode === "offline" && credentials.values.OPENAI_API_KEY) io.stderr("crashlab: OPENAI_API_KEY is set; this run is offline — pass --live to evaluate against the real service\n");
         io.stderr(
-          `crashlab ${CRASHLAB_VERSION}: ${shard ? `shard ${shard.index}/${shard.count}: ` : ""}${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}, seed ${resolved.seed}, ${s.real_time ? "real" : "virtual"} time${threads > 1 ? `, ${threads} worker threads` : ""} → ${session.dir}\n`,
+          `crashlab ${CRASHLAB_VERSION}: ${shard ? `shard ${shard.index}/${shard.count}: ` : ""}${resolved.trials.length} trial(s) of ${new Set(resolved.trials.map((t) => t.case.id)).size} case(s), target ${resolved.target_name}${serviceNote(resolved.target_settings.client_service?.endpoint)}, seed ${resolved.seed}, ${s.real_time ? "real" : "virtual"} time${threads > 1 ? `, ${threads} worker threads` : ""} → ${session.dir}\n`,
         );
       },
       ...(s.verbose ? { onLine: (l) => io.stderr(`${conversationLine(l)}\n`) } : {}),
@@ -131,6 +131,11 @@ export async function runCommand(argv: string[], givenIo: CliIO, cliRedact: Reda
   } finally {
     cache.dispose();
   }
+}
+
+/** Who answers client delegations, when it is the application's own service: said in the run's first line. */
+function serviceNote(endpoint: string | undefined): string {
+  return endpoint ? ` (client delegations answered by the service at ${endpoint}; its tool calls and state are its own report)` : "";
 }
 
 /** A file beside the package, read when it is there (a folder of that name is read too, and refused). */

@@ -3,8 +3,10 @@
  * service or (offline) a fresh local simulator per session, and reports it to the harness.
  */
 import { OPENAI_API_BASE_URL, splitServiceUrl, type AuthHeader } from "../services/auth";
+import { checkClientServiceEndpoint, CLIENT_SERVICE_TOKEN_ENV, clientServiceToken } from "../services/client-service";
 import { startEspeak } from "../speech/espeak";
 import { memoizedEspeak } from "../speech/memo";
+import { commentaryParts, ObservedTranscript, parseToolOutput } from "../target/client-backend";
 import type { AssistantPolicy, PolicyToolResult } from "../target/policy";
 import { normalizeUsage, ResponsesBackend } from "../target/responses-backend";
 import type { TargetSettings } from "../target/settings";
@@ -16,6 +18,10 @@ import type { LiveFault } from "../simulator/faults";
 import { DEFAULT_SIMULATOR_TIMING, type SimulatorTiming } from "../simulator/timing";
 import type { SimulatorSynthesizer } from "../simulator/voice";
 import { startLiveSimulator, type LiveSimulator } from "../simulator/server";
+import type { ConnectorLimits } from "../client-service/protocol";
+import { REMOTE_STAGE, RemoteClientService } from "./remote-service";
+
+export { commentaryParts, MAX_COMMENTARY_CHARS } from "../target/client-backend";
 
 export const GPT_LIVE_URL = "wss://api.openai.com/v1/live/sessions";
 
@@ -44,6 +50,12 @@ export interface GptLiveTargetOptions {
   };
   /** Extra data that defines the target (fault variant, policy version): part of the provenance digest. */
   describe?: Record<string, Json>;
+  /**
+   * Client delegation answered by a separately running client-delegation service (docs/remote-assistant.md):
+   * its WebSocket URL when the run's settings name none (`--assistant-endpoint` wins), and the connector's
+   * limits (defaults there). The token always comes from the run (OPENAI_CLIENT_ASSISTANT_TOKEN).
+   */
+  client_service?: { endpoint?: string; limits?: Partial<ConnectorLimits> };
 }
 
 /** A fatal failure observed on the session; the harness ends the trial as infrastructure_error at `stage`. */
@@ -69,9 +81,10 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
   if (settings.mode === "offline" && !options.offline) throw new Error("an offline GPT-Live target needs an offline policy to drive the local simulator");
   // OpenAI's own Live service needs its key; a custom endpoint gets exactly the key named for it, or none.
   if (settings.mode === "live" && !settings.api_key && !settings.endpoint) throw new Error("a live GPT-Live target needs an API key");
-  const responsesBackend = clientBackend(settings) === "responses";
-  if (settings.delegation === "client" && !responsesBackend && !options.offline)
-    throw new Error("client delegation needs a backend: give the target an offline policy, or a Responses endpoint (client_backend: \"responses\")");
+  const service = clientService(options);
+  const responsesBackend = !service && clientBackend(settings) === "responses";
+  if (settings.delegation === "client" && !service && !responsesBackend && !options.offline)
+    throw new Error("client delegation needs a backend: give the target an offline policy, a Responses endpoint (client_backend: \"responses\"), or a client-delegation service (client_service)");
   let assistantVoice: SimulatorSynthesizer | undefined;
   // The simulator's own voice is a fixed function of its text: each reply is synthesized once per process (memo.ts).
   const voice = () => (assistantVoice ??= options.offline?.synthesizer ?? memoizedEspeak(settings.voice, settings.simulator_speech_cache));
@@ -79,11 +92,13 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
   return {
     kind: "gpt-live",
     accepts: ["audio"],
+    ...(options.offline ? { policy: options.offline.policy } : {}),
     describe(): TargetDescriptor {
       return {
         kind: "gpt-live",
         model: settings.model,
-        backend_model: settings.delegation === "responses" || responsesBackend ? settings.backend_model : `policy:${options.offline!.policy.name}@${options.offline!.policy.version}`,
+        // A client-delegation service runs its own backend: crashlab asks for no model there.
+        ...(service ? {} : { backend_model: settings.delegation === "responses" || responsesBackend ? settings.backend_model : `policy:${options.offline!.policy.name}@${options.offline!.policy.version}` }),
         instructions: options.instructions,
         backend_instructions: options.backend_instructions,
         tools: options.tools.map((t) => t.name),
@@ -97,6 +112,7 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
           ...(settings.credentials ? { credentials: { ...settings.credentials } } : {}),
           // Where client delegations are answered, and non-default key headers (Azure): never a key.
           ...(settings.delegation === "client" && responsesBackend ? { responses_endpoint: splitServiceUrl(settings.responses_base_url ?? OPENAI_API_BASE_URL).base } : {}),
+          ...(service ? { client_service: service.endpoint } : {}),
           ...(settings.api_key_header === "api-key" || settings.responses_api_key_header === "api-key"
             ? { key_headers: { live: settings.api_key_header ?? "authorization", responses: settings.responses_api_key_header ?? "authorization" } }
             : {}),
@@ -133,8 +149,11 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
       }
       const session = new LiveTargetSession(options, request, io, simulator, settings.mode === "offline" ? "local-simulator" : servedBy(url));
       try {
+        // The application's own service first: a refused token or an unreachable service opens no Live session.
+        if (service) await session.connectService(service);
         await session.connect(url, apiKey, settings.mode === "live" ? (settings.api_key_header ?? "authorization") : "authorization");
       } catch (error) {
+        session.dropService();
         await simulator?.close();
         throw error;
       }
@@ -150,6 +169,19 @@ function servedBy(url: string): string {
   } catch {
     return "unknown";
   }
+}
+
+/** The client-delegation service that answers client delegations, when there is one: the run's setting, else the target's own. */
+function clientService(options: GptLiveTargetOptions): { endpoint: string; token: string | undefined; limits: Partial<ConnectorLimits> } | null {
+  const { settings } = options;
+  if (settings.delegation !== "client") return null;
+  const endpoint = settings.client_service?.endpoint ?? options.client_service?.endpoint;
+  if (!endpoint) return null;
+  // The run's settings checked theirs; a target's own is checked here, the same way.
+  if (settings.client_service?.endpoint === undefined) checkClientServiceEndpoint("gptLiveTarget client_service.endpoint", endpoint);
+  const token = settings.client_service?.token;
+  if (token !== undefined) clientServiceToken({ [CLIENT_SERVICE_TOKEN_ENV]: token }, { api_key: settings.api_key, responses_api_key: settings.responses_api_key }, "a client-delegation service");
+  return { endpoint, token, limits: options.client_service?.limits ?? {} };
 }
 
 /** Who answers client delegations: the settings say, else the Responses API live and the policy offline. */
@@ -195,8 +227,10 @@ class LiveTargetSession implements TargetSession {
   private closing = false;
   /** Function calls of the current managed response per delegation, answered once it completes. */
   private readonly pendingCalls = new Map<string, Array<{ call_id: string; name: string; arguments: string }>>();
-  private readonly transcript: Array<{ role: "user" | "assistant"; text: string }> = [];
+  private readonly transcript: ObservedTranscript;
   private readonly backend: ResponsesBackend | undefined;
+  /** The application's own client-delegation service, when it answers the delegations. */
+  private service: RemoteClientService | null = null;
 
   constructor(
     private readonly options: GptLiveTargetOptions,
@@ -205,7 +239,7 @@ class LiveTargetSession implements TargetSession {
     private readonly simulator: LiveSimulator | undefined,
     private readonly servedBy: string,
   ) {
-    this.transcript.push(...(request.context?.history ?? []));
+    this.transcript = new ObservedTranscript(request.context?.history ?? []);
     const { settings } = options;
     if (request.delegation === "client" && clientBackend(settings) === "responses")
       this.backend = new ResponsesBackend({
@@ -253,6 +287,36 @@ class LiveTargetSession implements TargetSession {
     });
   }
 
+  /** Connect to the client-delegation service (docs/remote-assistant.md); its refusal is this session's failure to start, at `remote_service`. */
+  async connectService(service: { endpoint: string; token: string | undefined; limits: Partial<ConnectorLimits> }): Promise<void> {
+    const { io } = this;
+    if (!service.token) throw new SessionFault(REMOTE_STAGE, "a client-delegation service needs its token: set OPENAI_CLIENT_ASSISTANT_TOKEN (the run passes it to the target as settings.client_service.token)");
+    if (!io.report) throw new SessionFault(REMOTE_STAGE, "this harness keeps no evidence a target reports about itself, which a client-delegation service's tool calls are");
+    const real = this.options.settings.real_time;
+    this.service = new RemoteClientService(
+      service.endpoint,
+      service.token,
+      {
+        io,
+        appendCommentary: (id, content) => this.client.appendCommentary(id, content),
+        fail: (stage, message) => this.fail(stage, message),
+        // Virtual time: the service's own processing takes no trial time, so each reported call is placed one
+        // backend think time after the step before it, as crashlab's own client backend thinks.
+        thinkMs: real ? 0 : (this.options.offline?.timing?.backendDelayMs ?? DEFAULT_SIMULATOR_TIMING.backendDelayMs),
+      },
+      service.limits,
+    );
+    try {
+      await this.service.connect(this.request, io.fixture?.() ?? null);
+    } catch (error) {
+      throw new SessionFault(REMOTE_STAGE, (error as Error).message);
+    }
+  }
+
+  dropService(): void {
+    this.service?.drop();
+  }
+
   announceCallerAudio(audio: { pcm: Uint8Array; text: string }): void {
     this.simulator?.registerCallerAudio(audio.pcm, audio.text);
   }
@@ -272,6 +336,9 @@ class LiveTargetSession implements TargetSession {
     this.closing = true;
     try {
       const result = await this.client.close({ timeoutMs: 10_000 });
+      // The service hears the session's end and must answer it, with no work left unfinished.
+      const serviceFault = this.service ? await this.service.finish(result.outcome === "closed" ? (result.event as unknown as Record<string, unknown>) : null) : null;
+      if (serviceFault) throw new SessionFault(REMOTE_STAGE, serviceFault);
       const seconds = result.usage_seconds ?? this.client.usageSeconds;
       if (result.outcome === "closed")
         return { closed_cleanly: result.reason === "close_requested", close_reason: result.reason, ...(seconds !== undefined ? { frontend_seconds: seconds } : {}) };
@@ -281,6 +348,7 @@ class LiveTargetSession implements TargetSession {
         ...(seconds !== undefined ? { frontend_seconds: seconds } : {}),
       };
     } finally {
+      this.service?.drop();
       await this.simulator?.close();
     }
   }
@@ -315,7 +383,8 @@ class LiveTargetSession implements TargetSession {
         // Input timestamps count received input audio: shift them onto the trial timeline.
         const offset = this.firstAudioAt ?? at;
         io.emit({ type: "transcript.delta", at_ms: at, role: "user", text: e.delta, ...(e.start_ms !== undefined ? { start_ms: offset + e.start_ms } : {}), ...(e.end_ms !== undefined ? { end_ms: offset + e.end_ms } : {}) });
-        this.appendTranscript("user", e.delta);
+        this.transcript.append("user", e.delta);
+        this.service?.observe(e);
         return;
       }
       case "session.output_transcript.delta": {
@@ -325,19 +394,25 @@ class LiveTargetSession implements TargetSession {
         const origin = this.sessionStartedAt ?? at;
         const placed = e.start_ms !== undefined && e.end_ms !== undefined ? { start_ms: origin + e.start_ms, end_ms: origin + Math.max(e.start_ms, e.end_ms) } : { start_ms: at, end_ms: at };
         io.emit({ type: "transcript.delta", at_ms: at, role: "assistant", text: e.delta, ...placed });
-        this.appendTranscript("assistant", e.delta);
+        this.transcript.append("assistant", e.delta);
+        this.service?.observe(e);
         return;
       }
       case "session.delegation.created":
         // Targets other than these two (the references name more) are in the raw log; nothing here answers them.
         if (e.delegation.target !== "client" && e.delegation.target !== "responses") return;
-        io.emit({ type: "delegation.created", at_ms: at, delegation_id: e.delegation.id, target: e.delegation.target, ...(e.delegation.response_id ? { response_id: e.delegation.response_id } : {}) });
-        if (e.delegation.target === "client") void this.runClientBackend(e.delegation.id);
+        {
+          const remote = this.service !== null && e.delegation.target === "client";
+          io.emit({ type: "delegation.created", at_ms: at, delegation_id: e.delegation.id, target: e.delegation.target, ...(e.delegation.response_id ? { response_id: e.delegation.response_id } : {}), ...(remote ? { reports_completion: true } : {}) });
+          if (remote) this.service!.observe(e);
+          else if (e.delegation.target === "client") void this.runClientBackend(e.delegation.id);
+        }
         return;
       case "response.event":
         return this.handleResponseEvent(e.delegation_id ?? "", e.event, at);
       case "session.commentary.appended":
-        if (e.delegation_id) io.emit({ type: "delegation.completed", at_ms: at, delegation_id: e.delegation_id });
+        // A client-delegation service says itself when a delegation is complete.
+        if (e.delegation_id && !this.service) io.emit({ type: "delegation.completed", at_ms: at, delegation_id: e.delegation_id });
         return;
       case "session.usage.updated":
         io.emit({ type: "usage", at_ms: at, seconds: e.usage.seconds });
@@ -355,12 +430,6 @@ class LiveTargetSession implements TargetSession {
       default:
         return;
     }
-  }
-
-  private appendTranscript(role: "user" | "assistant", delta: string): void {
-    const last = this.transcript[this.transcript.length - 1];
-    if (last && last.role === role && this.transcript.length > (this.request.context?.history?.length ?? 0)) last.text = `${last.text}${delta}`;
-    else this.transcript.push({ role, text: delta.trim() });
   }
 
   /** Managed (Responses) delegation: report the backend's responses, execute its function calls, continue it. */
@@ -430,8 +499,7 @@ class LiveTargetSession implements TargetSession {
     // its tool's result, and what the assistant said meanwhile is told apart from what it said after.
     const thinkMs = this.backend ? 0 : (this.options.offline?.timing?.backendDelayMs ?? DEFAULT_SIMULATOR_TIMING.backendDelayMs);
     try {
-      const lastUser = [...this.transcript].reverse().find((m) => m.role === "user");
-      const task = { request: lastUser?.text.trim() ?? "", ...(this.request.context ? { context: this.request.context } : {}), transcript: this.transcript.map((m) => ({ role: m.role, text: m.text.trim() })) };
+      const task = this.transcript.task(this.request.context);
       const tools = {
         call: async (name: string, args: Record<string, unknown>): Promise<PolicyToolResult> => {
           if (thinkMs > 0) {
@@ -441,7 +509,7 @@ class LiveTargetSession implements TargetSession {
             release = io.clock.hold("client backend");
           }
           const reply = await io.callTool({ name, arguments: JSON.stringify(args), delegation_id: delegationId });
-          return { status: reply.status, output: parseJson(reply.output) };
+          return { status: reply.status, output: parseToolOutput(reply.output) };
         },
       };
       let reply: string;
@@ -471,31 +539,5 @@ class LiveTargetSession implements TargetSession {
     } finally {
       release();
     }
-  }
-}
-
-/** Most characters per commentary append: well under the 500-token limit of one append, whatever the text. */
-export const MAX_COMMENTARY_CHARS = 1200;
-
-/** `text` in parts of at most MAX_COMMENTARY_CHARS, split after a sentence or word where possible; one part when it fits. */
-export function commentaryParts(text: string): string[] {
-  const parts: string[] = [];
-  let rest = text;
-  while (rest.length > MAX_COMMENTARY_CHARS) {
-    const window = rest.slice(0, MAX_COMMENTARY_CHARS);
-    const sentence = Math.max(window.lastIndexOf(". "), window.lastIndexOf("? "), window.lastIndexOf("! "));
-    const cut = sentence > MAX_COMMENTARY_CHARS / 2 ? sentence + 1 : window.lastIndexOf(" ") > 0 ? window.lastIndexOf(" ") : MAX_COMMENTARY_CHARS;
-    parts.push(rest.slice(0, cut).trim());
-    rest = rest.slice(cut).trimStart();
-  }
-  if (rest || parts.length === 0) parts.push(rest);
-  return parts;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

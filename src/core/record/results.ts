@@ -51,6 +51,7 @@ export const ResultsTrial = TrialRecord.pick({
   dimensions: true,
   checks: true,
   procedure: true,
+  reported_evidence: true,
   assessments: true,
   limits: true,
   provenance: true,

@@ -52,6 +52,11 @@ export const ToolExecution = z.strictObject({
   delegation_id: z.string().optional(),
   /** The world event this call produced, when it reached the world. */
   world_seq: z.number().optional(),
+  /**
+   * "target": the target executed this call itself and reported it (a client-delegation service,
+   * docs/remote-assistant.md); absent: the harness executed it against crashlab's world and observed it.
+   */
+  reported_by: z.literal("target").optional(),
 });
 export type ToolExecution = z.infer<typeof ToolExecution>;
 
@@ -302,6 +307,8 @@ export const WorldEventRecord = z.strictObject({
   error: z.strictObject({ code: z.string(), message: z.string(), details: json.optional() }).optional(),
   patches: z.array(JsonPatchOperation),
   cause: z.strictObject({ trial: z.string(), delegation_id: z.string().optional(), call_id: z.string().optional() }),
+  /** "target": derived from a call and state snapshot the target reported; absent: crashlab's world performed it. */
+  reported_by: z.literal("target").optional(),
 });
 export type WorldEventRecord = z.infer<typeof WorldEventRecord>;
 
@@ -358,10 +365,25 @@ export const TrialRecord = z.strictObject({
     diff: z.array(JsonPatchOperation),
     events: z.array(WorldEventRecord),
     view: z.record(z.string(), json),
+    /** "target": `final` (and the events and diff) are the state the target reported, not crashlab's world (docs/grading.md). */
+    reported_by: z.literal("target").optional(),
   }),
   events: z.array(LoggedEvent),
   /** RUN only: the conversation as the harness saw it. */
   conversation: ConversationRecord.optional(),
+  /**
+   * Present when the target reported its own evidence (a client-delegation service, docs/remote-assistant.md):
+   * its tool calls and state are the target's word, not crashlab's observation. `initial_state`: whether the
+   * service received the scenario's initial state (it accepts fixtures) or had to be provisioned by its owner.
+   */
+  reported_evidence: z
+    .strictObject({
+      by: z.literal("target"),
+      tool_calls: z.number().int(),
+      state_snapshots: z.number().int(),
+      initial_state: z.enum(["applied", "not_accepted", "not_needed"]),
+    })
+    .optional(),
   dimensions: z.record(z.string(), Dimension),
   /** Outcome checks (docs/grading.md). */
   checks: z.array(OutcomeCheck),

@@ -3,10 +3,10 @@
 import { gzipSync } from "node:zlib";
 import { interleaveStereo } from "../audio/pcm";
 import { conversationTracks } from "../timeline/conversation";
-import { pcm16Wav } from "../audio/wav";
+import { pcm16Wav, writeWav } from "../audio/wav";
 import type { EvidenceCatalog } from "../judge/evidence";
 import type { TrialRecord } from "../record/trial-record";
-import type { TrialMedia } from "../trial/context";
+import type { ReferenceTranscript, TrialMedia } from "../trial/context";
 import { artifactKey } from "../files/atomic";
 import { writeRunFile } from "../run-folder/files";
 import { redactShapes, type Redact } from "../services/redact";
@@ -46,8 +46,9 @@ export function writeTrialArtifacts(
   catalog: EvidenceCatalog | null = null,
   redact: Redact = redactShapes,
   policy: ArtifactPolicy = "all",
+  reference?: ReferenceTranscript,
 ): Record<string, string> {
-  const steps = artifactSteps(runDir, record, media, catalog, redact, policy);
+  const steps = artifactSteps(runDir, record, media, catalog, redact, policy, reference);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -67,8 +68,9 @@ export async function writeTrialArtifactsPaced(
   catalog: EvidenceCatalog | null,
   redact: Redact,
   policy: ArtifactPolicy,
+  reference?: ReferenceTranscript,
 ): Promise<Record<string, string>> {
-  const steps = artifactSteps(runDir, record, media, catalog, redact, policy);
+  const steps = artifactSteps(runDir, record, media, catalog, redact, policy, reference);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -83,6 +85,7 @@ function* artifactSteps(
   catalog: EvidenceCatalog | null,
   redact: Redact,
   policy: ArtifactPolicy,
+  reference?: ReferenceTranscript,
 ): Generator<void, Record<string, string>> {
   const key = artifactKey(record.trial_id);
   const events = `events/${key}.jsonl.gz`;
@@ -110,6 +113,9 @@ function* artifactSteps(
     provenance: record.provenance,
     // RUN: the conversation as the harness saw it (the caller's utterances with their intents, the relay).
     ...(record.conversation ? { conversation: record.conversation } : {}),
+    // The caller's words as the evaluator knows them beside what the target's own recognition reported.
+    ...(reference ? { reference_transcript: reference } : {}),
+    heard_transcript: heardTranscript(record),
     ...(audioNote ? { audio: audioNote } : {}),
   };
   // One line of JSON: a machine artifact (the report reads it; conversation.transcript.txt is for people).
@@ -129,6 +135,28 @@ function* artifactSteps(
 
 const conversationPath = (key: string) => `audio/${key}/conversation.wav`;
 
+/**
+ * What the target heard: its own input transcript, as it reported it (one line per stretch of caller speech
+ * it recognized between assistant turns), read from the trial's events.
+ */
+export function heardTranscript(record: TrialRecord): { source: "target_input_transcript"; text: string; lines: string[] } {
+  const lines: string[] = [];
+  let open = false;
+  for (const e of record.events) {
+    if (e.source !== "target" || e.type !== "transcript.delta") continue;
+    const data = e.data as { role?: string; text?: string };
+    if (data.role !== "user") {
+      open = false;
+      continue;
+    }
+    if (open) lines[lines.length - 1] += data.text ?? "";
+    else lines.push(data.text ?? "");
+    open = true;
+  }
+  const trimmed = lines.map((l) => l.trim()).filter(Boolean);
+  return { source: "target_input_transcript", text: trimmed.join("\n"), lines: trimmed };
+}
+
 /** Where the exact caller input lies in conversation.wav's left channel (what `crashlab audio extract` cuts out). */
 function conversationNote(key: string, media: TrialMedia, record: TrialRecord): AudioNote {
   return {
@@ -143,8 +171,9 @@ function conversationNote(key: string, media: TrialMedia, record: TrialRecord): 
 
 /**
  * conversation.wav: stereo on one timeline, caller left (the exact caller PCM sent, placed where it was
- * sent), assistant right (its placed audio, gaps zero-filled), docs/results.md. The one recording:
- * the input and output tracks are its channels (`crashlab audio extract`).
+ * sent), assistant right (its placed audio, gaps zero-filled), docs/results.md. Beside it, as the
+ * reference harness lays a trial out: input.wav, the exact caller PCM sent (mono, from its first chunk),
+ * and output.wav, the assistant audio captured (mono, each stretch as it arrived, without the timeline's gaps).
  */
 function* writeTrialAudio(runDir: string, key: string, media: TrialMedia): Generator<void, Record<string, string>> {
   const rate = media.sample_rate;
@@ -152,7 +181,25 @@ function* writeTrialAudio(runDir: string, key: string, media: TrialMedia): Gener
   const stereo = interleaveStereo(left, right);
   yield;
   writeRunFile(runDir, conversationPath(key), pcm16Wav(stereo, rate, 2));
-  return { conversation_wav: conversationPath(key) };
+  yield;
+  const input = `audio/${key}/input.wav`;
+  const output = `audio/${key}/output.wav`;
+  // The caller PCM as sent is already PCM16 little-endian bytes: written as it is.
+  writeRunFile(runDir, input, writeWav({ sampleRate: rate, channels: 1, data: media.input_pcm }));
+  writeRunFile(runDir, output, pcm16Wav(capturedAudio(media), rate, 1));
+  return { conversation_wav: conversationPath(key), input_wav: input, output_wav: output };
+}
+
+/** The assistant audio as captured: its placed stretches, one after the other. */
+function capturedAudio(media: TrialMedia): Int16Array {
+  const { spans, track } = media.assistant;
+  const out = new Int16Array(spans.reduce((n, s) => n + s.sample_count, 0));
+  let at = 0;
+  for (const s of spans) {
+    out.set(track.subarray(s.sample_offset, s.sample_offset + s.sample_count), at);
+    at += s.sample_count;
+  }
+  return out;
 }
 
 const ms = (x: number) => Math.round(x);

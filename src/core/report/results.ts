@@ -86,6 +86,7 @@ export function resultsRow(r: TrialRecord, tags: readonly string[]): ResultsTria
     dimensions: r.dimensions,
     checks: r.checks,
     ...(r.procedure ? { procedure: r.procedure } : {}),
+    ...(r.reported_evidence ? { reported_evidence: r.reported_evidence } : {}),
     assessments: r.assessments,
     limits: r.limits,
     provenance: r.provenance,

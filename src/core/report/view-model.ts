@@ -34,6 +34,8 @@ export interface ReportTrial {
   };
   /** The model mismatches the trial's provenance states (absent in records older than the field). */
   provenance: { models?: { mismatches: string[] } };
+  /** The target reported its own tool calls and state (docs/remote-assistant.md). */
+  reported?: boolean;
   checks: ReadonlyArray<{ id: string; required: boolean; status: string }>;
   assessments: ReadonlyArray<{ verifier: string; status: string; required: boolean; rationale: string; judge?: { reason: string | null } | undefined }>;
 }
@@ -57,6 +59,7 @@ export function reportTrial(t: ResultsTrial): ReportTrial {
       },
     },
     provenance: t.provenance.models ? { models: { mismatches: [...t.provenance.models.mismatches] } } : {},
+    ...(t.reported_evidence ? { reported: true } : {}),
     checks: t.checks.map((c) => ({ id: c.id, required: c.required, status: c.status })),
     assessments: t.assessments.map((a) => ({ verifier: a.verifier, status: a.status, required: a.required, rationale: a.rationale.slice(0, 160), ...(a.judge ? { judge: { reason: a.judge.reason } } : {}) })),
   };
@@ -271,6 +274,7 @@ export function reportData(results: ReportResults, callerText: ReadonlyMap<strin
       judge: { judged: judge.judged, requests: judge.requests, tokens: { input: judge.tokens.input, output: judge.tokens.output, total: judge.tokens.total }, cost_usd: judge.cost_usd, unpriced: judge.unpriced },
     },
     models: { mismatched_trials: mismatched.map((t) => t.trial_id), mismatches: [...new Set(mismatched.flatMap((t) => t.provenance.models!.mismatches))] },
+    reported_evidence: { trials: trials.filter((t) => t.reported).length },
     trials: rows,
     problems: [...problems],
     reviews: extras.reviews ?? null,
@@ -441,6 +445,7 @@ export function trialDetail(source: TrialSource): TrialDetail {
     limits: t.limits as unknown as Record<string, unknown>,
     provenance: t.provenance as unknown as Record<string, unknown>,
     artifacts: t.artifacts,
+    reported_evidence: t.reported_evidence ? { tool_calls: t.reported_evidence.tool_calls, state_snapshots: t.reported_evidence.state_snapshots, initial_state: t.reported_evidence.initial_state } : null,
     problems,
   };
 }

@@ -15,6 +15,7 @@ import { GPT_LIVE_VOICES } from "../live/protocol";
 import { MAX_VIRTUAL_CONCURRENCY, virtualConcurrencyRefusal, type RunOptions } from "../run/run";
 import type { PackageIdentity } from "../provenance/package-files";
 import { OPENAI_API_BASE_URL } from "../services/auth";
+import { CLIENT_SERVICE_TOKEN_ENV } from "../services/client-service";
 import { resolveServices, type ResolvedServices, type SettingName } from "../services/endpoints";
 import { SettingsError } from "../settings/errors";
 import { displayName, type Resolution } from "../settings/resolve";
@@ -50,7 +51,7 @@ export function engineOptions(settings: RunSettings, credentials: Credentials, w
   const s = settings;
   return {
     ...(s.target !== undefined ? { target: s.target } : {}),
-    target_settings: targetSettings(s, services, where),
+    target_settings: targetSettings(s, services, where, credentials),
     audio: { chunk_ms: s.chunk_ms, response_timeout_ms: Math.round(s.response_timeout_seconds * 1000) },
     repetitions: s.repetitions,
     concurrency: s.concurrency,
@@ -83,8 +84,10 @@ export function engineOptions(settings: RunSettings, credentials: Credentials, w
 }
 
 /** The settings a PLAN's target is built with: its Live endpoint and key, the backend, models, time; every run setting under `run`. */
-function targetSettings(s: RunSettings, services: ResolvedServices, where: EngineWhere): Partial<TargetSettings> {
-  const { live, responses } = services;
+function targetSettings(s: RunSettings, services: ResolvedServices, where: EngineWhere, credentials: Credentials): Partial<TargetSettings> {
+  const { live, responses, client_service } = services;
+  // A target may name its own client-delegation service (gptLiveTarget's client_service): the run's token is for it.
+  const ownServiceToken = s.assistant === "client" && !client_service ? credentials[CLIENT_SERVICE_TOKEN_ENV]?.trim() : undefined;
   return {
     mode: live.kind === "remote" ? "live" : "offline",
     real_time: s.real_time,
@@ -98,7 +101,12 @@ function targetSettings(s: RunSettings, services: ResolvedServices, where: Engin
     ...(responses.kind === "remote" && responses.endpoint ? { responses_base_url: responses.endpoint } : {}),
     ...(responses.kind === "remote" && responses.key ? { responses_api_key: responses.key } : {}),
     ...(responses.kind === "remote" && responses.header === "api-key" ? { responses_api_key_header: responses.header } : {}),
-    credentials: { live: live.kind === "remote" ? live.credential : "none", responses: responses.kind === "remote" ? responses.credential : "none" },
+    ...(client_service ? { client_service: { endpoint: client_service.endpoint, token: client_service.token } } : ownServiceToken ? { client_service: { token: ownServiceToken } } : {}),
+    credentials: {
+      live: live.kind === "remote" ? live.credential : "none",
+      responses: responses.kind === "remote" ? responses.credential : "none",
+      ...(client_service ? { client_service: client_service.credential } : ownServiceToken ? { client_service: CLIENT_SERVICE_TOKEN_ENV } : {}),
+    },
     // The local simulator keeps its voice beside the caller's speech cache (its speech is no result).
     ...(live.kind === "remote" ? {} : { simulator_speech_cache: speechCacheRoot(where) }),
     run: s,
@@ -228,6 +236,9 @@ export function checkSettings(resolution: Resolution, credentials: Credentials):
     if (live && !GPT_LIVE_VOICES.includes(s.caller_voice)) throw new SettingsError(`${name("caller_voice")} "${s.caller_voice}" is not a GPT-Live voice; with a live caller use one of ${GPT_LIVE_VOICES.join(", ")}`);
     if (!live) espeakVoice(name("caller_voice"), s.caller_voice);
   }
+  // An endpoint from the environment or a file is a default for client-delegation runs; one chosen for this run must apply to it.
+  if (chosen("assistant_endpoint") && s.assistant !== "client")
+    throw new SettingsError(`${name("assistant_endpoint")} is the service that answers client delegations: add --assistant client (this run uses ${s.assistant} delegation, where the Live service runs the backend)`);
   if (!s.judge && JUDGE_TUNING.some(chosen)) throw new SettingsError("judge settings were given but the judge is off: add --judge (offline runs do not call a judge unless asked)");
 }
 

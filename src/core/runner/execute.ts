@@ -72,7 +72,7 @@ export async function execute(x: Execution): Promise<Executed> {
         if ("stored" in pooled) trial = pooled.stored;
         else {
           const lost = await lostTrial(trialContext(plan, options, resolved, spec, git), "worker", pooled.lost);
-          trial = storeTrial(lost.record, lost.media, lost.catalog, storing);
+          trial = storeTrial(lost.record, lost.media, lost.catalog, storing, lost.reference);
         }
         return { outcome: trial.outcome, report: (done, all) => report(trial, done, all) };
       });
@@ -80,11 +80,11 @@ export async function execute(x: Execution): Promise<Executed> {
       // Real time: other sessions' audio ticks run between this trial's files.
       const yieldToOtherSessions = () => new Promise<void>((resolve) => setImmediate(resolve));
       loop = await runEach(options, resolved, async (spec) => {
-        const { record, media, catalog } = await runTrial(trialContext(plan, options, resolved, spec, git));
+        const { record, media, catalog, reference } = await runTrial(trialContext(plan, options, resolved, spec, git));
         const outcome = trialOutcome(record);
         return {
           outcome,
-          report: async (done, all) => report(options.real_time ? await storeTrialPaced(yieldToOtherSessions, record, media, catalog, storing) : storeTrial(record, media, catalog, storing), done, all),
+          report: async (done, all) => report(options.real_time ? await storeTrialPaced(yieldToOtherSessions, record, media, catalog, storing, reference) : storeTrial(record, media, catalog, storing, reference), done, all),
         };
       });
     }

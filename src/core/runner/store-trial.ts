@@ -7,7 +7,7 @@ import { writeTrialArtifacts, writeTrialArtifactsPaced, type ArtifactPolicy } fr
 import type { ProgressRecord } from "../report/console";
 import type { Redact } from "../services/redact";
 import { resultsRow } from "../report/results";
-import type { TrialMedia } from "../trial/index";
+import type { ReferenceTranscript, TrialMedia } from "../trial/index";
 import { verboseTrial } from "../report/console";
 
 /**
@@ -36,8 +36,8 @@ export interface StoreSettings {
 }
 
 /** Write a finished trial's artifacts and reduce it to what the main thread journals and prints. */
-export function storeTrial(record: TrialRecord, media: TrialMedia | null, catalog: EvidenceCatalog | null, s: StoreSettings): StoredTrial {
-  record.artifacts = writeTrialArtifacts(s.runDir, record, media, catalog, s.redact, s.artifacts);
+export function storeTrial(record: TrialRecord, media: TrialMedia | null, catalog: EvidenceCatalog | null, s: StoreSettings, reference?: ReferenceTranscript): StoredTrial {
+  record.artifacts = writeTrialArtifacts(s.runDir, record, media, catalog, s.redact, s.artifacts, reference);
   return slim(record, s);
 }
 
@@ -45,9 +45,9 @@ export function storeTrial(record: TrialRecord, media: TrialMedia | null, catalo
  * The same, with the files written a piece at a time and `pause` between pieces: in real time, the other
  * sessions' audio ticks run between this trial's files (see TrialState.yieldToOtherSessions).
  */
-export async function storeTrialPaced(pause: () => Promise<void>, record: TrialRecord, media: TrialMedia | null, catalog: EvidenceCatalog | null, s: StoreSettings): Promise<StoredTrial> {
+export async function storeTrialPaced(pause: () => Promise<void>, record: TrialRecord, media: TrialMedia | null, catalog: EvidenceCatalog | null, s: StoreSettings, reference?: ReferenceTranscript): Promise<StoredTrial> {
   await pause();
-  record.artifacts = await writeTrialArtifactsPaced(pause, s.runDir, record, media, catalog, s.redact, s.artifacts);
+  record.artifacts = await writeTrialArtifactsPaced(pause, s.runDir, record, media, catalog, s.redact, s.artifacts, reference);
   await pause();
   return slim(record, s);
 }

@@ -68,7 +68,7 @@ async function prepare(request: RunRequest, alpha: Record<string, unknown>, line
   return async (trial_id, run) => {
     const spec = specs.get(trial_id);
     if (!spec) throw new Error(`the worker's run has no trial ${trial_id}: it was not in the run request`);
-    const { record, media, catalog } = await runTrial(trialContext(plan, options, resolved, spec, run.git));
-    return storeTrial(record, media, catalog, { runDir: run.runDir, redact, artifacts: settings.artifacts, tags, verbose: settings.verbose });
+    const { record, media, catalog, reference } = await runTrial(trialContext(plan, options, resolved, spec, run.git));
+    return storeTrial(record, media, catalog, { runDir: run.runDir, redact, artifacts: settings.artifacts, tags, verbose: settings.verbose }, reference);
   };
 }

@@ -11,6 +11,7 @@ import { displayName } from "../settings/resolve";
 import { liveCaller, remoteTarget, type RunSettings } from "../settings/schema";
 import { SettingsError } from "../settings/errors";
 import type { AuthHeader } from "./auth";
+import { checkClientServiceEndpoint, clientServiceToken, CLIENT_SERVICE_TOKEN_ENV } from "./client-service";
 import { checkEndpointUrl, credentialFor, keyHeader, type Credential } from "./credentials";
 
 export type SpeechProvider = RunSettings["speech"];
@@ -33,6 +34,11 @@ export interface ResolvedServices {
   live: { kind: "simulator" } | ({ kind: "remote" } & RemoteService);
   /** Who answers client delegations: the package's offline policy, or a Responses API. */
   responses: { kind: "policy" } | ({ kind: "remote" } & RemoteService);
+  /**
+   * Client delegation answered by a separately running service (`--assistant-endpoint`) instead: its URL
+   * and token (never recorded; `credential` names the variable). Null otherwise.
+   */
+  client_service: { endpoint: string; token: string; credential: string } | null;
   /** Caller speech: espeak-ng, OpenAI-compatible speech, or replay of cached OpenAI speech. */
   speech: { provider: "espeak" } | ({ provider: "openai" } & RemoteService) | { provider: "cache" };
   /** RUN's simulated caller: offline, or its own Live session (OpenAI's without `endpoint`). */
@@ -49,6 +55,8 @@ export interface ResolvedServices {
 export type ServiceSettings = Pick<
   RunSettings,
   | "live"
+  | "assistant"
+  | "assistant_endpoint"
   | "azure"
   | "speech"
   | "judge"
@@ -108,8 +116,17 @@ export function resolveServices(s: ServiceSettings, env: Readonly<Record<string,
   const LIVE_SPEC = live("endpoint", "endpoint_api_key_env");
   const liveTarget: ResolvedServices["live"] = remoteTarget(get(s)) ? { kind: "remote", ...remote(LIVE_SPEC, s, env, name, s.live) } : { kind: "simulator" };
 
+  // A client-delegation service of the application's own answers client delegations itself: no Responses
+  // API is then called for them (naming one as well would leave it unclear who answers).
   const RESPONSES = http("responses_endpoint", "responses_api_key_env");
-  const responses: ResolvedServices["responses"] = s.live || named(s, RESPONSES) ? { kind: "remote", ...remote(RESPONSES, s, env, name, s.live) } : { kind: "policy" };
+  let client_service: ResolvedServices["client_service"] = null;
+  if (s.assistant === "client" && s.assistant_endpoint !== undefined) {
+    const where = name("assistant_endpoint");
+    if (named(s, RESPONSES))
+      throw new SettingsError(`${where} and ${name(s.responses_endpoint !== undefined ? "responses_endpoint" : "responses_api_key_env")} both answer client delegations: give one (the service runs its own backend)`);
+    client_service = { endpoint: checkClientServiceEndpoint(where, s.assistant_endpoint), token: clientServiceToken(env, env, where), credential: CLIENT_SERVICE_TOKEN_ENV };
+  }
+  const responses: ResolvedServices["responses"] = !client_service && (s.live || named(s, RESPONSES)) ? { kind: "remote", ...remote(RESPONSES, s, env, name, s.live) } : { kind: "policy" };
 
   const SPEECH = http("speech_endpoint", "speech_api_key_env");
   if (s.speech !== "openai" && named(s, SPEECH))
@@ -136,7 +153,7 @@ export function resolveServices(s: ServiceSettings, env: Readonly<Record<string,
     judge = remote(JUDGE, s, env, name, true);
     if (!judge.key && judge.endpoint === undefined) throw new SettingsError("--judge needs OPENAI_API_KEY in the environment, or --judge-endpoint pointing at a Responses-compatible server");
   }
-  return { live: liveTarget, responses, speech, caller, completion, judge, azure: s.azure };
+  return { live: liveTarget, responses, client_service, speech, caller, completion, judge, azure: s.azure };
 }
 
 /** What a service is, for provenance and messages: its endpoint (OpenAI's default when none was named). */

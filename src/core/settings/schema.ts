@@ -56,12 +56,12 @@ const shard = text({
 });
 const runName = text({ test: (s) => SAFE_ID.test(s) && !s.includes(".."), expected: "a safe folder name (letters, digits, '_', '-', '.')" });
 const where = text({ test: (s) => /^[^=\s][^=]*=.+$/.test(s), expected: "key=value, e.g. accent=scottish" });
-/** A setting this version declares so that crashlab.toml files written for it load, but does not support yet: only empty. */
-const notYet = (what: string) => text({ test: () => false, expected: `nothing (${what} is not supported by this crashlab; leave it empty)` });
 
 type Get = (key: string) => SettingValue | undefined;
 /** Whether the target's Live session is remote (OpenAI's with --live, or a named endpoint): then it runs in real time. */
 export const remoteTarget = (get: Get) => get("live") === true || get("endpoint") !== undefined || get("endpoint_api_key_env") !== undefined;
+/** Whether client delegations go to a separately running service (`--assistant client --assistant-endpoint`): its latency is measured, so it runs in real time. */
+export const remoteClientService = (get: Get) => get("assistant") === "client" && get("assistant_endpoint") !== undefined;
 /** Whether RUN's simulated caller is a live GPT-Live session of its own. */
 export const liveCaller = (get: Get) => get("live") === true || get("caller_endpoint") !== undefined || get("caller_api_key_env") !== undefined;
 
@@ -145,13 +145,14 @@ export const SETTINGS = {
     digest: true,
   },
   assistant_endpoint: {
-    ...notYet("a client-delegation service of its own"),
+    ...text(),
     default: undefined,
-    flag: null,
-    help: "a separately running client-delegation service",
+    default_help: "crashlab's own client backend: the package's offline policy (with --live, a Responses API)",
+    value: "<wss-url>",
+    help: "client delegation: a separately running client-delegation service (your application) answers each delegation over a WebSocket, authenticated with OPENAI_CLIENT_ASSISTANT_TOKEN; wss:// except on loopback (docs/remote-assistant.md)",
     section: "target",
     config: "assistant.endpoint",
-    plan: false,
+    env: "OPENAI_CLIENT_ASSISTANT_ENDPOINT",
     digest: true,
   },
   model: { ...text(), default: "gpt-live-1", value: "<id>", help: "voice frontend model, or an Azure deployment name", section: "target", config: "assistant.model", env: "OPENAI_LIVE_MODEL", digest: true },
@@ -499,8 +500,8 @@ export const SETTINGS = {
   },
   real_time: {
     ...toggle(),
-    default: (get) => remoteTarget(get) || liveCaller(get),
-    default_help: "virtual time offline; real time with a remote Live endpoint (--live, --endpoint, --caller-endpoint)",
+    default: (get) => remoteTarget(get) || liveCaller(get) || remoteClientService(get),
+    default_help: "virtual time offline; real time with a remote Live endpoint (--live, --endpoint, --caller-endpoint) or a client-delegation service (--assistant-endpoint)",
     negation: "no-real-time",
     help: "wall-clock time, audio paced at its real rate (--no-real-time: virtual time, no waiting, reproducible)",
     section: "trials",
@@ -661,4 +662,5 @@ export function staticDefault<K extends SettingKey>(key: K): RunSettings[K] {
  */
 export const CREDENTIALS: Readonly<Record<string, string>> = {
   OPENAI_API_KEY: "the key for OpenAI's own hosts (with --live, --judge, --speech openai), and only for them",
+  OPENAI_CLIENT_ASSISTANT_TOKEN: "the Bearer token for --assistant-endpoint's client-delegation service, and only for it: a dedicated random secret (32 to 512 printable characters), never an OpenAI key",
 };

@@ -1,6 +1,6 @@
 /** The assistant policy: the protocol-free brain an offline target runs, seeing only what a real assistant would. */
 
-import type { CallerContext, HistoryMessage } from "./types";
+import type { CallerContext, HistoryMessage } from "./caller-context";
 
 /**
  * An assistant policy is the protocol-free brain of an offline target: the same policy drives the

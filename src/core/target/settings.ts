@@ -40,8 +40,15 @@ export interface TargetSettings {
   responses_api_key?: string;
   /** The header the Responses key travels in (default `authorization`). */
   responses_api_key_header?: AuthHeader;
+  /**
+   * Client delegation answered by a separately running client-delegation service of the application's own
+   * (docs/remote-assistant.md): its WebSocket URL and the Bearer token for it (never recorded, never
+   * logged, never sent anywhere else). Takes the place of `client_backend`. Without `endpoint`, the token
+   * is for a service the target names itself.
+   */
+  client_service?: { endpoint?: string; token?: string };
   /** Where each key came from (`OPENAI_API_KEY`, `env:NAME`, `none`), recorded in the target descriptor. */
-  credentials?: { live: string; responses: string };
+  credentials?: { live: string; responses: string; client_service?: string };
   real_time: boolean;
   /**
    * Offline: the folder under which the local simulator keeps its synthesized voice (`.audio_cache/`,

@@ -55,6 +55,7 @@ export function policyTarget(options: PolicyTargetOptions): TargetAdapter {
   return {
     kind: "text-policy",
     accepts: ["text"],
+    policy: options.policy,
     describe(): TargetDescriptor {
       return {
         kind: "text-policy",

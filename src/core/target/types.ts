@@ -1,20 +1,14 @@
 /** What a target is: the adapter and session interfaces, what a session starts with, and the normalized agent events. */
 
 import type { Clock } from "../time/clock";
+import type { AssistantPolicy } from "./policy";
 import type { Json, ToolDeclaration } from "../world/types";
 
 export type { ToolDeclaration } from "../world/types";
 
-export interface HistoryMessage {
-  role: "user" | "assistant";
-  text: string;
-}
+import type { CallerContext } from "./caller-context";
 
-/** Authorized context from earlier turns: the only scenario data besides the caller's words that reaches a target. */
-export interface CallerContext {
-  summary?: string;
-  history?: HistoryMessage[];
-}
+export type { CallerContext, HistoryMessage } from "./caller-context";
 
 export type DelegationMode = "responses" | "client";
 
@@ -53,7 +47,11 @@ export type AgentEvent =
   | { type: "session.started"; at_ms: number; session_id: string; model?: string; backend_model?: string; served_by?: string }
   | { type: "transcript.delta"; at_ms: number; role: "user" | "assistant"; text: string; start_ms?: number; end_ms?: number }
   | { type: "audio.delta"; at_ms: number; role: "assistant"; pcm: Uint8Array }
-  | { type: "delegation.created"; at_ms: number; delegation_id: string; target: "client" | "responses"; response_id?: string }
+  /**
+   * `reports_completion`: the delegation stays open until a `delegation.completed` for it too, not only its
+   * content (a client-delegation service says when its work is done, docs/remote-assistant.md).
+   */
+  | { type: "delegation.created"; at_ms: number; delegation_id: string; target: "client" | "responses"; response_id?: string; reports_completion?: boolean }
   | {
       type: "backend.response";
       at_ms: number;
@@ -106,6 +104,28 @@ export function isRefusal(output: unknown): boolean {
   return keys.length === 1 && keys[0] === "error" && typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string" && typeof (error as { message?: unknown }).message === "string";
 }
 
+/** A tool call a target executed itself, as it reported it: its identity. */
+export interface ReportedToolCall {
+  call_id: string;
+  name: string;
+  /** Parsed arguments; null when they are not a JSON object. */
+  arguments: Record<string, Json> | null;
+  raw_arguments: string;
+  delegation_id?: string;
+}
+
+/**
+ * Evidence a target reports about itself instead of the harness observing it (a separately running
+ * client-delegation service executes its own tools against its own state, docs/remote-assistant.md):
+ * recorded as reported by the target, never as what crashlab's world observed.
+ */
+export type TargetReport =
+  /** The session: whether the service received the scenario's initial state, and the state it then reported. */
+  | { kind: "session"; fixture: "applied" | "not_accepted" | "not_needed"; application_state?: Json }
+  | ({ kind: "tool.called" } & ReportedToolCall)
+  /** A call's result and the application state the service reported after it. */
+  | ({ kind: "tool.result"; status: "completed" | "failed"; output?: Json; error?: { code: string; message: string }; application_state?: Json } & ReportedToolCall);
+
 /** The harness side of a session, handed to the adapter. The only door from the target to the world. */
 export interface SessionIO {
   clock: Clock;
@@ -114,6 +134,18 @@ export interface SessionIO {
   callTool(request: ToolCallRequest): Promise<ToolReply>;
   /** Count one provider request (backend or model call) against the trial limit; throws LimitExceeded past it. */
   countProviderRequest(kind: string): void;
+  /**
+   * Evidence the target reports about itself (its own tool calls and state): recorded as reported by the
+   * target; a reported call counts against the tool-call limit. Absent where a harness keeps no such evidence.
+   */
+  report?(evidence: TargetReport): void;
+  /**
+   * The scenario's initial application state (a copy) and the trial's seed, for a target that holds its own
+   * application state and is provisioned per session (a client-delegation service that accepts fixtures,
+   * docs/remote-assistant.md). Never anything evaluator-only; a target that reaches the world through
+   * `callTool` has no use for it.
+   */
+  fixture?(): { initial_state: Record<string, unknown>; seed: number; session_label: string; context?: { summary?: string } };
   signal: AbortSignal;
 }
 
@@ -173,5 +205,7 @@ export interface TargetAdapter {
   describe(): TargetDescriptor;
   /** The instructions, voice, delegation mode and tools the session starts with. */
   session(): Omit<SessionRequest, "session_label" | "context" | "caller_audio">;
+  /** The offline policy that drives it, when one does: what `crashlab serve-assistant` serves as a client-delegation service. */
+  readonly policy?: AssistantPolicy;
   start(request: SessionRequest, io: SessionIO): Promise<TargetSession>;
 }

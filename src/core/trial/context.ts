@@ -112,10 +112,23 @@ export interface TrialMedia {
   sample_rate: number;
 }
 
+/**
+ * What the caller said as the evaluator knows it — CRAWL's synthesized text, WALK's reviewed transcript,
+ * RUN's caller lines, a text target's input — for the trial's transcripts file beside what the target heard.
+ * Evaluator-side output, written after the trial; never sent to the target.
+ */
+export interface ReferenceTranscript {
+  source: "synthesized" | "reviewed" | "caller_lines" | "text";
+  text: string;
+  /** RUN: each caller line in order. */
+  lines?: string[];
+}
+
 /** What a finished trial hands back to the runner. */
 export interface TrialResult {
   record: TrialRecord;
   media: TrialMedia | null;
   /** The trial's evidence catalog: observed evidence and public facts, for artifacts and reports. */
   catalog: EvidenceCatalog;
+  reference?: ReferenceTranscript;
 }

@@ -3,6 +3,6 @@
  * session-io.ts), composed by a driver per kind of case (single-turn/: CRAWL and WALK).
  */
 export { runTrial } from "./run-trial";
-export { DEFAULT_AUDIO, type AudioSettings, type CallerSpeech, type TrialContext, type TrialMedia, type TrialResult } from "./context";
+export { DEFAULT_AUDIO, type AudioSettings, type CallerSpeech, type TrialContext, type TrialMedia, type TrialResult, type ReferenceTranscript } from "./context";
 export type { CaseDefinition, CaseRecording, TrialSpec } from "./case";
 export type { SpeechDetector } from "./audio-metrics";

@@ -12,6 +12,8 @@ import type { HarnessToolEvent, TrialObserver } from "./state";
 export class PendingWork implements TrialObserver {
   private readonly openResponses = new Set<string>();
   private readonly openClientDelegations = new Set<string>();
+  /** Client delegations whose service still owes its completion (it reports one, docs/remote-assistant.md). */
+  private readonly awaitingCompletion = new Set<string>();
   private readonly openToolCalls = new Set<string>();
   private readonly awaitingFollowUp = new Map<string, number>();
   private readonly delegationTarget = new Map<string, "client" | "responses">();
@@ -21,9 +23,13 @@ export class PendingWork implements TrialObserver {
       case "delegation.created":
         this.delegationTarget.set(e.delegation_id, e.target);
         if (e.target === "client") this.openClientDelegations.add(e.delegation_id);
+        if (e.reports_completion) this.awaitingCompletion.add(e.delegation_id);
         break;
       case "delegation.content":
         this.openClientDelegations.delete(e.delegation_id);
+        break;
+      case "delegation.completed":
+        this.awaitingCompletion.delete(e.delegation_id);
         break;
       case "backend.response":
         if (e.status === "created") this.openResponses.add(e.response_id);
@@ -49,6 +55,8 @@ export class PendingWork implements TrialObserver {
     const waiting: string[] = [];
     if (this.openResponses.size) waiting.push(`${this.openResponses.size} backend response(s)`);
     if (this.openClientDelegations.size) waiting.push(`${this.openClientDelegations.size} client delegation(s)`);
+    const uncompleted = [...this.awaitingCompletion].filter((id) => !this.openClientDelegations.has(id)).length;
+    if (uncompleted) waiting.push(`the client-delegation service's completion of ${uncompleted} delegation(s)`);
     if (this.openToolCalls.size) waiting.push(`${this.openToolCalls.size} tool call(s)`);
     if (this.awaitingFollowUp.size) waiting.push("a follow-up response after tool output");
     return waiting;

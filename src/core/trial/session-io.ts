@@ -1,8 +1,9 @@
 /** The harness side of a target's session: events logged, provider requests counted, tool calls run on the world. */
 
 import type { ToolExecution } from "../record/trial-record";
-import { refusalOutput, type AgentEvent, type SessionIO, type ToolCallRequest, type ToolReply } from "../target/types";
+import { refusalOutput, type AgentEvent, type ReportedToolCall, type SessionIO, type TargetReport, type ToolCallRequest, type ToolReply } from "../target/types";
 import type { Json } from "../world/types";
+import { ReportedEvidence } from "./reported";
 import type { TrialState } from "./state";
 
 /**
@@ -14,6 +15,55 @@ export function sessionIO(trial: TrialState): SessionIO {
   const authorized = new Set(trial.case.tools ?? Object.keys(trial.case.world.operations));
   const usedCallIds = new Set<string>();
   const { clock, usage, limits } = trial;
+  /** The harness owns call ids in the record: a target cannot collide with or overwrite earlier evidence. */
+  const ownCallId = (proposedId: unknown, fallback: string) => {
+    const proposed = typeof proposedId === "string" && /^[A-Za-z0-9_.:-]{1,64}$/.test(proposedId) ? proposedId : "";
+    const call_id = proposed && !usedCallIds.has(proposed) ? proposed : fallback;
+    usedCallIds.add(call_id);
+    return call_id;
+  };
+  /** Reported calls not finished yet, by the id the target gave them. */
+  const openReports = new Map<string, { call_id: string; requested_ms: number }>();
+  const countCall = () => {
+    usage.tool_calls++;
+    if (usage.tool_calls > limits.tool_calls) throw trial.exceed("tool_calls", usage.tool_calls);
+  };
+  const reportedCall = (call: ReportedToolCall) => {
+    countCall();
+    const opened = { call_id: ownCallId(call.call_id, `rcall_${usage.tool_calls}`), requested_ms: clock.now() };
+    openReports.set(call.call_id, opened);
+    for (const observer of trial.observers) observer.observeTool({ type: "tool.requested", at_ms: opened.requested_ms, call_id: opened.call_id, ...(call.delegation_id ? { delegation_id: call.delegation_id } : {}) });
+    trial.log("target", "tool.reported", { phase: "called", call_id: opened.call_id, name: call.name, arguments: call.raw_arguments, ...(call.delegation_id ? { delegation_id: call.delegation_id } : {}) });
+    return opened;
+  };
+  const report = (evidence: TargetReport) => {
+    const reported = (trial.reported ??= new ReportedEvidence());
+    if (evidence.kind === "session") {
+      reported.session(evidence);
+      trial.log("target", "session.reported", { initial_state: evidence.fixture, state_reported: evidence.application_state !== undefined });
+      return;
+    }
+    if (evidence.kind === "tool.called") return void reportedCall(evidence);
+    const opened = openReports.get(evidence.call_id) ?? reportedCall(evidence);
+    openReports.delete(evidence.call_id);
+    const delegation = evidence.delegation_id ? { delegation_id: evidence.delegation_id } : {};
+    const execution: ToolExecution = {
+      call_id: opened.call_id,
+      name: evidence.name,
+      arguments: evidence.arguments,
+      raw_arguments: evidence.raw_arguments,
+      status: evidence.status,
+      ...(evidence.status === "completed" ? { output: evidence.output ?? null } : { error: evidence.error ?? { code: "tool_failed", message: "the tool failed" } }),
+      requested_ms: opened.requested_ms,
+      completed_ms: clock.now(),
+      ...delegation,
+      reported_by: "target",
+    };
+    trial.tools.push(execution);
+    reported.result(execution, evidence.application_state);
+    for (const observer of trial.observers) observer.observeTool({ type: "tool.finished", at_ms: execution.completed_ms, call_id: execution.call_id, ...delegation });
+    trial.log("target", "tool.reported", { phase: evidence.status, call_id: execution.call_id, name: execution.name, ...(execution.error ? { error: execution.error } : { output: execution.output ?? null }), state_reported: evidence.application_state !== undefined });
+  };
   return {
     clock,
     signal: trial.signal,
@@ -30,12 +80,8 @@ export function sessionIO(trial: TrialState): SessionIO {
     },
     async callTool(request: ToolCallRequest): Promise<ToolReply> {
       if (trial.signal.aborted) throw trial.signal.reason ?? new Error("trial aborted");
-      usage.tool_calls++;
-      if (usage.tool_calls > limits.tool_calls) throw trial.exceed("tool_calls", usage.tool_calls);
-      // The harness owns call ids in the record: a target cannot collide with or overwrite earlier evidence.
-      const proposed = typeof request.call_id === "string" && /^[A-Za-z0-9_.:-]{1,64}$/.test(request.call_id) ? request.call_id : "";
-      const call_id = proposed && !usedCallIds.has(proposed) ? proposed : `hcall_${usage.tool_calls}`;
-      usedCallIds.add(call_id);
+      countCall();
+      const call_id = ownCallId(request.call_id, `hcall_${usage.tool_calls}`);
       const raw = typeof request.arguments === "string" ? request.arguments : JSON.stringify(request.arguments ?? {});
       let args: Record<string, Json> | null = null;
       try {
@@ -71,6 +117,16 @@ export function sessionIO(trial: TrialState): SessionIO {
       trial.log("harness", `tool.${execution.status}`, { call_id, name, ...(execution.error ? { error: execution.error } : { output: execution.output ?? null }) });
       const output = execution.status === "completed" ? JSON.stringify(execution.output ?? null) : refusalOutput(execution.error!);
       return { call_id, status: execution.status, output };
+    },
+    report,
+    fixture() {
+      const summary = trial.scenario.input.context?.summary;
+      return {
+        initial_state: structuredClone(trial.scenario.application.initial_state),
+        seed: trial.spec.seed,
+        session_label: trial.spec.trial_id,
+        ...(summary !== undefined ? { context: { summary } } : {}),
+      };
     },
   };
 }

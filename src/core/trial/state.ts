@@ -10,6 +10,7 @@ import type { CaseDefinition, TrialSpec } from "./case";
 import { DEFAULT_AUDIO, type AudioSettings, type TrialContext } from "./context";
 import { LimitExceeded, StageError } from "./errors";
 import { AudioFrameTally } from "./audio-frames";
+import type { ReportedEvidence } from "./reported";
 
 /** Harness-side tool activity (the target never reports these): a completion rule watches it too. */
 export type HarnessToolEvent = { type: "tool.requested" | "tool.finished"; at_ms: number; call_id: string; delegation_id?: string };
@@ -49,6 +50,8 @@ export class TrialState {
   readonly assistant = new AssistantTrack();
   readonly observers: TrialObserver[] = [];
   world: World | null = null;
+  /** What the target reported about its own tools and state, when it does (a client-delegation service); null: crashlab's world observed everything. */
+  reported: ReportedEvidence | null = null;
   /** The target's session, once started. */
   session: TargetSession | null = null;
   /** The conversation ran to its end (the driver's completion rule held); the session may still fail to close. */

@@ -23,7 +23,8 @@ export interface GradingInput {
   tool_executions: ToolExecution[];
   /** RUN: the simulated caller's lines with their acts (the offline caller records them); procedure steps read them. */
   caller?: readonly ProcedureCallerLine[];
-  world: { initial: unknown; final: unknown; view: Record<string, unknown>; events: readonly WorldEvent[]; diff: JsonPatch[] };
+  /** `reported_by: "target"`: the state is the target's own report (docs/grading.md, "Evidence a target reports"). */
+  world: { initial: unknown; final: unknown; view: Record<string, unknown>; events: readonly WorldEvent[]; diff: JsonPatch[]; reported_by?: "target" };
   /** The package's public facts (PLAN.facts): evidence the assistant may state without a tool. */
   facts?: unknown;
   /** Set when a semantic judge assessed task_understanding (docs/grading.md semantic_outcome). */
@@ -82,8 +83,11 @@ function finalState(input: GradingInput): Dimension {
   const diffIds = input.world.diff.map((_, i) => `state.diff.${i + 1}`);
   const { ok, rationale } = matchState(expected, input.world, input.world.diff.length);
   // An unchanged world that matches has no diff to cite.
-  return dim(ok ? "passed" : "failed", rationale, ok && expected.unchanged === true ? [] : diffIds);
+  return dim(ok ? "passed" : "failed", `${rationale}${reportedNote(input)}`, ok && expected.unchanged === true ? [] : diffIds);
 }
+
+/** Said after a state verdict when the state is the target's own report, not crashlab's observation. */
+const reportedNote = (input: GradingInput) => (input.world.reported_by === "target" ? " (as reported by the target)" : "");
 
 /** Deterministic dimensions and outcome checks, exactly as written there. */
 export function grade(input: GradingInput): Grading {
@@ -229,7 +233,7 @@ export function grade(input: GradingInput): Grading {
         "verified_state_change",
         true,
         causing.length > 0 ? "passed" : "failed",
-        causing.length > 0 ? `state changed by ${causing.map((e) => e.operation).join(", ")}` : "state changed without a completed tool causing it",
+        `${causing.length > 0 ? `state changed by ${causing.map((e) => e.operation).join(", ")}` : "state changed without a completed tool causing it"}${reportedNote(input)}`,
         causing.map((e) => `world.event.${e.seq}`),
       ),
     );

@@ -136,6 +136,8 @@ export interface WorldEvent {
   error?: { code: string; message: string; details?: Json };
   patches: JsonPatch[];
   cause: Cause;
+  /** "target": derived from what the target reported (docs/remote-assistant.md), not performed by this world. */
+  reported_by?: "target";
 }
 
 export interface OperationOutcome {

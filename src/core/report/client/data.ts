@@ -153,6 +153,8 @@ export interface ReportData {
   };
   /** Trials whose service reported serving another model than the one asked for, and what differed. */
   models: { mismatched_trials: string[]; mismatches: string[] };
+  /** Trials whose tool calls and state the target reported itself (a client-delegation service, docs/remote-assistant.md). */
+  reported_evidence: { trials: number };
   trials: TrialRow[];
   /** Problems met while building the report (a missing artifact, an unreadable WAV): shown, never hidden. */
   problems: string[];
@@ -284,5 +286,7 @@ export interface TrialDetail {
   limits: Record<string, unknown>;
   provenance: Record<string, unknown>;
   artifacts: Record<string, string>;
+  /** The target reported its own tool calls and state: how many, and whether it received the initial state. */
+  reported_evidence: { tool_calls: number; state_snapshots: number; initial_state: string } | null;
   problems: string[];
 }

@@ -107,6 +107,10 @@ export function overviewHtml(d: ReportData): string {
     out.push(
       `<section class="decision t-warn" id="model-mismatch"><div class="decision-word">OTHER MODEL</div><div><div>The service reported serving another model than the one asked for in ${d.models.mismatched_trials.length} of ${s.trials} trial(s): these results are not the requested target's.</div><ul class="reasons">${d.models.mismatches.map((m) => `<li>${esc(m)}</li>`).join("")}</ul><p class="muted">${d.models.mismatched_trials.slice(0, 6).map(esc).join(", ")}${d.models.mismatched_trials.length > 6 ? ", …" : ""}</p></div></section>`,
     );
+  if (d.reported_evidence?.trials)
+    out.push(
+      `<section class="decision t-warn" id="reported-evidence"><div class="decision-word">REPORTED</div><div><div>In ${d.reported_evidence.trials} of ${s.trials} trial(s) the tool calls and the application state are the target's own report (a client-delegation service): crashlab did not observe them, and the state checks ran on the state it reported. A passing trial shows the service's account agrees with the scenario, not that the account is true (docs/grading.md).</div></div></section>`,
+    );
   if (d.gates.length)
     out.push(`<section><h2>Gates</h2><table class="gates"><thead><tr><th>verifier</th><th>kind</th><th>rule</th><th>result</th><th>why</th></tr></thead><tbody>${shownGates(d).map(gateRow).join("")}</tbody></table></section>`);
   out.push(reviewsHtml(d));

@@ -91,6 +91,13 @@ export function trialHtml(d: TrialDetail, nav: { back: string; prev: string | nu
   );
   if (d.error) out.push(`<p class="banner t-error">infrastructure error at <code>${esc(d.error.stage)}</code>: ${esc(d.error.message)}</p>`);
   for (const p of d.problems) out.push(`<p class="banner t-warn">${esc(p)}</p>`);
+  const reported = d.reported_evidence;
+  if (reported)
+    out.push(
+      `<p class="banner t-warn" id="reported-evidence">Reported by the target: ${reported.tool_calls} tool call(s) and ${reported.state_snapshots} state snapshot(s) came from the client-delegation service itself; crashlab did not observe them, and the state checks ran on the state it reported. ${
+        reported.initial_state === "applied" ? "It received the scenario's initial state." : reported.initial_state === "not_accepted" ? "It accepts no fixtures: its owner provisioned its state." : "It received no initial state."
+      }</p>`,
+    );
   out.push(
     `<section class="player"><div class="controls"><button type="button" id="play" class="play"${audio ? "" : " disabled"} aria-label="play">▶ play</button><span id="clock" class="clock">${clock(0)} / ${clock(timelineDuration(d) / 1000)}</span><label>speed <select id="speed">${[0.5, 0.75, 1, 1.5, 2]
       .map((r) => `<option value="${r}"${r === 1 ? " selected" : ""}>${r}×</option>`)
@@ -105,7 +112,7 @@ export function trialHtml(d: TrialDetail, nav: { back: string; prev: string | nu
   out.push(
     `<div class="cols"><section><h2>Transcript</h2><div class="transcript" id="transcript">${turnRows(d)}</div>${d.other_evidence.length ? `<h3>Context and facts</h3>${evidenceList(d.other_evidence, "")}` : ""}</section><section><h2>Tool activity</h2>${toolCards(d)}${
       d.delegations.length ? `<h3>Delegations</h3>${evidenceList(d.delegations, "")}` : ""
-    }<h2>World</h2><h3>State diff</h3>${evidenceList(d.state_changes, "no change to the world's state")}<details class="world-events"${d.world_events.length <= 8 ? " open" : ""}><summary>World events (${d.world_events.length})</summary>${evidenceList(d.world_events, "no world events")}</details></section></div>`,
+    }<h2>World${reported ? " (as reported by the target)" : ""}</h2><h3>State diff</h3>${evidenceList(d.state_changes, "no change to the world's state")}<details class="world-events"${d.world_events.length <= 8 ? " open" : ""}><summary>World events (${d.world_events.length})</summary>${evidenceList(d.world_events, "no world events")}</details></section></div>`,
   );
   out.push(
     `<section><h2>Checks</h2>${table(

@@ -1,7 +1,7 @@
 /** The close stage: end the session and require it to finalize cleanly. */
 
 import type { SessionReport, TargetSession } from "../../target/types";
-import { StageError } from "../errors";
+import { StageError, targetFault } from "../errors";
 import type { TrialState } from "../state";
 
 /**
@@ -14,7 +14,8 @@ export async function closeSession(trial: TrialState, session: TargetSession): P
   try {
     report = await session.close();
   } catch (e) {
-    return closeFailed(trial, new StageError("session_close", e));
+    // A target that names its own stage for the failure (a client-delegation service's, `remote_service`) keeps it.
+    return closeFailed(trial, new StageError(targetFault(e) ?? "session_close", e));
   }
   trial.log("harness", "session.closed", { closed_cleanly: report.closed_cleanly, reason: report.close_reason ?? null, frontend_seconds: report.frontend_seconds ?? null });
   if (!report.closed_cleanly) return closeFailed(trial, new StageError("session_close", new Error(`the session did not finalize cleanly (${report.close_reason ?? "no session.closed"})`)));

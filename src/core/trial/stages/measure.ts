@@ -3,7 +3,9 @@
 import type { Delegation, Turn } from "../../record/trial-record";
 import type { AgentEvent } from "../../target/types";
 import { groupTranscript, type PlacedAssistantAudio } from "../../timeline/turns";
+import { toJson } from "../../world/json";
 import type { Json, JsonPatch, WorldEvent } from "../../world/types";
+import type { ReportedEvidence } from "../reported";
 import { audioMetrics, conversationAudioMetrics, type ConversationCaller } from "../audio-metrics";
 import type { CallerAudio } from "../context";
 import { errorMessage } from "../errors";
@@ -17,7 +19,8 @@ export interface Observation {
   end_ms: number;
   turns: Turn[];
   delegations: Delegation[];
-  world: { initial: Json; final: Json; view: Record<string, Json>; events: WorldEvent[]; diff: JsonPatch[] };
+  /** `reported_by: "target"`: the state, events and diff are what the target reported (docs/grading.md), not crashlab's world. */
+  world: { initial: Json; final: Json; view: Record<string, Json>; events: WorldEvent[]; diff: JsonPatch[]; reported_by?: "target" };
   /** Whether the conversation ran to completion, and if not, why (docs/grading.md `conversation_completed`). */
   completed: boolean;
   completion_note: string;
@@ -52,13 +55,16 @@ export async function measure(trial: TrialState, caller: CallerAudio | null, opt
   usage.turns = turns.filter((t) => t.role === "assistant").length;
   if (!trial.limitHit && usage.turns > limits.turns) trial.exceed("turns", usage.turns);
   const delegations = collectDelegations(trial.agentEvents);
-  const observed = {
-    initial: (world?.initial ?? {}) as Json,
-    final: (world?.state() ?? {}) as Json,
-    events: world ? [...world.events()] : [],
-    diff: world ? world.diff() : [],
-    view: (world ? world.view() : {}) as Record<string, Json>,
-  };
+  const reported = trial.reported;
+  const observed: Observation["world"] = reported
+    ? { ...reportedState(trial, reported), reported_by: "target" }
+    : {
+        initial: (world?.initial ?? {}) as Json,
+        final: (world?.state() ?? {}) as Json,
+        events: world ? [...world.events()] : [],
+        diff: world ? world.diff() : [],
+        view: (world ? world.view() : {}) as Record<string, Json>,
+      };
   const error = trial.error;
   const completion_note = trial.limitHit ? `stopped: ${trial.limitHit.message}` : trial.timedOut ? trial.timedOut.message : error ? `${error.stage}: ${error.message}` : "completed";
   const completed = trial.completed && !trial.limitHit && !error;
@@ -91,6 +97,14 @@ export async function measure(trial: TrialState, caller: CallerAudio | null, opt
     }
   }
   return { end_ms, turns, delegations, world: observed, completed, completion_note, placed, audio };
+}
+
+/** The world a target reported (its own calls and states), from the state it started in; the package's view, when it cannot read that state, is left empty and said. */
+function reportedState(trial: TrialState, reported: ReportedEvidence): Omit<Observation["world"], "reported_by"> {
+  const own = toJson(trial.world?.initial ?? trial.scenario.application.initial_state);
+  const { view_error, ...world } = reported.world(trial.case.world, trial.spec.trial_id, own, trial.tools);
+  if (view_error) trial.log("harness", "world.view_error", { message: `the package's world view could not read the state the target reported: ${view_error}` });
+  return world;
 }
 
 function collectDelegations(events: readonly AgentEvent[]): Delegation[] {

@@ -9,7 +9,7 @@ import type { AgentEvent } from "../../target/types";
 import { actualTurns } from "../../verify/turns";
 import type { Json } from "../../world/types";
 import { backendUsage } from "../audio-metrics";
-import type { CallerAudio, TrialMedia, TrialResult } from "../context";
+import type { CallerAudio, ReferenceTranscript, TrialMedia, TrialResult } from "../context";
 import type { TrialState } from "../state";
 import type { Observation } from "./measure";
 import type { Verification } from "./verify";
@@ -61,11 +61,21 @@ export function draftRecord(trial: TrialState, input: DeliveredInput, observed: 
     delegations,
     tool_executions: tools,
     input: input.record,
-    world: { name: c.world.name, version: c.world.version, initial: observed.world.initial, final: observed.world.final, diff: observed.world.diff, events: [...observed.world.events], view: observed.world.view },
+    world: {
+      name: c.world.name,
+      version: c.world.version,
+      initial: observed.world.initial,
+      final: observed.world.final,
+      diff: observed.world.diff,
+      events: [...observed.world.events],
+      view: observed.world.view,
+      ...(observed.world.reported_by ? { reported_by: observed.world.reported_by } : {}),
+    },
     events: trial.events,
     dimensions: verification.dimensions,
     checks: verification.checks,
     ...(verification.procedure ? { procedure: verification.procedure } : {}),
+    ...(trial.reported ? { reported_evidence: trial.reported.summary(tools) } : {}),
     metrics: {
       task: {
         task_completed: !error && verification.checks.every((ch) => !ch.required || ch.status !== "failed"),
@@ -93,6 +103,22 @@ export function finishRecord(trial: TrialState, draft: DraftRecord, assessments:
   const context = trial.scenario.input.context;
   const facts = trial.ctx.facts;
   const catalog = buildEvidenceCatalog(record, { ...(context ? { context } : {}), ...(facts ? { facts } : {}) });
-  return { record, media, catalog };
+  return { record, media, catalog, reference: referenceTranscript(record, trial.scenario.input.text) };
+}
+
+/** The reference transcript of what reached the target as the caller (evaluator-side; never sent). */
+function referenceTranscript(record: TrialRecord, text: string): ReferenceTranscript {
+  switch (record.input.kind) {
+    case "synthetic":
+      return { source: "synthesized", text };
+    case "recording":
+      return { source: "reviewed", text };
+    case "text":
+      return { source: "text", text };
+    case "simulated": {
+      const lines = (record.conversation?.utterances ?? []).map((u) => u.text);
+      return { source: "caller_lines", text: lines.join("\n"), lines };
+    }
+  }
 }
 

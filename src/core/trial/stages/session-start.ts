@@ -2,7 +2,7 @@
 
 import type { Scenario } from "../../dataset/schema";
 import type { TargetSession } from "../../target/types";
-import { StageError } from "../errors";
+import { StageError, targetFault } from "../errors";
 import { sessionIO } from "../session-io";
 import type { TrialState } from "../state";
 
@@ -24,7 +24,8 @@ export async function startSession(trial: TrialState, callerAudio?: { pcm: Uint8
       sessionIO(trial),
     );
   } catch (e) {
-    throw new StageError("session_start", e);
+    // A target that names the stage of its failure keeps it (a client-delegation service's: `remote_service`).
+    throw new StageError(targetFault(e) ?? "session_start", e);
   }
   return trial.session;
 }

@@ -21,7 +21,14 @@ export function verify(trial: TrialState, observed: Observation, caller?: readon
     tool_executions: trial.tools,
     ...(caller ? { caller } : {}),
     ...(trial.ctx.facts ? { facts: trial.ctx.facts } : {}),
-    world: { initial: observed.world.initial, final: observed.world.final, view: observed.world.view, events: observed.world.events, diff: observed.world.diff },
+    world: {
+      initial: observed.world.initial,
+      final: observed.world.final,
+      view: observed.world.view,
+      events: observed.world.events,
+      diff: observed.world.diff,
+      ...(observed.world.reported_by ? { reported_by: observed.world.reported_by } : {}),
+    },
   };
   const grading = grade(input);
   const cutShort = !observed.completed && trial.error === null && (trial.limitHit !== null || trial.timedOut !== null);
