@@ -11,7 +11,7 @@ import type { ConnectorLimits } from "../src/core/client-service/protocol";
 import { run } from "../src/core/run/run";
 import { EspeakSynthesizer } from "../src/core/speech/espeak";
 import { cli, runFolder } from "./cli-harness";
-import { faultProxy, redirector, remotePlan, restaurantService, TOKEN, type Tamper } from "./remote-service-fixtures";
+import { faultProxy, ownEndpointPlan, recordingProxy, redirector, remotePlan, restaurantService, TOKEN, type Tamper } from "./remote-service-fixtures";
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { unpackTrial } from "../src/core/report/html";
@@ -82,6 +82,17 @@ describe("a client-delegation service that keeps the contract", () => {
     expect(record.checks.find((c) => c.id === "application_state")?.rationale).toMatch(/\(as reported by the target\)$/);
   });
 
+  it("a second result for one tool call is one call: the trial passes, the call counted once, the log says it was ignored", async () => {
+    const record = await throughProxy((m, link) => {
+      if (eventOf(m)?.type === "tool.completed") link.toEvaluator(m);
+      return m;
+    });
+    expect(record.status).toBe("passed");
+    expect(record.tool_executions).toHaveLength(1);
+    expect(record.reported_evidence).toMatchObject({ tool_calls: 1 });
+    expect(record.events.find((e) => e.type === "error" && (e.data as { code?: string }).code === "remote_service_duplicate_tool_result")?.data).toMatchObject({ message: expect.stringMatching(/^ignored: duplicate tool result for tool call \S+$/), fatal: false });
+  });
+
   it("a duplicate completion completes nothing more: the trial passes and the log says it was ignored", async () => {
     const record = await throughProxy((m, link) => {
       if (eventOf(m)?.type === "client_delegation.completed") link.toEvaluator(m);
@@ -112,6 +123,10 @@ describe("each fault of the service ends the trial as documented, in one sentenc
     } finally {
       await r.close();
     }
+  });
+
+  it("a path nothing answers at: HTTP 404, check the URL's path", async () => {
+    remoteFault(await trialAt(service.url.replace("/ws/assistant", "/ws/assistent")), /^the client-delegation service at ws:\/\/127\.0\.0\.1:\d+\/ws\/assistent answered HTTP 404: nothing takes WebSocket connections at that path; check the URL's path \(crashlab serve-assistant answers at \/ws\/assistant\)$/);
   });
 
   it("nobody listening: connection refused", async () => {
@@ -168,6 +183,24 @@ describe("each fault of the service ends the trial as documented, in one sentenc
   it("an unknown delegation id", async () => {
     const record = await throughProxy((m) => (m.type === "live.send" ? { ...m, event: { ...(m.event as object), delegation_id: "dlg_999" } } : m));
     remoteFault(record, /^protocol violation by the client-delegation service: the service sent commentary for delegation "dlg_999", which crashlab never forwarded \(unknown delegation id\)$/);
+  });
+
+  it("a completion for an unknown delegation id", async () => {
+    const record = await throughProxy((m) => (eventOf(m)?.type === "client_delegation.completed" ? { ...m, event: { ...eventOf(m)!, delegation_id: "dlg_999" } } : m));
+    remoteFault(record, /^protocol violation by the client-delegation service: the service completed delegation "dlg_999", which crashlab never forwarded \(unknown delegation id\)$/);
+  });
+
+  it("commentary after its delegation completed", async () => {
+    let answer: Record<string, unknown> | null = null;
+    const record = await throughProxy((m, link) => {
+      if (m.type === "live.send") answer = m;
+      if (eventOf(m)?.type === "client_delegation.completed" && answer) {
+        link.toEvaluator(m);
+        return answer;
+      }
+      return m;
+    });
+    remoteFault(record, /^protocol violation by the client-delegation service: the service sent commentary for delegation dlg_1 after it had completed it$/);
   });
 
   it("a completion before the result", async () => {
@@ -236,6 +269,24 @@ describe("each fault of the service ends the trial as documented, in one sentenc
     expect(record.limits.usage.exceeded).toBe("time_ms");
     expect(record.cleanup_errors).toEqual([{ stage: "remote_service", message: "the client-delegation service still had delegation dlg_1 unfinished when the session ended" }]);
   }, 60_000);
+});
+
+describe("a PLAN target that names its own service", () => {
+  it("is evaluated through it with the run's token: its calls and state the target's reports", async () => {
+    // The target's own endpoint is a recording proxy in front of the service: what it takes down went there.
+    const sent: string[] = [];
+    const recorder = await recordingProxy(service.url, sent);
+    try {
+      const result = await run(ownEndpointPlan(recorder.url), { speech, selection: { ids: ["harbor_001"] }, target_settings: { delegation: "client", client_service: { token: TOKEN } }, concurrency: 1 });
+      const record = result.records[0]!;
+      expect(record.status).toBe("passed");
+      expect(record.reported_evidence).toMatchObject({ by: "target", tool_calls: 1, initial_state: "applied" });
+      expect(sent[0]).toMatch(/^\{"type":"session\.configure"/);
+      expect(JSON.stringify(record)).not.toContain(TOKEN);
+    } finally {
+      await recorder.close();
+    }
+  });
 });
 
 describe("provisioning", () => {

@@ -93,6 +93,19 @@ describe("who the service lets in", () => {
     expect((await fetch(s.url.replace("ws://", "http://").replace("/ws/assistant", "/reservations"))).status).toBe(404);
   });
 
+  it("takes the upgrade at /ws/assistant and at the bare root, nowhere else", async () => {
+    const s = await serve();
+    const root = s.url.replace("/ws/assistant", "");
+    for (const url of [s.url, root, `${root}/`]) {
+      const ws = (await open(url, AUTH)) as WebSocket;
+      send(ws, configure);
+      expect((await collect(ws, (m) => m.type === "session.ready")).messages).toEqual([{ type: "session.ready", accepts_fixtures: true }]);
+      ws.close();
+    }
+    expect(await open(`${root}/ws`, AUTH)).toBe(404);
+    expect(await open(`${root}/health`, AUTH)).toBe(404);
+  });
+
   it("binds to this machine only and takes exact origins only", async () => {
     await expect(startAssistantService({ token: TOKEN, policy: restaurantPolicy(), world: restaurantWorld, port: 0, host: "0.0.0.0" as never })).rejects.toThrow(/binds to this machine only/);
     await expect(startAssistantService({ token: TOKEN, policy: restaurantPolicy(), world: restaurantWorld, port: 0, allowed_origins: ["https://example.com/path"] })).rejects.toThrow(/not an exact http\(s\) origin/);

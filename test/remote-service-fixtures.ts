@@ -45,6 +45,29 @@ export function remotePlan(endpoint: string, limits: Partial<ConnectorLimits> = 
   });
 }
 
+/**
+ * The PLAN with one more target, `own`, that names its own client-delegation service (`client_service.endpoint`),
+ * as a package author would: the run gives it only the token.
+ */
+export function ownEndpointPlan(endpoint: string): Plan {
+  return definePlan({
+    ...PLAN,
+    targets: {
+      ...PLAN.targets,
+      own: (settings: TargetSettings) =>
+        gptLiveTarget({
+          settings,
+          instructions: RESTAURANT_FRONTEND_INSTRUCTIONS,
+          backend_instructions: RESTAURANT_BACKEND_INSTRUCTIONS,
+          tools: RESTAURANT_TOOLS,
+          offline: { policy: restaurantPolicy() },
+          client_service: { endpoint },
+        }),
+    },
+    default_target: "own",
+  });
+}
+
 /** What a fault does to one message the service sent: pass it on (return it), change it, drop it (null), or act on the connection. */
 export type Tamper = (message: Record<string, unknown>, link: { toEvaluator: (m: unknown) => void; raw: (data: string) => void; cut: () => void; seen: number }) => Record<string, unknown> | null;
 

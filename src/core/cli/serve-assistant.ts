@@ -24,10 +24,11 @@ export const SERVE_ASSISTANT_HELP = `crashlab serve-assistant — serve a target
 
 Usage: crashlab serve-assistant [--port N] [options]
 
-Serves ws://127.0.0.1:N/ws/assistant (and a public ${HEALTH_PATH}) until Ctrl-C. Every connection must send
-Authorization: Bearer <OPENAI_CLIENT_ASSISTANT_TOKEN> (read from the environment or the env file); a request
-with a browser Origin is refused unless that exact Origin is allowed. Each connection gets a fresh world,
-given the scenario's initial state when the evaluator sends it. Then, in another shell with the same token:
+Serves ws://127.0.0.1:N/ws/assistant (also at ws://127.0.0.1:N/) and a public ${HEALTH_PATH} until Ctrl-C.
+Every connection must send Authorization: Bearer <OPENAI_CLIENT_ASSISTANT_TOKEN> (read from the environment
+or the env file); a request with a browser Origin is refused unless that exact Origin is allowed. Each
+connection gets a fresh world, given the scenario's initial state when the evaluator sends it. Then, in
+another shell with the same token:
 
   crashlab run --assistant client --assistant-endpoint ws://127.0.0.1:N/ws/assistant
 

@@ -18,6 +18,8 @@ import { DEFAULT_SERVICE_LIMITS, historyOf, readEvaluatorMessage, SERVICE_ERRORS
 
 /** The path the service answers on (the reference harness's), and its public health check. */
 export const ASSISTANT_PATH = "/ws/assistant";
+/** Paths an upgrade is taken on: the service's own, and the bare root (a URL given without its path). */
+const UPGRADE_PATHS: ReadonlySet<string> = new Set([ASSISTANT_PATH, "/"]);
 export const HEALTH_PATH = "/health";
 /** Hosts it may bind: this machine only. */
 export const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1"] as const;
@@ -88,7 +90,7 @@ export async function startAssistantService(options: AssistantServiceOptions): P
     const refuse = (status: number, text: string) => {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nContent-Length: ${text.length + 1}\r\nConnection: close\r\n\r\n${text}\n`);
     };
-    if (pathOf(req) !== ASSISTANT_PATH) return refuse(404, "Not Found");
+    if (!UPGRADE_PATHS.has(pathOf(req))) return refuse(404, "Not Found");
     // Authentication first, so an unauthenticated caller learns nothing else (not even the Origin rule).
     const authorization = req.headersDistinct.authorization ?? [];
     const given = Buffer.from(authorization[0] ?? "", "utf8");

@@ -53,6 +53,8 @@ export class RemoteClientService {
   private queue: Promise<void> = Promise.resolve();
   private received = 0;
   private oversize = false;
+  /** Tool calls whose result the service already reported: a second result for one is ignored (it is one call). */
+  private readonly finishedCalls = new Set<string>();
   /** Delegations still at work when the trial stopped: unfinished at the end. */
   private readonly cutShort = new Set<string>();
   /** setup: connecting and configuring; ready: forwarding; closing: the Live session ended; done: let go. */
@@ -226,7 +228,7 @@ export class RemoteClientService {
   private commentary(id: string, content: string): void {
     const d = this.delegations.get(id);
     if (!d) return this.violate(`the service sent commentary for delegation ${JSON.stringify(id)}, which crashlab never forwarded (unknown delegation id)`);
-    if (d.state === "abandoned") return void this.note("late_commentary", id);
+    if (d.state === "abandoned") return void this.note("late_commentary", `delegation ${id}`);
     if (d.state === "done") return this.violate(`the service sent commentary for delegation ${id} after it had completed it`);
     const { io } = this.host;
     if (!d.injected) io.emit({ type: "delegation.content", at_ms: io.clock.now(), delegation_id: id, text: content });
@@ -254,6 +256,8 @@ export class RemoteClientService {
       case "tool.failed": {
         const call = reportedCall(event);
         if (typeof call === "string") return this.violate(call);
+        if (this.finishedCalls.has(call.call_id)) return void this.note("duplicate_tool_result", `tool call ${call.call_id}`);
+        this.finishedCalls.add(call.call_id);
         io.report?.({ kind: "tool.result", ...call, ...reportedResult(event) });
         return;
       }
@@ -271,8 +275,8 @@ export class RemoteClientService {
   private completed(id: string | undefined): void {
     const d = id === undefined ? undefined : this.delegations.get(id);
     if (!d || id === undefined) return this.violate(`the service completed delegation ${JSON.stringify(id ?? null)}, which crashlab never forwarded (unknown delegation id)`);
-    if (d.state === "done") return void this.note("duplicate_completion", id);
-    if (d.state === "abandoned") return void this.note("late_completion", id);
+    if (d.state === "done") return void this.note("duplicate_completion", `delegation ${id}`);
+    if (d.state === "abandoned") return void this.note("late_completion", `delegation ${id}`);
     if (!d.injected) return this.violate(`the service completed delegation ${id} before sending its result (no commentary for it yet)`);
     this.settle(d, "done");
     this.host.io.emit({ type: "delegation.completed", at_ms: this.host.io.clock.now(), delegation_id: id });
@@ -320,9 +324,9 @@ export class RemoteClientService {
     d.release = () => {};
   }
 
-  private note(what: "duplicate_completion" | "late_commentary" | "late_completion", id: string): void {
+  private note(what: "duplicate_completion" | "late_commentary" | "late_completion" | "duplicate_tool_result", subject: string): void {
     const { io } = this.host;
-    io.emit({ type: "error", at_ms: io.clock.now(), code: `remote_service_${what}`, message: `ignored: ${what.replace(/_/g, " ")} for delegation ${id}`, fatal: false });
+    io.emit({ type: "error", at_ms: io.clock.now(), code: `remote_service_${what}`, message: `ignored: ${what.replace(/_/g, " ")} for ${subject}`, fatal: false });
   }
 
   /**
@@ -405,6 +409,7 @@ function refusal(status: number, shown: string): string {
   if (status >= 300 && status < 400) return `the client-delegation service at ${shown} answered with a redirect (HTTP ${status}); crashlab does not follow redirects with the service's token: give the final wss:// URL`;
   if (status === 401) return `the client-delegation service at ${shown} refused the token (HTTP 401): OPENAI_CLIENT_ASSISTANT_TOKEN must be the token the service was started with`;
   if (status === 403) return `the client-delegation service at ${shown} refused the connection (HTTP 403, forbidden)`;
+  if (status === 404) return `the client-delegation service at ${shown} answered HTTP 404: nothing takes WebSocket connections at that path; check the URL's path (crashlab serve-assistant answers at /ws/assistant)`;
   if (status === 503) return `the client-delegation service at ${shown} is at its connection limit (HTTP 503); lower --concurrency or raise the service's limit`;
   return `the client-delegation service at ${shown} answered HTTP ${status} instead of a WebSocket upgrade; check the URL`;
 }
@@ -415,14 +420,20 @@ function socketCause(cause: Error & { code?: string }): string {
   return cause.code ?? cause.message;
 }
 
-/** A reported tool call's identity: name, call id, arguments (an object), delegation. */
+/**
+ * A reported tool call's identity: name, call id, arguments (an object), delegation. Each is read from the
+ * event, else from the execution record riding along (`tool_execution`), which is all some services send.
+ */
 function reportedCall(event: ReportedEvent): { call_id: string; name: string; arguments: Record<string, Json> | null; raw_arguments: string; delegation_id?: string } | string {
-  if (typeof event.name !== "string" || event.name === "" || typeof event.call_id !== "string" || event.call_id === "") return `${event.type} must name the tool (name) and the call (call_id)`;
-  const args = event.arguments;
+  const execution = isObject(event.tool_execution) ? event.tool_execution : {};
+  const name = nonEmpty(event.name) ?? nonEmpty(execution.name);
+  const call_id = nonEmpty(event.call_id) ?? nonEmpty(execution.call_id);
+  if (name === undefined || call_id === undefined) return `${event.type} must name the tool (name) and the call (call_id), on the event or its tool_execution`;
+  const args = "arguments" in event ? event.arguments : execution.arguments;
   const parsed = typeof args === "string" ? safeParse(args) : args;
   return {
-    call_id: event.call_id,
-    name: event.name,
+    call_id,
+    name,
     arguments: isObject(parsed) ? (parsed as Record<string, Json>) : null,
     raw_arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}),
     ...(typeof event.delegation_id === "string" ? { delegation_id: event.delegation_id } : {}),
@@ -436,8 +447,11 @@ function reportedResult(event: ReportedEvent): { status: "completed" | "failed";
   if (event.type === "tool.completed") return { status: "completed", output: ("result" in event ? event.result : (execution.output ?? null)) as Json, ...state };
   const output = isObject(execution.output) ? execution.output : {};
   const structured = isObject(output.error) && typeof output.error.code === "string" && typeof output.error.message === "string" ? { code: output.error.code, message: output.error.message } : null;
-  return { status: "failed", error: structured ?? { code: "tool_failed", message: typeof event.error === "string" ? event.error : "the tool failed" }, ...state };
+  const message = typeof event.error === "string" ? event.error : typeof output.error === "string" ? output.error : "the tool failed";
+  return { status: "failed", error: structured ?? { code: "tool_failed", message }, ...state };
 }
+
+const nonEmpty = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
 function safeParse(text: string): unknown {
   try {
