@@ -17,7 +17,8 @@
  * git on some systems, and the archives CI artifacts travel in, cannot hold them.
  *
  * A `serve` case starts `view --review` on the folder as it is, then applies `after_start` (a link planted
- * while the server runs), sends its requests and checks each answer's status; then stops the server.
+ * while the server runs), sends its requests and checks each answer's status (and, with `says`, its words);
+ * then stops the server, which must end with exit 0 having said on stderr what `expect` holds.
  *
  * The pristine run folders are made once, by real offline runs; each case copies them into a fresh folder,
  * applies its damage steps and runs its one command there.
@@ -55,6 +56,8 @@ interface Request {
   path: string;
   body?: unknown;
   status: number;
+  /** What the answer must say (a refused request's JSON error, in words). */
+  says?: string;
 }
 
 /** A damage step; paths are relative to the case's folder (a/results.json, s1/run.json, …). */
@@ -126,8 +129,8 @@ function unchanged(lines: string[], allowed: string[]): string[] {
     });
 }
 
-/** `a.b.0.c` → the keys of a JSON path (numbers index arrays). */
-const keys = (path: string) => (path === "" ? [] : path.split(".").map((k) => (/^\d+$/.test(k) ? Number(k) : k)));
+/** `a.b.0.c` → the keys of a JSON path (numbers index arrays); `a.[b.c]` is a key holding a dot (a gate id). */
+const keys = (path: string) => (path === "" ? [] : path.match(/\[[^\]]*\]|[^.]+/g)!.map((k) => (/^\d+$/.test(k) ? Number(k) : k.startsWith("[") ? k.slice(1, -1) : k)));
 
 function setPath(doc: unknown, path: string, value: unknown, remove = false): unknown {
   const ks = keys(path);
@@ -324,9 +327,20 @@ describe("the damaged-run-folder corpus", () => {
     expect(kinds("init/")).toBeGreaterThanOrEqual(10);
     // The hostile folders (links out, .. and absolute artifact paths, linked, dangling and self-linked
     // reviews.jsonl, FIFOs) go through every command that reads a run folder, the review server included.
+    // Every hostile kind through every command: the matrix has no empty cell.
     const hostile = cases.filter((c) => c.id.includes("/hostile-"));
-    for (const prefix of ["view/", "serve/", "review/", "gates/", "calibrate/", "compare/", "audio/", "merge/"]) expect(hostile.filter((c) => c.id.startsWith(prefix)).length, prefix).toBeGreaterThanOrEqual(8);
-    for (const setup of ["link", "dotdot", "absolute", "reviews-link-out", "reviews-dangling", "reviews-self", "fifo"]) expect(hostile.some((c) => c.id.includes(setup)), setup).toBe(true);
+    const KINDS: Record<string, RegExp> = {
+      "a link to a file outside": /\/hostile-(planted-)?link-(wav|transcript|events|results|report|run-json|journal)-out$/,
+      "a link to a folder outside": /\/hostile-(planted-)?link-[a-z]+-folder-out$/,
+      "a '..' artifact path": /\/hostile-.*dotdot.*-path$/,
+      "an absolute artifact path": /\/hostile-.*absolute.*-path$/,
+      "a linked reviews.jsonl": /\/hostile-(planted-)?reviews-link-out$/,
+      "a dangling reviews.jsonl": /\/hostile-(planted-)?reviews-dangling-link$/,
+      "a self-linked reviews.jsonl": /\/hostile-(planted-)?reviews-self-link$/,
+      "a FIFO": /\/hostile-(planted-)?[a-z-]*fifo[a-z-]*$/,
+    };
+    for (const command of ["view", "serve", "review", "gates", "calibrate", "compare", "audio", "merge"])
+      for (const [kind, pattern] of Object.entries(KINDS)) expect(hostile.some((c) => c.id.startsWith(`${command}/`) && pattern.test(c.id)), `${command} × ${kind}`).toBe(true);
     // The README states the corpus size; this keeps the two equal.
     expect(readFileSync(join(repo, "README.md"), "utf8")).toContain(`(\`test/fixtures/bad/folders.json\`, ${cases.length} cases:`);
   });
@@ -350,9 +364,12 @@ describe("the damaged-run-folder corpus", () => {
         for (const a of s.answers) {
           expect(a.status, `${c.id}: ${a.request.method ?? "GET"} ${a.request.path} (${a.body.slice(0, 300)})`).toBe(a.request.status);
           expect(a.body, `${c.id}: ${a.request.path} answered with the canary`).not.toContain(CANARY);
+          if (a.request.says !== undefined) expect(a.body, `${c.id}: ${a.request.path}`).toContain(fill(a.request.says));
         }
         expect(result.code, `${c.id}: ${result.stderr}`).toBe(0);
         expect(result.stderr, c.id).not.toMatch(/internal error|\n\s+at /);
+        // What the server said on stderr while it served (a run beside it left out of carrying, and why).
+        for (const part of (c.expect ?? []).map(fill)) expect(result.stderr, c.id).toContain(part);
       } else {
         result = await cli(argv, dir);
         if (c.stdout === undefined) expectOneClearParagraph(result, c.code ?? 2, (c.expect ?? []).map(fill), c.id);

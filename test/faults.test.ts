@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli } from "./cli-harness";
+import { line, tmp, writeRun } from "./review-fixtures";
 import { ResultsFile } from "../src/core/record/results";
 
 /**
@@ -345,5 +346,117 @@ describe("the other commands that write: a read-only file system is one line, ex
     }
     // Nothing was left half-written where writing was possible.
     expect(temps(work)).toEqual([]);
+  }, 240_000);
+});
+
+/**
+ * The bin as a user who lacks a permission. As root (how CI runs) permission bits bind nobody, so there the
+ * child runs without the two capabilities that let root pass them (`setpriv` drops CAP_DAC_OVERRIDE and
+ * CAP_DAC_READ_SEARCH from its bounding set): chmod then holds for it as for any user. Elsewhere chmod
+ * alone does. Either way the faults are the kernel's own EACCES.
+ */
+const asRoot = process.getuid?.() === 0;
+const WITHOUT_DAC = asRoot ? ["setpriv", "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search", "--"] : [];
+const bin = (argv: string[]) => [...WITHOUT_DAC, ...TSX, ...argv];
+
+function runAsUser(argv: string[]): { code: number | null; stdout: string; stderr: string } {
+  const [command, ...args] = bin(argv);
+  const r = spawnSync(command!, args, { cwd: repo, env: { ...process.env, OPENAI_API_KEY: "", CRASHLAB_TEST_SIGNAL_AT: "" }, encoding: "utf8", timeout: 120_000 });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A file's bytes and mode, to check that a refused command changed neither. */
+const fileState = (file: string) => `${statSync(file).mode.toString(8)} ${readFileSync(file, "base64")}`;
+
+describe("a permission the reader lacks: said as such (exit 3, one line), never as a damaged file", () => {
+  const TWO = [{ id: "a#1" }, { id: "a#2" }];
+
+  it("a reviews.jsonl or results.json this user may not read, and a reviews.jsonl it may not write", () => {
+    // The child really lacks the permission: the test proves the fault, not a stand-in for it.
+    const probe = join(tmp(), "probe");
+    writeFileSync(probe, "x", { mode: 0o000 });
+    const probed = spawnSync(WITHOUT_DAC[0] ?? "cat", [...WITHOUT_DAC.slice(1), ...(asRoot ? ["cat"] : []), probe], { encoding: "utf8" });
+    expect(probed.status, `${probed.stderr} (as root: setpriv must be able to drop root's capabilities here)`).not.toBe(0);
+    expect(probed.stderr).toMatch(/Permission denied/);
+
+    const parent = tmp();
+    const dir = writeRun(parent, { trials: TWO, reviews: line("a#1", "human.pacing", "passed") });
+    const readers = (command: string): string[] => (command === "review" ? ["review", dir, "--trial", "a#2", "--verifier", "human.pacing", "--verdict", "failed", "--reviewer", "bo"] : command === "view" ? ["view", dir, "--print"] : [command, dir]);
+    for (const file of ["reviews.jsonl", "results.json"]) {
+      chmodSync(join(dir, file), 0o000);
+      const before = fileState(join(dir, file));
+      for (const command of ["gates", "calibrate", "review-queue", "review", "view"]) {
+        const r = runAsUser(readers(command));
+        expect(r.code, `${command} (${file}): ${r.stderr}`).toBe(3);
+        expect(r.stdout, command).toBe("");
+        expect(r.stderr, `${command} (${file})`).toBe(`crashlab: cannot open ${join(dir, file)}: permission denied; give this user access to it and run crashlab ${command} again\n`);
+      }
+      expect(fileState(join(dir, file))).toBe(before);
+      chmodSync(join(dir, file), 0o600);
+    }
+    // Read-only: read by every reader, and a review is refused by the disk's permission, nothing appended.
+    chmodSync(join(dir, "reviews.jsonl"), 0o444);
+    const before = fileState(join(dir, "reviews.jsonl"));
+    expect(runAsUser(["gates", dir]).code).toBe(0);
+    const review = runAsUser(readers("review"));
+    expect(review.code, review.stderr).toBe(3);
+    expect(review.stderr).toBe(`crashlab: cannot open ${join(dir, "reviews.jsonl")}: permission denied; give this user access to it and run crashlab review again\n`);
+    expect(fileState(join(dir, "reviews.jsonl"))).toBe(before);
+  }, 240_000);
+
+  it("view --review: a read-only reviews.jsonl refuses a verdict in words (no raw 500), and runs beside it this user may not read are left out, not in the way", async () => {
+    const parent = tmp();
+    const earlier = writeRun(parent, { run_id: "run-0", started_at: "2026-01-01T08:00:00.000Z", trials: TWO, reviews: line("a#1", "human.pacing", "passed", "ana") });
+    const dir = writeRun(parent, { run_id: "run-1", started_at: "2026-01-01T09:00:00.000Z", trials: TWO, reviews: line("a#2", "human.pacing", "failed", "bo") });
+    chmodSync(join(earlier, "results.json"), 0o000);
+    chmodSync(join(dir, "reviews.jsonl"), 0o444);
+    const before = fileState(join(dir, "reviews.jsonl"));
+    const [command, ...args] = bin(["view", "--review", dir, "--print", "--reviewer", "zed"]);
+    const child = spawn(command!, args, { cwd: repo, env: { ...process.env, OPENAI_API_KEY: "", CRASHLAB_TEST_SIGNAL_AT: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const closed = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    // The server says it serves (stderr), then prints the URL (stdout, --print): both waited for as they arrive, not polled.
+    const url = await new Promise<string>((resolve, reject) => {
+      const ready = () => {
+        if (stdout.includes("\n") && stderr.includes("Press Ctrl-C to stop.")) resolve(stdout.trim());
+      };
+      child.stdout!.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        ready();
+      });
+      child.stderr!.on("data", ready);
+      void closed.then((code) => reject(new Error(`view --review ended (exit ${code}) before serving: ${stderr}`)));
+    });
+    try {
+      expect(stderr).toContain(`crashlab: not carrying reviews from ${earlier}: cannot open ${join(earlier, "results.json")}: permission denied; give this user access to it\n`);
+      expect((await fetch(url)).status).toBe(200);
+      const reviews = await fetch(`${url}reviews`);
+      expect(reviews.status).toBe(200);
+      const post = await fetch(`${url}reviews`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ trial_id: "a#1", verifier: "human.pacing", verdict: "passed", note: "" }) });
+      expect(post.status).toBe(500);
+      expect(await post.json()).toEqual({ error: `cannot open ${join(dir, "reviews.jsonl")}: permission denied; give this user access to it and run crashlab view --review again` });
+      expect(fileState(join(dir, "reviews.jsonl"))).toBe(before);
+    } finally {
+      child.kill("SIGINT");
+    }
+    expect(await closed).toBe(0);
+    expect(stderr).not.toMatch(/internal error|\n\s+at /);
+  }, 240_000);
+
+  it("a results folder this user may pass through but not list: the run's own reviews decide, carrying says why it found none", () => {
+    const parent = tmp();
+    const dir = writeRun(parent, { trials: TWO, gates: { "human.pacing": { required: true, min_pass_rate: 1, wilson: false, min_reviewed: 1, min_reviewed_share: 0 } }, reviews: line("a#1", "human.pacing", "passed") });
+    chmodSync(parent, 0o300);
+    try {
+      const r = runAsUser(["gates", dir, "--carry"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("decision: PASS (exit 0)");
+      expect(r.stderr).toBe(`crashlab: not carrying reviews from ${parent}: cannot read ${parent}: permission denied; give this user access to it\n`);
+    } finally {
+      chmodSync(parent, 0o700);
+    }
   }, 240_000);
 });

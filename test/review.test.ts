@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appendReview, humanVerdicts, latestReviews, readReviews, ReviewError, reviewsJsonSchema, type Review } from "../src/core/review/reviews";
 import { carryReviews, earlierRunDirs, loadRunReviews, reviewScope } from "../src/core/review/run-reviews";
@@ -90,7 +90,8 @@ describe("bad reviews.jsonl: exit 2, one paragraph naming the file and line, not
     const parent = tmp();
     const dir = writeRun(parent, { trials: TWO, reviews });
     const before = snapshot(parent);
-    for (const argv of [["gates", dir], ["calibrate", dir], ["review-queue", dir], ["review", dir, "--trial", "a#1", "--verifier", "human.pacing", "--verdict", "passed", "--reviewer", "x"]]) {
+    // view too: a reviews file the page could not show is said at once, never an exit 0 with nothing said.
+    for (const argv of [["gates", dir], ["calibrate", dir], ["review-queue", dir], ["review", dir, "--trial", "a#1", "--verifier", "human.pacing", "--verdict", "passed", "--reviewer", "x"], ["view", dir, "--print"]]) {
       const r = await cli(argv, parent);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe("");
@@ -113,6 +114,71 @@ describe("bad reviews.jsonl: exit 2, one paragraph naming the file and line, not
     expect((await cli(["gates", join(parent, "nope")], parent)).stderr).toContain(`${join(parent, "nope")} is not a folder: pass one run's folder`);
     expect(snapshot(parent)).toEqual(before);
     expect(existsSync(join(dir, "reviews.jsonl"))).toBe(false);
+  });
+});
+
+describe("a reviews.jsonl or results.json no person wrote: said for what it is, with none of its bytes raw", () => {
+  const READERS = (dir: string) => [["gates", dir], ["calibrate", dir], ["review-queue", dir], ["review", dir, "--trial", "a#1", "--verifier", "human.pacing", "--verdict", "passed", "--reviewer", "x"], ["view", dir, "--print"]];
+
+  /** Every reader refuses the folder: exit 2, one short paragraph holding `expected`, no raw control byte, nothing written. */
+  async function refusedByEveryReader(parent: string, dir: string, expected: string, maxLength = 700) {
+    const before = snapshot(parent);
+    for (const argv of READERS(dir)) {
+      const r = await cli(argv, parent);
+      expect(r.code, `${argv[0]}: ${r.stderr.slice(0, 500)}`).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trimEnd().split("\n"), argv[0]).toHaveLength(1);
+      expect(r.stderr, argv[0]).toContain(expected);
+      // Control characters from the file are escaped, never written to the terminal as they are.
+      expect(r.stderr.trimEnd(), argv[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+      // A few hundred characters of the file at most, whatever the file holds.
+      expect(r.stderr.length, `${argv[0]}: ${r.stderr.slice(0, 300)}…`).toBeLessThanOrEqual(maxLength);
+    }
+    expect(snapshot(parent)).toEqual(before);
+  }
+
+  it("a reviews.jsonl of 600 MB is refused with its size before it is read, not called 'not UTF-8'", async () => {
+    const parent = tmp();
+    const dir = writeRun(parent, { trials: TWO });
+    // Sparse: 600 MB long, no disk used. Refused by its size, so it is never read into memory.
+    writeFileSync(join(dir, "reviews.jsonl"), "");
+    truncateSync(join(dir, "reviews.jsonl"), 600 << 20);
+    await refusedByEveryReader(parent, dir, `crashlab: ${join(dir, "reviews.jsonl")} is 600 MB, more than the 64 MB a reviews.jsonl may hold`);
+    rmSync(join(dir, "reviews.jsonl"));
+  });
+
+  it("NUL bytes and control characters in a line are escaped in the message, not echoed", async () => {
+    const parent = tmp();
+    const dir = writeRun(parent, { trials: TWO, reviews: "\u0000\u0000\u001b[2J\u0007" + "\u0000".repeat(5000) + "\n" });
+    await refusedByEveryReader(parent, dir, `crashlab: ${join(dir, "reviews.jsonl")}, line 1: not a JSON review`);
+    const escaped = writeRun(tmp(), { trials: TWO, reviews: line("a#1\u0000\u001b[31m", "human.pacing", "passed") });
+    await refusedByEveryReader(dirname(escaped), escaped, 'line 1: trial_id "a#1\\u0000\\u001b[31m" is not a trial of this run');
+  });
+
+  it("a line of 50,000 fields, or one value of 400,000 characters, is quoted a few hundred characters at most", async () => {
+    const parent = tmp();
+    const fields = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`field_${i}`, "\u0000".repeat(8)]));
+    const dir = writeRun(parent, { trials: TWO, reviews: JSON.stringify({ trial_id: "a#1", verifier: "human.pacing", verdict: "passed", reviewer: "x", note: "", at: "2026-01-02T09:00:00Z", ...fields }) + "\n" });
+    expect(readFileSync(join(dir, "reviews.jsonl")).length).toBeGreaterThan(1_000_000);
+    await refusedByEveryReader(parent, dir, 'line 1: unknown field(s) "field_0", "field_1", "field_2", "field_3", "field_4" and 49995 more');
+    const long = writeRun(tmp(), { trials: TWO, reviews: line("x".repeat(400_000), "human.pacing", "passed") });
+    await refusedByEveryReader(dirname(long), long, `line 1: trial_id "${"x".repeat(59)}… (`);
+    const cut = writeRun(tmp(), { trials: TWO, reviews: `{"trial_id": "${"y".repeat(400_000)}` + "\n" });
+    await refusedByEveryReader(dirname(cut), cut, "line 1: not a JSON review");
+  });
+
+  it("a results.json edited to hold a human gate the run cannot have is refused (it could never pass), naming the gate", async () => {
+    const parent = tmp();
+    const dir = writeRun(parent, { trials: TWO, gates: { "human.loudness": { required: true, min_pass_rate: 1, wilson: false } } });
+    await refusedByEveryReader(parent, dir, `crashlab: ${join(dir, "results.json")}, field gates.config: "human.loudness" is not a human gate this run can have (human.naturalness, human.prosody, human.pronunciation, human.pacing, human.semantic.task_understanding, human.semantic.context_fidelity)`);
+    // human.semantic.<clause> of a clause the run does not have: the same.
+    const clause = writeRun(tmp(), { trials: TWO, gates: { "human.semantic.politeness": { required: false, min_pass_rate: 1, wilson: false } } });
+    await refusedByEveryReader(dirname(clause), clause, '"human.semantic.politeness" is not a human gate this run can have');
+    // compare reads results.json too.
+    const other = writeRun(parent, { run_id: "run-b", trials: TWO });
+    const compared = await cli(["compare", other, dir], parent);
+    expect(compared.code, compared.stderr).toBe(2);
+    expect(compared.stderr).toContain(`${join(dir, "results.json")}, field gates.config: "human.loudness" is not a human gate this run can have`);
   });
 });
 

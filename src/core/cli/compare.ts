@@ -15,6 +15,7 @@ import { escapeHtml, STYLE } from "../report/html";
 import { writeFileAtomic } from "../files/atomic";
 import { machineFault } from "../files/machine-fault";
 import { scanResultsFile } from "../report/results-reader";
+import { checkHumanGates } from "../review/run-reviews";
 import { checkArtifacts, openRunFile, RunFolderError } from "../run-folder/files";
 import { shown } from "../run-folder/text";
 import { ResultsFile, ResultsTrial } from "../record/results";
@@ -114,6 +115,7 @@ function readRun(dir: string): CompareRun {
   const doc = ResultsHeader.safeParse(header);
   const issue = doc.success ? (step.value.has_trials ? null : { path: ["trials"], message: "expected an array of trials" }) : doc.error.issues[0]!;
   if (issue) throw new UsageError(`${file}, field ${shown(issue.path.map(String).join(".")) || "(root)"}: ${shown(issue.message, 300)}; it was written by another crashlab version or edited`);
+  checkHumanGates(file, config as Record<string, unknown>);
   const required = Object.entries(config as Record<string, { required?: unknown }>).filter(([, r]) => r !== null && typeof r === "object" && r.required === true).map(([v]) => v);
   return { run_id: header.run.run_id, target: header.run.target, seed: header.run.seed, required, trials, provenance: runProvenance(dir) };
 }

@@ -13,6 +13,7 @@ import { listRunFiles, openRunFile, RunFolderError, type ListedFile } from "../r
 import { shown } from "../run-folder/text";
 import { indexJournal, JOURNAL_FILE, JournalError, JournalReader, JournalWriter, type JournalEntry } from "../journal/journal";
 import { checkJournal } from "../runner/journal-check";
+import { checkHumanGates } from "../review/run-reviews";
 import { trialSeed } from "../run/plan";
 import { readRunMeta, RUN_META_VERSION, writeRunMeta, type RunMeta } from "../journal/run-meta";
 import { summaryText } from "../report/console";
@@ -84,6 +85,8 @@ function readBlob(dir: string): Blob {
   const issue = parsed.success ? (hasTrials ? null : { path: ["trials"], message: "expected an array of trials" }) : parsed.error.issues[0]!;
   if (issue) throw new MergeError(`${results}, field ${shown(issue.path.map(String).join(".")) || "(root)"}: ${shown(issue.message, 300)}; it was edited or written by another crashlab version — run that shard again`);
   const h = header as unknown as ResultsHeader;
+  // The merged run is decided with these gates: one it could never pass is refused here, not merged.
+  checkHumanGates(results, h.gates.config);
   journalEntries(dir);
   // Every row is checked against the shard it sits in: its trial, its seed, its package, its status
   // recomputed from its assessments (a row edited to say "passed" is refused, never merged).

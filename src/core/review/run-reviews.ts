@@ -8,6 +8,7 @@ import { lstatSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ResultsFile } from "../record/results";
 import { humanGateIds, isHumanGate, isKnownHumanGate, type HumanVerdicts } from "../gate/human";
+import { machineFault, machineFaultLine, pathFault } from "../files/machine-fault";
 import { checkArtifacts, readRunFile, RunFolderError, statRunFile } from "../run-folder/files";
 import { shown, shownValue } from "../run-folder/text";
 import { evaluateGates, type GateDecision } from "../gate/gates";
@@ -37,15 +38,23 @@ export function readRunResults(runDir: string): ResultsFile {
     const issue = doc.error.issues[0]!;
     throw new RunFolderError(`${file}, field ${shown(issue.path.join(".")) || "(root)"}: ${shown(issue.message, 300)}; it was written by another crashlab version or edited — run again with this version`);
   }
-  const config = doc.data.gates.config;
+  checkHumanGates(file, doc.data.gates.config);
+  checkArtifacts(runDir, doc.data.trials);
+  return doc.data;
+}
+
+/**
+ * A results.json's gate configuration holds only human gates the run can have: an unknown `human.*` gate
+ * could never be reviewed, so the run could never pass. Every reader that decides or joins runs from
+ * results.json (gates, review, the viewer, calibrate, merge, compare) refuses it, naming the file.
+ */
+export function checkHumanGates(file: string, config: Readonly<Record<string, unknown>>): void {
   const semantic = Object.keys(config).filter((id) => id.startsWith("semantic."));
   const unknown = Object.keys(config).find((id) => isHumanGate(id) && !isKnownHumanGate(id, semantic));
   if (unknown !== undefined)
     throw new RunFolderError(
-      `${file}, field gates.config: ${shownValue(unknown)} is not a human gate this run can have (${humanGateIds(semantic).join(", ")}): no review can be written for it, so it could never pass; results.json was edited — run again`,
+      `${file}, field gates.config: ${shownValue(unknown)} is not a human gate this run can have (${shown(humanGateIds(semantic).join(", "), 300)}): no review can be written for it, so it could never pass; results.json was edited — run again`,
     );
-  checkArtifacts(runDir, doc.data.trials);
-  return doc.data;
 }
 
 /** The trials and verifiers a run's reviews may name. */
@@ -94,7 +103,16 @@ export function earlierRunDirs(runDir: string, startedAt: string): EarlierRuns {
   const self = resolve(runDir);
   const found: Array<{ dir: string; started_at: string }> = [];
   const skipped: SkippedRun[] = [];
-  for (const name of readdirSync(parent).sort()) {
+  let names: string[];
+  try {
+    names = readdirSync(parent).sort();
+  } catch (error) {
+    // A results folder this user may only pass through: no run beside this one can be carried from.
+    const fault = machineFault(error) ?? pathFault(error);
+    if (!fault) throw error;
+    return { dirs: [], skipped: [{ dir: parent, reason: machineFaultLine({ ...fault, path: parent }, undefined) }] };
+  }
+  for (const name of names) {
     const dir = join(parent, name);
     if (dir === self) continue;
     // A run folder beside this one is a real folder: a link there leads out of the results folder.
@@ -111,9 +129,13 @@ export function earlierRunDirs(runDir: string, startedAt: string): EarlierRuns {
       readReviews(dir, reviewScope(results));
       found.push({ dir, started_at: results.run.started_at });
     } catch (error) {
-      // One damaged run beside this one keeps its own reviews out, not this run's review.
-      if (!(error instanceof RunFolderError || error instanceof ReviewError)) throw error;
-      skipped.push({ dir, reason: error.message });
+      // One damaged run beside this one — or one this user may not read — keeps its own reviews out, not this run's review.
+      if (error instanceof RunFolderError || error instanceof ReviewError) skipped.push({ dir, reason: error.message });
+      else {
+        const fault = machineFault(error) ?? pathFault(error);
+        if (!fault) throw error;
+        skipped.push({ dir, reason: machineFaultLine(fault, undefined) });
+      }
     }
   }
   return { dirs: found.sort((a, b) => a.started_at.localeCompare(b.started_at) || a.dir.localeCompare(b.dir)).map((f) => f.dir), skipped };
