@@ -11,7 +11,7 @@
  * the local simulator reports instead of the one asked for, as the report does.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -184,6 +184,33 @@ describe("the digest of what ran", () => {
     expect(row.metrics.task.delegations).toEqual({ actual: 1, expected: 1, policy: "required" });
     const hours = await run("assistant_text", [], { example: "shop_hours" });
     expect((hours.trial as unknown as { metrics: { task: { delegations: unknown } } }).metrics.task.delegations).toEqual({ actual: 0, expected: 0, policy: "forbidden" });
+  });
+
+  it("describe refuses a damaged run.json package or trial provenance: one paragraph naming the file and field (exit 2)", async () => {
+    const meta = JSON.parse(readFileSync(join(base.dir, "run.json"), "utf8"));
+    const writeResults = (dir: string, edit: (trial: Record<string, any>) => void) => {
+      const doc = JSON.parse(readFileSync(join(base.dir, "results.json"), "utf8"));
+      edit(doc.trials[0]);
+      writeFileSync(join(dir, "results.json"), JSON.stringify(doc, null, 2));
+    };
+    const damaged: Array<[string, (dir: string) => void, RegExp]> = [
+      ["no files", (d) => writeFileSync(join(d, "run.json"), JSON.stringify({ ...meta, package: { digest: "x" } })), /run\.json, field package\.root: /],
+      ["a file without its hash", (d) => writeFileSync(join(d, "run.json"), JSON.stringify({ ...meta, package: { ...meta.package, files: [{ path: "app/policy.ts" }] } })), /run\.json, field package\.files\.0\.sha256: /],
+      ["no git", (d) => writeFileSync(join(d, "run.json"), JSON.stringify({ ...meta, package: { ...meta.package, git: null } })), /run\.json, field package\.git: /],
+      ["reported models not a list", (d) => writeResults(d, (t) => (t.provenance.models.observed.served_by = "in-process")), /results\.json, field trials\.0\.provenance\.models\.observed\.served_by: /],
+      ["no provenance", (d) => writeResults(d, (t) => delete t.provenance), /results\.json, field trials\.0\.provenance: /],
+    ];
+    for (const [name, damage, message] of damaged) {
+      const dir = mkdtempSync(join(tmpdir(), "crashlab-provenance-damaged-"));
+      cpSync(base.dir, dir, { recursive: true });
+      damage(dir);
+      const r = await cli(["describe", dir]);
+      expect(r.code, name).toBe(2);
+      expect(r.stdout, name).toBe("");
+      expect(r.stderr, name).toMatch(message);
+      expect(r.stderr, name).toContain("; it was written by another crashlab version or edited");
+      expect(r.stderr.trim().split("\n"), name).toHaveLength(1);
+    }
   });
 
   it("changes with a file outside the package folder, a tool description, a parameter schema, the instructions — and git says which file is dirty", async () => {
