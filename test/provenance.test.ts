@@ -4,8 +4,9 @@
  * each thing the target runs, sends or is configured with — an imported file outside the package folder
  * (in its own repository or the other one), a tool's description, a tool's parameter schema, the
  * instructions, the models, the voice, the delegation mode, the endpoint, the simulator's faults, a
- * variant — changes the digest when edited, one at a time, in the part it belongs to; a whitespace edit of
- * a file nothing imports, or another key for the same endpoint, does not (and no key is written anywhere).
+ * variant, the lockfile, a dependency's installed version — changes the digest when edited, one at a time,
+ * in the part it belongs to; a whitespace edit of a file nothing imports, or another key for the same
+ * endpoint, does not (and no key is written anywhere).
  * The git state covers every repository a loaded file lives in; run.json lists the files; `crashlab
  * describe` shows them; `compare` names the part that changed, says when nothing did, and flags a model
  * the local simulator reports instead of the one asked for, as the report does.
@@ -271,6 +272,36 @@ describe("the digest of what ran", () => {
     } finally {
       writeFileSync(sign, before);
       gitIn(shared, "commit", "-qam", "back");
+    }
+  });
+
+  it("changes with the lockfile and with the version a dependency resolved to under node_modules", async () => {
+    const installed = join(repo, "node_modules", "zod");
+    const lock = join(repo, "pnpm-lock.yaml");
+    mkdirSync(installed, { recursive: true });
+    try {
+      writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "zod", version: "4.0.0" }));
+      const v400 = await run("assistant_text");
+      writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "zod", version: "4.0.1" }));
+      const v401 = await run("assistant_text");
+      writeFileSync(lock, "lockfileVersion: '9.0'\n");
+      const locked = await run("assistant_text");
+      const meta = (ran: Ran) => JSON.parse(readFileSync(join(ran.dir, "run.json"), "utf8")).package;
+      expect(meta(base).dependencies.zod).toBeNull();
+      expect(meta(v400).dependencies.zod).toBe("4.0.0");
+      expect(meta(v401).dependencies.zod).toBe("4.0.1");
+      expect(meta(base).lockfile).toBeNull();
+      expect(meta(locked).lockfile).toEqual({ path: "pnpm-lock.yaml", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      const digests = [base, v400, v401, locked].map((r) => r.provenance.parts.package);
+      expect(new Set(digests).size).toBe(4);
+      // Only the package part: the files that ran are the same.
+      for (const ran of [v400, v401, locked]) expect(ran.provenance.parts.target).toBe(base.provenance.parts.target);
+      expect(meta(locked).files).toEqual(meta(base).files);
+      // The lockfile is not committed: the package's repository says so.
+      expect(locked.provenance.git).toMatchObject({ dirty: true, repositories: [{ root: "../shared", dirty: false }, { root: ".", dirty: true, changed: ["pnpm-lock.yaml"] }] });
+    } finally {
+      rmSync(join(repo, "node_modules"), { recursive: true, force: true });
+      rmSync(lock, { force: true });
     }
   });
 
