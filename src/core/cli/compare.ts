@@ -150,9 +150,13 @@ function modelLines(c: Comparison): string[] {
 function decisionLine(c: Comparison, gates: string[], asked: boolean, strict: boolean): string {
   if (gates.length) return `decision: FAIL (exit 1) — ${gates.join("; ")}`;
   if (!asked) return `decision: none (exit 0) — ${NOT_ASKED}`;
+  // "No regression detected" only when every rate was answered so: a cannot-tell is said as one, never as a pass of it.
   const unsure = c.required_cannot_tell.length;
-  if (unsure > 0 && !strict) return `decision: PASS (exit 0) — no regression, but ${unsure} required rate(s) cannot tell at these repetitions (--strict fails on them)`;
-  return c.regressions.length ? "decision: PASS (exit 0) — no required verifier regressed" : "decision: PASS (exit 0) — no regression detected";
+  if (unsure > 0 && !strict) return `decision: PASS (exit 0) — cannot tell: ${unsure} required rate(s) had too few repetitions to see the drop that matters (--strict fails on them); none regressed significantly`;
+  const others = c.cannot_tell.length;
+  if (c.regressions.length) return `decision: PASS (exit 0) — ${c.regressions.length} rate(s) regressed, none of a required verifier${others ? `; ${others} other rate(s) cannot tell at these repetitions` : ""}`;
+  if (others) return `decision: PASS (exit 0) — no required verifier regressed; ${others} other rate(s) cannot tell at these repetitions`;
+  return "decision: PASS (exit 0) — no regression detected";
 }
 
 function consoleText(c: Comparison, gates: string[], asked: boolean, strict: boolean): string {

@@ -3,8 +3,10 @@
  * with its hash (run.json), the lockfile and dependency versions, the git state of each repository, the
  * target's digest by part, and the models asked for beside the ones the service reported (results.json).
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { z } from "zod";
 import { machineFault } from "../files/machine-fault";
+import { Provenance } from "../record/trial-record";
 import { openRunFile, RunFolderError, type RunFile } from "../run-folder/files";
 import { shown } from "../run-folder/text";
 import { readRunMeta } from "../journal/run-meta";
@@ -26,7 +28,33 @@ model, voice, delegation, endpoint, settings); the models asked for and the ones
 See docs/results.md ("Provenance").
 
   --json       print it as JSON
-  -h, --help   this help`;
+  -h, --help   this help
+
+Exit codes: 0 printed; 2 usage error, or a run folder without its run.json or results.json, or one whose
+package list or trial provenance is damaged (named by file and field).`;
+
+const PackageFile = z.strictObject({ path: z.string(), sha256: z.string() });
+
+/** run.json's `package`, as the run wrote it (PackageIdentity): read as input, checked before it is shown. */
+const PackageIdentitySchema = z.strictObject({
+  digest: z.string(),
+  root: z.string(),
+  package_dir: z.string(),
+  files: z.array(PackageFile),
+  lockfile: PackageFile.nullable(),
+  dependencies: z.record(z.string(), z.string().nullable()),
+  git: z.strictObject({
+    commit: z.string().nullable(),
+    dirty: z.boolean().nullable(),
+    repositories: z.array(z.strictObject({ root: z.string(), commit: z.string().nullable(), dirty: z.boolean().nullable(), changed: z.array(z.string()) })).optional(),
+  }),
+});
+
+/** The first problem of a parse, as "field <path>: <message>". */
+const fieldIssue = (prefix: string, error: z.ZodError) => {
+  const issue = error.issues[0]!;
+  return `field ${shown([prefix, ...issue.path.map(String)].filter(Boolean).join("."))}: ${shown(issue.message, 300)}`;
+};
 
 interface TargetSeen {
   digest: string;
@@ -43,17 +71,18 @@ function trialProvenance(opened: RunFile): { run: Record<string, unknown>; targe
   const scan = scanResultsFile(opened);
   let step = scan.next();
   try {
-    for (; !step.done; step = scan.next()) {
-      const p = (JSON.parse(step.value) as { provenance?: { parts?: { target?: string }; target_parts?: Record<string, string>; models?: { mismatches?: string[] } } }).provenance;
-      const digest = p?.parts?.target;
-      if (typeof digest !== "string") continue;
+    for (let i = 0; !step.done; step = scan.next(), i++) {
+      const parsed = Provenance.safeParse((JSON.parse(step.value) as { provenance?: unknown } | null)?.provenance);
+      if (!parsed.success) throw new UsageError(`${file}, ${fieldIssue(`trials.${i}.provenance`, parsed.error)}; it was written by another crashlab version or edited`);
+      const p = parsed.data;
+      const digest = p.parts.target;
       const seen = targets.get(digest) ?? targets.set(digest, { digest, parts: p?.target_parts ?? null, trials: 0 }).get(digest)!;
       seen.trials++;
-      models ??= (p?.models as Record<string, unknown> | undefined) ?? null;
-      for (const m of p?.models?.mismatches ?? []) mismatches.set(m, (mismatches.get(m) ?? 0) + 1);
+      models ??= (p.models as Record<string, unknown> | undefined) ?? null;
+      for (const m of p.models?.mismatches ?? []) mismatches.set(m, (mismatches.get(m) ?? 0) + 1);
     }
   } catch (error) {
-    if (error instanceof RunFolderError || machineFault(error)) throw error;
+    if (error instanceof UsageError || error instanceof RunFolderError || machineFault(error)) throw error;
     throw new UsageError(`${file} cannot be read (${shown((error as Error).message)}); the run folder is damaged`);
   } finally {
     scan.return(undefined as never);
@@ -106,15 +135,18 @@ export async function describeCommand(argv: string[], io: ViewIO): Promise<numbe
   // Through the run folder's checks: a link out of the folder, a FIFO or a folder in its place is refused.
   const results = openRunFile(dir, "results.json");
   if (!results) throw new UsageError(`${dir} holds no results.json: the run has not finished writing its results (resume it with \`crashlab run --resume ${positionals[0]}\`)`);
+  // run.json is input too: a `package` that is not what a run writes is named, never shown half.
+  const pkg = meta.package === undefined ? undefined : PackageIdentitySchema.safeParse(meta.package);
+  if (pkg && !pkg.success) throw new UsageError(`${join(dir, "run.json")}, ${fieldIssue("package", pkg.error)}; it was written by another crashlab version or edited`);
   const seen = trialProvenance(results);
   if (values.json)
     io.stdout(
       JSON.stringify(
-        { run_id: meta.run_id, package_digest: meta.package_digest ?? null, package: meta.package ?? null, targets: seen.targets, models: seen.models, model_mismatches: Object.fromEntries(seen.mismatches) },
+        { run_id: meta.run_id, package_digest: meta.package_digest ?? null, package: pkg?.data ?? null, targets: seen.targets, models: seen.models, model_mismatches: Object.fromEntries(seen.mismatches) },
         null,
         2,
       ) + "\n",
     );
-  else io.stdout(text(dir, meta.package, meta.package_digest, seen) + "\n");
+  else io.stdout(text(dir, pkg?.data, meta.package_digest, seen) + "\n");
   return 0;
 }

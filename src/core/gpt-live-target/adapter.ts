@@ -88,6 +88,7 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
   let assistantVoice: SimulatorSynthesizer | undefined;
   // The simulator's own voice is a fixed function of its text: each reply is synthesized once per process (memo.ts).
   const voice = () => (assistantVoice ??= options.offline?.synthesizer ?? memoizedEspeak(settings.voice, settings.simulator_speech_cache));
+  const simulatorSettings = settings.mode === "offline" ? simulatorPlan(options.offline) : {};
 
   return {
     kind: "gpt-live",
@@ -109,6 +110,9 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
           mode: settings.mode,
           ...(options.offline ? { policy: `${options.offline.policy.name}@${options.offline.policy.version}` } : {}),
           ...(options.offline?.reported_models ? { simulator_reports: { ...options.offline.reported_models } } : {}),
+          // The faults and timing the local simulator is told to show: they change what the target does.
+          ...simulatorSettings,
+          ...(options.client_service?.limits ? { client_service_limits: Object.fromEntries(Object.entries(options.client_service.limits).filter((e): e is [string, number] => typeof e[1] === "number")) } : {}),
           ...(settings.credentials ? { credentials: { ...settings.credentials } } : {}),
           // Where client delegations are answered, and non-default key headers (Azure): never a key.
           ...(settings.delegation === "client" && responsesBackend ? { responses_endpoint: splitServiceUrl(settings.responses_base_url ?? OPENAI_API_BASE_URL).base } : {}),
@@ -160,6 +164,23 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
       return session;
     },
   };
+}
+
+/**
+ * The local simulator's fault plan and timing, as data for the target digest. A plan given as a list is
+ * recorded as it is. A plan given as a function is never called here (it may count its calls, as a plan
+ * that faults only the first session does): it is marked as one, its code is in the package's files (the
+ * package digest), and what it varies with belongs in the adapter's `describe` (docs/results.md).
+ */
+function simulatorPlan(offline: GptLiveTargetOptions["offline"]): Record<string, Json> {
+  if (!offline) return {};
+  const out: Record<string, Json> = {};
+  const faults = offline.faults;
+  if (typeof faults === "function") out.simulator_faults = "per-session function";
+  else if (faults && faults.length > 0) out.simulator_faults = faults.map((f) => (typeof f === "string" ? f : { kind: f.kind, ...(f.atInputMs !== undefined ? { atInputMs: f.atInputMs } : {}) }));
+  const timing = Object.entries(offline.timing ?? {}).filter((e): e is [string, number] => typeof e[1] === "number");
+  if (timing.length > 0) out.simulator_timing = Object.fromEntries(timing);
+  return out;
 }
 
 /** Who served a live session, for the record: the endpoint's host (never a path, query or key). */
