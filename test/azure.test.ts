@@ -15,7 +15,7 @@ import { clauseOf, verdict } from "./judge-fixtures";
 import { tone, toneSynthesizer } from "./live-helpers";
 
 /**
- * Issue 14, part 2: Azure OpenAI. Each Azure service is stood in for by a loopback server at the paths
+ * Azure OpenAI. Each Azure service is stood in for by a loopback server at the paths
  * Azure documents — GPT-Live at `/openai/v1/live/sessions`, the Responses API at `/openai/v1/responses`,
  * speech in the dated deployment form `/openai/deployments/{deployment}/audio/speech?api-version=…` —
  * that accepts only its own key in the `api-key` header. The models are deployment names. docs/azure.md

@@ -176,7 +176,7 @@ describe("simulator faults: the service's faults are infrastructure errors, the 
     ["binary_frame", "protocol"],
     ["malformed_json", "protocol"],
     ["odd_length_pcm", "protocol"],
-    // Issue 8 item 1: a target that stalls mid-answer stays silent: its failure (exit 1), not infrastructure.
+    // A target that stalls mid-answer stays silent: its failure (exit 1), not infrastructure.
     ["stall_mid_response", "failed"],
     // Unknown event types must be ignored (gpt-live-protocol.md): the trial is unaffected.
     ["unknown_event", null],

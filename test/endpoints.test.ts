@@ -20,7 +20,7 @@ import { agendaCallerPolicy } from "./live-caller-policy";
 import { tone, toneSynthesizer } from "./live-helpers";
 
 /**
- * Issue 14, part 1: each service addressed on its own, each with its own credential and no other.
+ * Each service addressed on its own, each with its own credential and no other.
  * A custom Live server runs a CRAWL case with offline (espeak-ng) caller speech and gets exactly the key
  * named for it; then every service at once — target Live, client backend Responses, caller speech, judge,
  * the RUN caller's Live session and its completion observer — each on its own loopback server, with a

@@ -1,5 +1,5 @@
 /**
- * Issue 8, "Trust: a gate decision must never be wrong by accident", items 2 and 6–12: what a user can
+ * A gate decision must never be wrong by accident: what a user can
  * get wrong in flags, PLAN settings, datasets, recordings and the results folder ends as a clear input
  * error (exit 2) before anything runs or is written — and what is right still passes.
  */

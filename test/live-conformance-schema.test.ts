@@ -5,7 +5,7 @@ import { engineFor } from "./settings-harness";
 import { sessionConfig } from "./live-helpers";
 
 /**
- * Issue 14, part 3: where our client and simulator were stricter or narrower than the public GPT-Live
+ * Where our client and simulator were stricter or narrower than the public GPT-Live
  * references (docs/gpt-live-conformance.md lists each with its source), they now accept what the
  * references document, and still refuse what they do not.
  */

@@ -11,7 +11,7 @@ import { startConformanceServer, type ConformanceServer, type ScriptedTurn } fro
 import { eventually } from "./live-helpers";
 
 /**
- * Issue 14, part 4: crashlab's real GPT-Live client — the target adapter and the client it drives — run
+ * crashlab's real GPT-Live client — the target adapter and the client it drives — run
  * against a strict Live server written from the public references alone (test/live-conformance-server.ts,
  * no simulator code), in both delegation modes: two parallel function calls in one delegation, and a
  * conversation with two delegations. Every client frame is validated against the documented shapes; the

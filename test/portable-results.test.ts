@@ -8,7 +8,7 @@ import { ResultsFile } from "../src/core/record/results";
 import { pcm16DurationMs } from "../src/core/audio/pcm";
 import { roundMs } from "../src/core/timeline/metrics";
 
-/** Issue 8 item 18: results move between machines (no absolute paths) and timings carry no float noise. */
+/** Results move between machines (no absolute paths) and timings carry no float noise. */
 const repo = resolve(import.meta.dirname, "..");
 
 async function runCli(argv: string[]) {

@@ -3,7 +3,7 @@ import { createWorld, definePlan, defineVerifier, defineWorld, OperationError, z
 import { restaurantTargets } from "../crashlab/adapters/restaurant-targets";
 
 /**
- * Issue 8 item 17: the public surface types cleanly. A package verifier reads world events without a
+ * The public surface types cleanly. A package verifier reads world events without a
  * cast, and `PLAN.facts` takes `as const` objects. (`pnpm test` type-checks this file first, so a
  * regression fails the type check; the runtime assertions keep the test honest.)
  */

@@ -4,7 +4,7 @@ import { evaluateGates } from "../src/core/gate/gates";
 import { junitXml } from "../src/core/report/junit";
 import { run, runDecision, type Interruption } from "../src/core/run/run";
 
-/** Issue 8 item 3: an interrupted run has no pass decision; what did not run is listed, never hidden. */
+/** An interrupted run has no pass decision; what did not run is listed, never hidden. */
 describe("an interrupted run never reads as PASS", () => {
   it("stops starting trials at the signal, keeps the finished ones, and decides `interrupted` with the signal's exit code", async () => {
     const interrupt = new AbortController();

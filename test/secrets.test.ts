@@ -14,7 +14,7 @@ import { clauseOf, startJudgeServer, verdict, type JudgeServer } from "./judge-f
 import { unpackTrial } from "../src/core/report/html";
 
 /**
- * Issue 8 items 13, 14, 15 and 20: keys are scoped per service and never appear in any output; endpoint
+ * Keys are scoped per service and never appear in any output; endpoint
  * URLs that cannot work are refused; the judge's timeout and retries are the user's to set.
  */
 const OPENAI_KEY = "sk-planted-openai-key-0123456789abcdef";

@@ -7,7 +7,7 @@ import { readWav } from "../src/core/audio/wav";
 import { ResultsFile } from "../src/core/record/results";
 
 /**
- * Issue 8 items 3 and 4, end to end: the real bin in a child process, stopped by real signals. An
+ * Signals end to end: the real bin in a child process, stopped by real signals. An
  * interrupted run keeps and writes what finished, says `interrupted`, exits 128 + the signal number, and
  * leaves no temporary file behind. The child runs src/cli.ts through tsx, so no build is needed.
  */

@@ -20,7 +20,7 @@ import type { AssistantPolicy } from "../src/core/target/policy";
 import type { LiveFaultKind } from "../src/core/simulator/index";
 
 /**
- * Issue 8 item 1: the target's own hang, silence or stall is the target's failure (`failed`, exit 1) with
+ * The target's own hang, silence or stall is the target's failure (`failed`, exit 1) with
  * the limit or the timeout named; the session is still closed politely, and a close that fails after
  * that is recorded beside the outcome, not instead of it. A dead connection, a refused session or a
  * protocol violation by the service stays infrastructure (`test/crawl-audio.test.ts`, the fault matrix).

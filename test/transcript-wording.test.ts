@@ -9,7 +9,7 @@ import type { AssistantPolicy } from "../src/core/target/policy";
 import { parseDataset } from "../src/core/dataset/load";
 
 /**
- * Issue 8 item 16: whether an acknowledgement and the answer that follows are two assistant turns must
+ * Whether an acknowledgement and the answer that follows are two assistant turns must
  * not depend on their wording. Output transcript fragments belong where the audio they caption sits on
  * the timeline (the service's own start_ms/end_ms), not at their arrival time stretched by their span.
  */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
-/** Issue 8 item 19: a WALK run through the real bin prints no runtime warning (DEP0005 came from concatPcm). */
+/** A WALK run through the real bin prints no runtime warning (DEP0005 came from concatPcm). */
 describe("no deprecation warning on a WALK run", () => {
   it("runs a WALK case with a clean stderr apart from progress", () => {
     const out = mkdtempSync(join(tmpdir(), "warn-"));
