@@ -24,7 +24,7 @@ import { resumeCwd, resumeLayers } from "./resume";
 
 /** What a library call gives besides settings. */
 export interface LibraryExtras {
-  /** Finish the run in this folder (one `run()` or `crashlab run` wrote), with the settings it stored. */
+  /** Finish the run in this folder (one `run()` or `crashlab run` wrote), with the settings it stored (a folder that stored only a command line: `crashlab run --resume`). */
   resume?: string;
   /** With `resume`: finish it although its plan changed. */
   force?: boolean;
