@@ -10,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { runHelp } from "../src/core/cli/help";
 import { parseRunArgs, runOptions, settingFlags } from "../src/core/cli/options";
+import { checkSettings } from "../src/core/runner/engine";
 import { definePlan, PlanError, type PlanDefinition } from "../src/core/run/plan";
 import { readConfigFile } from "../src/core/settings/config-file";
 import { digestSettings } from "../src/core/settings/digest";
@@ -198,6 +199,21 @@ describe("one resolution: flag > environment > config file > PLAN defaults > bui
     expect(row("response_deadline_ms")).toMatch(/5000 +default$/);
     expect(row("endpoint")).toMatch(/\(not set\) +default: the local simulator; with --live OpenAI's$/);
     expect(text).toMatch(/\nconfig file: crashlab.toml$/);
+  });
+});
+
+describe("checks across settings, made once before anything runs", () => {
+  const judgeSettings = settingEntries().filter(([k, s]) => s.section === "judge" && k !== "judge");
+  it("covers every judge setting --help lists", () => expect(judgeSettings.map(([k]) => k)).toEqual(["judge_model", "judge_reasoning_effort", "judge_repetitions", "judge_endpoint", "judge_api_key_env", "judge_timeout_seconds", "judge_retries"]));
+
+  it.each(judgeSettings)("%s given for a run whose judge is off is refused from the command line, and a default from crashlab.toml", (key, s) => {
+    const flag = `--${s.flag ?? key.replace(/_/g, "-")}`;
+    const text = key === "judge_endpoint" ? "http://127.0.0.1:9/v1" : sample(s, 1).text;
+    expect(() => checkSettings(resolveSettings([parseRunArgs([flag, text]).flags]), {})).toThrow("judge settings were given but the judge is off: add --judge");
+    const dir = temp();
+    const value = key === "judge_endpoint" ? "http://127.0.0.1:9/v1" : sample(s, 1).value;
+    const config = readConfigFile(file(dir, "crashlab.toml", `[judge]\n${s.config!.split(".")[1]} = ${JSON.stringify(value)}\n`), "crashlab.toml");
+    expect(() => checkSettings(resolveSettings([config.layer]), {})).not.toThrow();
   });
 });
 
