@@ -189,6 +189,7 @@ describe("run() from the library", () => {
     // The same settings again are the same run; another selection would be another plan: refused, nothing run.
     expect((await run(PLAN, { ...options, resume: first.run_dir })).summary.trials).toBe(4);
     await expect(run(PLAN, { ...options, example: ["harbor_001"], resume: first.run_dir })).rejects.toThrow(/run\(\) settings\.example cannot be changed on resume/);
+    await expect(run(PLAN, { resume: first.run_dir, config: "crashlab.toml", env: {} })).rejects.toThrow(`run() settings: config cannot be given with resume — the run in ${first.run_dir} keeps the settings its run.json stored`);
     // A folder an earlier crashlab wrote stores only its command line: `crashlab run --resume` reads that; run() says so and changes nothing.
     const { settings: _settings, ...older } = JSON.parse(readFileSync(join(first.run_dir, "run.json"), "utf8"));
     writeFileSync(join(first.run_dir, "run.json"), JSON.stringify({ ...older, argv: ["--target", "text_restaurant", "--example", "harbor_001", "--repetitions", "2"] }));
