@@ -5,11 +5,13 @@
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import * as alpha from "../src/alpha/index";
-import { definePlan, run } from "../src/alpha/index";
+import { definePlan, run, type FolderRunResult } from "../src/alpha/index";
 import { main } from "../src/core/cli/main";
+import { TrialPool } from "../src/core/runner/pool";
+import { PLAN as WITH_DEFAULTS } from "./fixtures/settings/defaults-package/evaluations";
 import { PLAN as MAIN_ONLY } from "./fixtures/workers/main-only/evaluations";
 import { cli, runFolder } from "./cli-harness";
 
@@ -40,12 +42,19 @@ describe("run() from the library", () => {
     const args = [...ids.flatMap((id) => ["--example", id]), "--repetitions", "2", "--artifacts", "all", "--quiet"];
     const out = tmp("cli");
     let stderr = "";
-    const code = await main(["run", ...args, "--results-dir", out], { stdout: () => {}, stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {}, workers });
-    expect(code, stderr).toBe(0);
+    // Both start a pool of trial worker threads (the PLAN's `defaults.concurrency`: two threads).
+    const pool = vi.spyOn(TrialPool, "start");
+    let lib: FolderRunResult;
+    try {
+      const code = await main(["run", ...args, "--results-dir", out], { stdout: () => {}, stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {}, workers });
+      expect(code, stderr).toBe(0);
+      // The same settings in code; the package named, so trials may run in worker threads as the CLI's do.
+      lib = await run(PLAN, { example: ids, repetitions: 2, artifacts: "all", results_dir: tmp("lib"), package: "crashlab", cwd: repo, env: {} });
+      expect(pool.mock.calls.map((call) => call[2])).toEqual([2, 2]);
+    } finally {
+      pool.mockRestore();
+    }
     const cliDir = runFolder(out);
-
-    // The same settings in code; the package named, so trials may run in worker threads as the CLI's do.
-    const lib = await run(PLAN, { example: ids, repetitions: 2, artifacts: "all", results_dir: tmp("lib"), package: "crashlab", cwd: repo, env: {} });
     expect(lib.decision.exit_code).toBe(0);
     expect(lib.summary.trials).toBe(6);
 
@@ -71,6 +80,69 @@ describe("run() from the library", () => {
     expect(libSettings).toEqual({ ...cliSettings, package: "crashlab" });
     expect(metaCli.argv).toContain("--example");
     expect(metaLib.argv).toEqual([]);
+  });
+
+  it("given `data` and a package whose PLAN sets defaults that change its trials: the same cases, worker threads, folder and plan digest as `crashlab run --data`", async () => {
+    const dir = tmp("data");
+    const crawl = JSON.parse(readFileSync(join(repo, "crashlab/data/crawl.json"), "utf8"));
+    const data = join(dir, "two.json");
+    writeFileSync(data, JSON.stringify({ ...crawl, scenarios: crawl.scenarios.filter((s: { id: string }) => ["harbor_001", "harbor_003"].includes(s.id)) }));
+    const pkg = "test/fixtures/settings/defaults-package";
+    const out = tmp("data-cli");
+    let stderr = "";
+    const pool = vi.spyOn(TrialPool, "start");
+    let code: number;
+    let lib: FolderRunResult;
+    try {
+      code = await main(["run", "--package", pkg, "--data", data, "--artifacts", "all", "--quiet", "--results-dir", out], { stdout: () => {}, stderr: (t) => (stderr += t), cwd: repo, alpha: alpha as Record<string, unknown>, env: {}, workers });
+      lib = await run(WITH_DEFAULTS, { package: pkg, data: [data], artifacts: "all", results_dir: tmp("data-lib"), cwd: repo, env: {} });
+      expect(pool.mock.calls.map((call) => call[2])).toEqual([2, 2]);
+    } finally {
+      pool.mockRestore();
+    }
+    expect(stderr).toBe("");
+    expect(lib.decision.exit_code).toBe(code);
+    const cliDir = runFolder(out);
+    // The dataset's two scenarios replaced the PLAN's cases, each run twice (the PLAN's `defaults.repetitions`).
+    const ids = ["harbor_001#1", "harbor_001#2", "harbor_003#1", "harbor_003#2"];
+    expect(results(cliDir).trials.map((t: { trial_id: string }) => t.trial_id).sort()).toEqual(ids);
+    expect(results(lib.run_dir).trials.map((t: { trial_id: string }) => t.trial_id).sort()).toEqual(ids);
+    expect(files(lib.run_dir)).toEqual(files(cliDir));
+    expect(results(lib.run_dir).trials.map(comparableRow)).toEqual(results(cliDir).trials.map(comparableRow));
+    for (const f of files(cliDir).filter((f) => /^(audio|transcripts|events)\//.test(f))) expect(readFileSync(join(lib.run_dir, f)).equals(readFileSync(join(cliDir, f))), f).toBe(true);
+    const [metaCli, metaLib] = [cliDir, lib.run_dir].map((d) => JSON.parse(readFileSync(join(d, "run.json"), "utf8")));
+    expect(metaLib.plan_digest).toBe(metaCli.plan_digest);
+    const { results_dir: _a, quiet: _q, ...cliSettings } = metaCli.settings;
+    const { results_dir: _b, quiet: _r, ...libSettings } = metaLib.settings;
+    expect(libSettings).toEqual(cliSettings);
+    expect(cliSettings).toMatchObject({ data: [data], package: pkg, concurrency: 2, repetitions: 2, chunk_ms: 40, response_deadline_ms: 4500 });
+  });
+
+  it("takes each setting from the highest source that gives it: in code, the environment (the shell over the env file), the config file, the PLAN's defaults, the built-in default", async () => {
+    const dir = tmp("sources");
+    writeFileSync(join(dir, "crashlab.toml"), '[assistant]\nmodel = "m-config"\nbackend_model = "b-config"\n\n[judge]\nmodel = "j-config"\n');
+    writeFileSync(join(dir, "ci.env"), "OPENAI_LIVE_MODEL=m-envfile\nOPENAI_LIVE_BACKEND_MODEL=b-envfile\nOPENAI_TTS_MODEL=t-envfile\n");
+    const { __crashlab_plan: _brand, ...definition } = PLAN;
+    const planned = definePlan({ ...definition, defaults: { ...PLAN.defaults, model: "m-plan", backend_model: "b-plan", judge_model: "j-plan", completion_model: "c-plan" } });
+    const r = await run(planned, {
+      target: "text_restaurant",
+      example: ["harbor_001"],
+      model: "m-code",
+      results_dir: join(dir, "results"),
+      config: join(dir, "crashlab.toml"),
+      env_file: join(dir, "ci.env"),
+      env: { OPENAI_LIVE_BACKEND_MODEL: "b-shell" },
+      cwd: repo,
+    });
+    expect(JSON.parse(readFileSync(join(r.run_dir, "run.json"), "utf8")).settings).toMatchObject({
+      model: "m-code",
+      backend_model: "b-shell",
+      tts_model: "t-envfile",
+      judge_model: "j-config",
+      completion_model: "c-plan",
+      concurrency: PLAN.defaults!.concurrency,
+      speech_detector: "rms",
+    });
   });
 
   it("runs its trials in worker threads when given the package: a package that cannot load in one is refused before any folder exists", async () => {
@@ -117,6 +189,15 @@ describe("run() from the library", () => {
     // The same settings again are the same run; another selection would be another plan: refused, nothing run.
     expect((await run(PLAN, { ...options, resume: first.run_dir })).summary.trials).toBe(4);
     await expect(run(PLAN, { ...options, example: ["harbor_001"], resume: first.run_dir })).rejects.toThrow(/run\(\) settings\.example cannot be changed on resume/);
+    await expect(run(PLAN, { resume: first.run_dir, config: "crashlab.toml", env: {} })).rejects.toThrow(`run() settings: config cannot be given with resume — the run in ${first.run_dir} keeps the settings its run.json stored`);
+    // A folder an earlier crashlab wrote stores only its command line: `crashlab run --resume` reads that; run() says so and changes nothing.
+    const { settings: _settings, ...older } = JSON.parse(readFileSync(join(first.run_dir, "run.json"), "utf8"));
+    writeFileSync(join(first.run_dir, "run.json"), JSON.stringify({ ...older, argv: ["--target", "text_restaurant", "--example", "harbor_001", "--repetitions", "2"] }));
+    const before = files(first.run_dir).map((f) => [f, readFileSync(join(first.run_dir, f), "utf8")]);
+    await expect(run(PLAN, { resume: first.run_dir, env: {} })).rejects.toThrow(
+      `${join(first.run_dir, "run.json")} stores only the command line an earlier crashlab ran it with, not its settings: finish that run with \`crashlab run --resume ${first.run_dir}\`, or start a new one`,
+    );
+    expect(files(first.run_dir).map((f) => [f, readFileSync(join(first.run_dir, f), "utf8")])).toEqual(before);
   });
 });
 

@@ -18,6 +18,7 @@ import { main } from "../src/core/cli/main";
 import { parseRunArgs } from "../src/core/cli/options";
 import { definePlan, PlanError } from "../src/core/run/plan";
 import { ResultsFile } from "../src/core/record/results";
+import { PLAN as BUNDLED_PLAN } from "../crashlab/evaluations";
 import { PLAN as PROBE_PLAN } from "./fixtures/settings/package/evaluations";
 import { startJudgeServer, type JudgeServer } from "./judge-fixtures";
 
@@ -206,6 +207,37 @@ describe(".env files", () => {
     // Not vacuous: the echo reached the outputs, redacted.
     expect(readFileSync(join(run, "results.json"), "utf8")).toContain("Incorrect API key provided: [REDACTED]");
     expect(runJson(run).settings.judge_api_key_env).toBe("GW_KEY");
+  });
+
+  it("keys never enter the plan digest: runs that differ only in a key's value share it, the library's run too", async () => {
+    server = await startJudgeServer(() => ({ status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } }));
+    // Client delegation answered by a Responses endpoint with a key of its own: the key reaches the target's settings.
+    const given = ["--example", "harbor_001", "--assistant", "client", "--responses-endpoint", server.endpoint, "--responses-api-key-env", "GW_KEY", "--quiet"];
+    const digests: string[] = [];
+    for (const key of ["digest-key-one-5c1e0b", "digest-key-two-9d2f7a"]) {
+      const out = temp("key-digest");
+      await cli(["run", ...given, "--results-dir", out], { env: { GW_KEY: key } });
+      // Not vacuous: the run sent this key to the endpoint.
+      expect(server.seen.at(-1)?.auth).toBe(`Bearer ${key}`);
+      const meta = runJson(folder(out));
+      expect(JSON.stringify(meta)).not.toContain(key);
+      expect(meta.settings).toMatchObject({ responses_endpoint: server.endpoint, responses_api_key_env: "GW_KEY" });
+      digests.push(meta.plan_digest);
+    }
+    const lib = await alpha.run(BUNDLED_PLAN, {
+      package: "crashlab",
+      example: ["harbor_001"],
+      assistant: "client",
+      responses_endpoint: server.endpoint,
+      responses_api_key_env: "GW_KEY",
+      results_dir: temp("key-digest-lib"),
+      cwd: repo,
+      env: { GW_KEY: "digest-key-three-0a7b44" },
+    });
+    expect(server.seen.at(-1)?.auth).toBe("Bearer digest-key-three-0a7b44");
+    digests.push(runJson(lib.run_dir).plan_digest);
+    expect(digests).toHaveLength(3);
+    expect(new Set(digests).size).toBe(1);
   });
 
   it("never changes the process's own environment", async () => {

@@ -4,22 +4,23 @@
  * with one precedence (flag > environment > config file > PLAN defaults > built-in default), each value
  * with its source; config and env files checked with clear errors naming the file, the line and the key.
  */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { dirname, join, resolve } from "node:path";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { runHelp } from "../src/core/cli/help";
 import { parseRunArgs, runOptions, settingFlags } from "../src/core/cli/options";
-import { definePlan, PlanError } from "../src/core/run/plan";
+import { checkSettings } from "../src/core/runner/engine";
+import { definePlan, PlanError, type PlanDefinition } from "../src/core/run/plan";
 import { readConfigFile } from "../src/core/settings/config-file";
 import { digestSettings } from "../src/core/settings/digest";
 import { credentialNames, credentialsOf, envLayer, readEnvFile, unreadVariables } from "../src/core/settings/env-file";
 import { SettingsError } from "../src/core/settings/errors";
 import { explainSettings } from "../src/core/settings/explain";
 import type { Setting, SettingValue } from "../src/core/settings/field";
-import { planDefaultsProblems, planLayer } from "../src/core/settings/plan-defaults";
+import { planDefaultsProblems, planLayer, type RunDefaults } from "../src/core/settings/plan-defaults";
 import { checkedLayer, layerOf, resolveSettings, type Layer } from "../src/core/settings/resolve";
-import { settingEntries, staticDefault } from "../src/core/settings/schema";
+import { settingEntries, staticDefault, type RunSettings } from "../src/core/settings/schema";
 import { restaurantTargets } from "../crashlab/adapters/restaurant-targets";
 import { importsOf } from "./imports";
 import { documentedTable, settingsTable } from "./settings-doc";
@@ -64,6 +65,23 @@ describe("one declaration per setting", () => {
   });
 });
 
+/** Every source file `entry` loads, directly or through others (relative imports of .ts files, types included). */
+function importClosure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      if (!spec.startsWith(".")) continue;
+      const base = resolve(dirname(file), spec);
+      const found = [base, `${base}.ts`, join(base, "index.ts"), base.replace(/\.js$/, ".ts")].find((p) => existsSync(p) && statSync(p).isFile());
+      if (found) visit(found);
+    }
+  };
+  visit(entry);
+  return seen;
+}
+
 /** A value of the setting's kind, different for each `i`, written as a config or PLAN value and as text for a flag or a variable. */
 function sample(s: Setting, i: number): { value: SettingValue; text: string } {
   switch (s.kind) {
@@ -95,13 +113,17 @@ function rangeOf(s: Setting): { min: number; max: number } {
 }
 
 describe("what a trial worker receives", () => {
-  it("the settings are plain data, and neither the worker nor the engine options it builds import the command line", () => {
+  it("the settings are plain data, and no module the worker loads, however deep, is the command line's", () => {
     const { settings } = resolveSettings([parseRunArgs(["--live", "--seed", "4", "--example", "a", "--no-judge"]).flags]);
     expect(JSON.parse(JSON.stringify(settings))).toEqual(settings);
     expect(structuredClone(settings)).toEqual(settings);
-    // runner/ may not import cli/ at all (test/folders.test.ts); the worker's entry sits outside src/core.
-    for (const path of ["src/worker.ts", "src/core/runner/worker.ts", "src/core/runner/engine.ts"])
-      expect(importsOf(readFileSync(join(import.meta.dirname, "..", path), "utf8")).filter((spec) => /(^|\/)cli\//.test(spec)), path).toEqual([]);
+    // Every module the worker's entry loads, followed import by import (types too): none is the command line's.
+    const loaded = importClosure(join(import.meta.dirname, "../src/worker.ts"));
+    expect(loaded.size).toBeGreaterThan(100);
+    for (const must of ["src/core/runner/worker.ts", "src/core/runner/engine.ts", "src/core/settings/schema.ts", "src/alpha/index.ts"]) expect(loaded.has(join(import.meta.dirname, "..", must)), must).toBe(true);
+    expect([...loaded].filter((f) => f.includes("/src/core/cli/") || f.endsWith("/src/cli.ts"))).toEqual([]);
+    // The walk finds a command-line module where one is loaded, however deep: the bin's entry loads cli/.
+    expect([...importClosure(join(import.meta.dirname, "../src/cli.ts"))].some((f) => f.includes("/src/core/cli/"))).toBe(true);
   });
 });
 
@@ -177,6 +199,21 @@ describe("one resolution: flag > environment > config file > PLAN defaults > bui
     expect(row("response_deadline_ms")).toMatch(/5000 +default$/);
     expect(row("endpoint")).toMatch(/\(not set\) +default: the local simulator; with --live OpenAI's$/);
     expect(text).toMatch(/\nconfig file: crashlab.toml$/);
+  });
+});
+
+describe("checks across settings, made once before anything runs", () => {
+  const judgeSettings = settingEntries().filter(([k, s]) => s.section === "judge" && k !== "judge");
+  it("covers every judge setting --help lists", () => expect(judgeSettings.map(([k]) => k)).toEqual(["judge_model", "judge_reasoning_effort", "judge_repetitions", "judge_endpoint", "judge_api_key_env", "judge_timeout_seconds", "judge_retries"]));
+
+  it.each(judgeSettings)("%s given for a run whose judge is off is refused from the command line, and a default from crashlab.toml", (key, s) => {
+    const flag = `--${s.flag ?? key.replace(/_/g, "-")}`;
+    const text = key === "judge_endpoint" ? "http://127.0.0.1:9/v1" : sample(s, 1).text;
+    expect(() => checkSettings(resolveSettings([parseRunArgs([flag, text]).flags]), {})).toThrow("judge settings were given but the judge is off: add --judge");
+    const dir = temp();
+    const value = key === "judge_endpoint" ? "http://127.0.0.1:9/v1" : sample(s, 1).value;
+    const config = readConfigFile(file(dir, "crashlab.toml", `[judge]\n${s.config!.split(".")[1]} = ${JSON.stringify(value)}\n`), "crashlab.toml");
+    expect(() => checkSettings(resolveSettings([config.layer]), {})).not.toThrow();
   });
 });
 
@@ -269,6 +306,15 @@ describe("env files and the environment", () => {
 
 describe("a PLAN's defaults are any setting by name, checked by definePlan", () => {
   const plan = (defaults: unknown) => () => definePlan({ name: "p", targets: restaurantTargets(), cases: [], defaults: defaults as never });
+
+  it("its type is Partial<RunSettings> without the settings of one invocation, and the nested services form (tsc checks this)", () => {
+    const invocation = settingEntries().filter(([, s]) => s.plan === false).map(([k]) => k);
+    expect(invocation).toEqual(["package", "data", "live", "sample_rate_hz", "shard"]);
+    expectTypeOf<Omit<RunDefaults, "services">>().toEqualTypeOf<Partial<Omit<RunSettings, "package" | "data" | "live" | "sample_rate_hz" | "shard">>>();
+    expectTypeOf<RunDefaults["chunk_ms"]>().toEqualTypeOf<RunSettings["chunk_ms"] | undefined>();
+    expectTypeOf<RunDefaults>().not.toHaveProperty("live");
+    expectTypeOf<PlanDefinition["defaults"]>().toEqualTypeOf<RunDefaults | undefined>();
+  });
 
   it("takes every setting a PLAN may set, and the nested services form", () => {
     expect(plan({ chunk_ms: 40, judge_model: "m", speech_detector: "webrtc", require: ["outcome"], services: { live: { endpoint: "wss://x.example/v1" } } })).not.toThrow();

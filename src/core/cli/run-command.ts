@@ -6,7 +6,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readRunMeta, type RunMeta } from "../journal/run-meta";
-import { planWithDatasets } from "../package/datasets";
 import { findPackage, loadPackage, shownPath, transpileCacheDir } from "../package/load";
 import { conversationLine, progressLine, summaryText } from "../report/console";
 import { redactor, type Redact } from "../services/redact";
@@ -89,9 +88,8 @@ export async function runCommand(argv: string[], givenIo: CliIO, cliRedact: Reda
     if (line.last_failed) resolution = lastFailed(resolution, cwd, io, quiet);
     if (resolution.settings.example.length === 0 && line.last_failed) return 0;
     const s = resolution.settings;
-    const plan = s.data.length > 0 ? planWithDatasets(pkg.plan, s.data, cwd, pkg.file) : pkg.plan;
     const started = await startRun({
-      plan,
+      plan: pkg.plan,
       resolution,
       credentials: credentials.values,
       package: runPackage(pkg, cache.dir),

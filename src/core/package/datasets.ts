@@ -12,8 +12,11 @@ import type { WorldDefinition } from "../world/types";
  * calls for (RUN, WALK or CRAWL); targets, verifiers, clauses, facts, gates and limits stay the PLAN's.
  */
 
-/** The plan with its cases replaced by the given datasets' (paths relative to `cwd`). */
-export function planWithDatasets(plan: Plan, files: readonly string[], cwd: string, packageFile: string): Plan {
+/**
+ * The plan with its cases replaced by the given datasets' (paths relative to `cwd`). `packageFile` names
+ * the PLAN in messages; a PLAN handed to the library's `run()` may have none.
+ */
+export function planWithDatasets(plan: Plan, files: readonly string[], cwd: string, packageFile?: string): Plan {
   const world = packageWorld(plan.cases, packageFile);
   const cases: CaseDefinition[] = [];
   const from = new Map<string, string>();
@@ -32,12 +35,12 @@ export function planWithDatasets(plan: Plan, files: readonly string[], cwd: stri
 }
 
 /** The one world the package's cases run against: `--data` scenarios run against it too. */
-function packageWorld(cases: readonly CaseDefinition[], packageFile: string): WorldDefinition {
+function packageWorld(cases: readonly CaseDefinition[], packageFile: string | undefined): WorldDefinition {
   const worlds = [...new Map(cases.map((c) => [c.world, c.world.name])).keys()];
-  const where = relative(process.cwd(), packageFile) || packageFile;
+  const thePlan = packageFile === undefined ? "the PLAN given to run()" : `the PLAN of ${relative(process.cwd(), packageFile) || packageFile}`;
   if (worlds.length === 0)
-    throw new PlanError(`--data needs a world to run the datasets against, and the PLAN of ${where} has no cases to take it from; add at least one case built with your world (for example \`crawl(loadDataset(...), {world})\`)`);
+    throw new PlanError(`--data needs a world to run the datasets against, and ${thePlan} has no cases to take it from; add at least one case built with your world (for example \`crawl(loadDataset(...), {world})\`)`);
   if (worlds.length > 1)
-    throw new PlanError(`--data runs datasets against the package's world, and the PLAN of ${where} uses ${worlds.length} worlds (${worlds.map((w) => `"${w.name}"`).join(", ")}); write a package whose cases use one world, or add the dataset to the PLAN with the world it needs`);
+    throw new PlanError(`--data runs datasets against the package's world, and ${thePlan} uses ${worlds.length} worlds (${worlds.map((w) => `"${w.name}"`).join(", ")}); write a package whose cases use one world, or add the dataset to the PLAN with the world it needs`);
   return worlds[0]!;
 }

@@ -19,7 +19,7 @@ import { CLIENT_SERVICE_TOKEN_ENV } from "../services/client-service";
 import { resolveServices, type ResolvedServices, type SettingName } from "../services/endpoints";
 import { SettingsError } from "../settings/errors";
 import { displayName, type Resolution } from "../settings/resolve";
-import { liveCaller, type RunSettings } from "../settings/schema";
+import { liveCaller, settingEntries, type RunSettings } from "../settings/schema";
 import { CachedSynthesizer, CacheOnlySynthesizer, EspeakSynthesizer, OPENAI_SPEECH_PROVIDER, OpenAISpeechSynthesizer } from "../speech/index";
 import { resolveEspeakVoice } from "../speech/espeak";
 import { OPENAI_SPEECH_VOICES } from "../speech/openai-tts";
@@ -202,7 +202,8 @@ function conversationSettings(s: RunSettings, services: ResolvedServices, where:
   };
 }
 
-const JUDGE_TUNING = ["judge_model", "judge_reasoning_effort", "judge_repetitions", "judge_endpoint", "judge_api_key_env", "judge_timeout_seconds", "judge_retries"] as const;
+/** The judge's settings besides whether it runs: every setting --help lists under the judge. */
+const judgeTuning = () => settingEntries().flatMap(([key, s]) => (s.section === "judge" && key !== "judge" ? [key] : []));
 
 /**
  * The checks that read several settings at once, made once before anything runs: contradictions, values
@@ -239,7 +240,7 @@ export function checkSettings(resolution: Resolution, credentials: Credentials):
   // An endpoint from the environment or a file is a default for client-delegation runs; one chosen for this run must apply to it.
   if (chosen("assistant_endpoint") && s.assistant !== "client")
     throw new SettingsError(`${name("assistant_endpoint")} is the service that answers client delegations: add --assistant client (this run uses ${s.assistant} delegation, where the Live service runs the backend)`);
-  if (!s.judge && JUDGE_TUNING.some(chosen)) throw new SettingsError("judge settings were given but the judge is off: add --judge (offline runs do not call a judge unless asked)");
+  if (!s.judge && judgeTuning().some(chosen)) throw new SettingsError("judge settings were given but the judge is off: add --judge (offline runs do not call a judge unless asked)");
 }
 
 function espeakVoice(label: string, voice: string): void {

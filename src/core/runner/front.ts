@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { planDigest, type RunMeta } from "../journal/run-meta";
 import { sha256 } from "../provenance/digest";
+import { planWithDatasets } from "../package/datasets";
 import { packageIdentity, type PackageIdentity } from "../provenance/package-files";
 import { checkCasesAgainstWorlds } from "../run/preflight";
 import { PlanError, type Plan } from "../run/plan";
@@ -40,7 +41,7 @@ export interface RunPackage {
 }
 
 export interface FrontRun {
-  /** The PLAN, its datasets applied (`data`). */
+  /** The PLAN as its package (or the library's caller) defines it; the `data` setting's datasets replace its cases here. */
   plan: Plan;
   resolution: Resolution;
   credentials: Credentials;
@@ -92,8 +93,10 @@ export function planChanged(meta: RunMeta, now: string): SettingsError {
 }
 
 export async function startRun(x: FrontRun): Promise<FrontResult> {
-  const { plan, resolution, credentials } = x;
+  const { resolution, credentials } = x;
   const s = resolution.settings;
+  // `data` (--data, [dataset] path, run()'s `data`): the datasets' scenarios against the PLAN's world, as a trial worker applies them too.
+  const plan = s.data.length > 0 ? planWithDatasets(x.plan, s.data, x.cwd, x.package.file) : x.plan;
   const name = (key: string) => resolution.sources[key]?.label ?? displayName(key);
   checkSettings(resolution, credentials);
   const shard = s.shard !== undefined ? parseShard(s.shard) : null;

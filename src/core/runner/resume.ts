@@ -2,8 +2,9 @@
  * A run resumed in its own folder, for the CLI and the library alike: its settings come from its run.json
  * (checked against the settings' schema, since a run folder is input too), over which only what shows or
  * paces the rest may be given now; its journal's rows are checked before anything in the folder changes.
- * A folder written before run.json stored settings holds only its command line: the front end rebuilds
- * the settings from it, over the PLAN's defaults, as that version did.
+ * A folder written before run.json stored settings holds only its command line: `crashlab run` rebuilds
+ * the settings from it, over the PLAN's defaults, as that version did; the library, which reads no command
+ * line, refuses it.
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +32,11 @@ export function resumeLayers(dir: string, meta: RunMeta, given: Layer, plan: Pla
   const file = join(dir, "run.json");
   const changes = new Map(given.values);
   if (meta.settings === undefined) {
+    // Only the command line reads a stored command line: the library would resume such a run with other settings.
+    if (!legacy && meta.argv.length > 0)
+      throw new SettingsError(
+        `${file} stores only the command line an earlier crashlab ran it with, not its settings: finish that run with \`crashlab run --resume ${dir}\`, or start a new one`,
+      );
     const old = legacy && meta.argv.length > 0 ? legacy(meta.argv) : null;
     if (!old) return [given, planLayer(plan.defaults)];
     refuseChanges(changes, old, file);

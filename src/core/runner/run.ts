@@ -15,6 +15,7 @@ import { redactor } from "../services/redact";
 import { credentialNames, credentialsOf, envLayer, readEnvFile } from "../settings/env-file";
 import { readConfigFile } from "../settings/config-file";
 import { planLayer } from "../settings/plan-defaults";
+import { SettingsError } from "../settings/errors";
 import { checkedLayer, resolveSettings, type Layer } from "../settings/resolve";
 import type { RunSettings } from "../settings/schema";
 import type { CallerSpeech } from "../trial/context";
@@ -24,7 +25,7 @@ import { resumeCwd, resumeLayers } from "./resume";
 
 /** What a library call gives besides settings. */
 export interface LibraryExtras {
-  /** Finish the run in this folder (one `run()` or `crashlab run` wrote), with the settings it stored. */
+  /** Finish the run in this folder (one `run()` or `crashlab run` wrote), with the settings it stored (a folder that stored only a command line: `crashlab run --resume`). */
   resume?: string;
   /** With `resume`: finish it although its plan changed. */
   force?: boolean;
@@ -73,6 +74,9 @@ export async function run(plan: Plan, options: LibraryRunOptions = {}): Promise<
   let resume = null;
   if (options.resume !== undefined) {
     const dir = resolve(cwd, options.resume);
+    // As --config beside --resume: a resumed run keeps the settings it stored, so a config file would do nothing.
+    if (options.config !== undefined)
+      throw new SettingsError(`run() settings: config cannot be given with resume — the run in ${dir} keeps the settings its run.json stored; start a new run to read ${options.config}`);
     const meta = readRunMeta(dir);
     cwd = resumeCwd(meta, cwd);
     layers = resumeLayers(dir, meta, checkedLayer("code", given, "run() settings", "Fix the settings given to run()."), plan);

@@ -3,10 +3,9 @@
  * `services` form (`services.live.endpoint`, …) that names the same settings by service. Checked once, by
  * `definePlan`, each fault named with the value found; read as one source of the resolution.
  */
-import type { z } from "zod";
 import type { Setting, SettingValue } from "./field";
 import { describeValue, layerOf, problemWith, type Layer } from "./resolve";
-import { settingEntries, settingOf, type SETTINGS } from "./schema";
+import { settingEntries, settingOf, type RunSettings, type SETTINGS } from "./schema";
 
 /** One service's place in a PLAN's `defaults.services`: where it is and which variable holds its key. */
 export interface ServiceDefault {
@@ -26,11 +25,11 @@ export interface ServicesDefaults {
   azure?: boolean;
 }
 
-type Declared = typeof SETTINGS;
-type ValueType<S> = S extends { schema: infer Z extends z.ZodType } ? z.output<Z> : never;
+/** The settings of one invocation (`plan: false` in schema.ts: package, data, live, …), which a PLAN cannot set. */
+type InvocationSetting = { [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K] extends { plan: false } ? K : never }[keyof typeof SETTINGS];
 
 /** Run settings a PLAN may carry as its own defaults (every setting but those of one invocation); flags, the environment and crashlab.toml override them. */
-export type RunDefaults = { -readonly [K in keyof Declared as Declared[K] extends { plan: false } ? never : K]?: ValueType<Declared[K]> } & {
+export type RunDefaults = Partial<Omit<RunSettings, InvocationSetting>> & {
   /** The service settings by service (`services.live.endpoint` is `endpoint`): the older form, still read. */
   services?: ServicesDefaults;
 };
