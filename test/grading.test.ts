@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Scenario } from "../src/core/dataset/schema";
 import type { ToolExecution, Turn } from "../src/core/record/trial-record";
-import { delegationAccuracy, grade, toolAccuracy, type GradingInput } from "../src/core/verify/deterministic";
+import { delegationAccuracy, grade as gradeIn, toolAccuracy, type GradingInput } from "../src/core/verify/deterministic";
 import { callMatches, jsonEqual, matchesSubset, maximumAssignment, maximumMatching, normalizeText } from "../src/core/verify/match";
+import { RESTAURANT } from "./restaurant-lexicon";
+
+/** Grading with the bundled restaurant's words (the scenarios here are restaurant ones). */
+const grade = (input: GradingInput) => gradeIn({ lexicon: RESTAURANT, ...input });
 
 describe("argument matching", () => {
   it("folds case and punctuation in strings", () => {

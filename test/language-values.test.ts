@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyEvidence, evidenceValues, inEvidence, nameWord, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue } from "../src/core/language/values";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 /**
  * The values a line states, as grounding compares them: each kind read from the phrasings an assistant
@@ -8,7 +9,7 @@ import { emptyEvidence, evidenceValues, inEvidence, nameWord, readValues, sameVa
  */
 
 const values = (text: string, year: number | null = 2026) =>
-  readValues(text, year === null ? {} : { year }).map((v) => `${v.kind}:${v.readings.join("/")} [${v.text}]`);
+  readValues(text, { ...(year === null ? {} : { year }), lexicon: RESTAURANT }).map((v) => `${v.kind}:${v.readings.join("/")} [${v.text}]`);
 
 /** What evidence holds, by kind, sorted (and its words), for comparing whole. */
 const held = (evidence: EvidenceValues) => ({
@@ -17,7 +18,7 @@ const held = (evidence: EvidenceValues) => ({
 });
 
 const spoken = (text: string): SpokenValue => {
-  const [v, ...rest] = readValues(text, { year: 2026 });
+  const [v, ...rest] = readValues(text, { year: 2026, lexicon: RESTAURANT });
   expect(rest, text).toEqual([]);
   return v!;
 };
@@ -421,7 +422,7 @@ describe("evidence", () => {
   });
 
   it("holds every reading of free text, and every number in it as a count, an hour and an amount", () => {
-    expect(held(evidenceValues("Table for twenty five at 7"))).toEqual({
+    expect(held(evidenceValues("Table for twenty five at 7", { lexicon: RESTAURANT }))).toEqual({
       count: ["20", "25", "7"],
       time: ["07:00", "19:00", "20:00"],
       money: ["20.00", "25.00", "7.00"],
@@ -430,24 +431,24 @@ describe("evidence", () => {
   });
 
   it("holds numbers: whole ones as counts and hours, any as an amount", () => {
-    expect(held(evidenceValues(7.5))).toEqual({ money: ["7.50"], words: [] });
-    expect(held(evidenceValues(0))).toEqual({ count: ["0"], time: ["00:00"], money: ["0.00"], words: [] });
-    expect(held(evidenceValues(12))).toEqual({ count: ["12"], time: ["12:00", "24:00"], money: ["12.00"], words: [] });
-    expect(held(evidenceValues(1))).toEqual({ count: ["1"], time: ["01:00", "13:00"], money: ["1.00"], words: [] });
-    expect(held(evidenceValues(13))).toEqual({ count: ["13"], time: ["13:00"], money: ["13.00"], words: [] });
-    expect(held(evidenceValues(23))).toEqual({ count: ["23"], time: ["23:00"], money: ["23.00"], words: [] });
-    expect(held(evidenceValues(24))).toEqual({ count: ["24"], money: ["24.00"], words: [] });
-    expect(held(evidenceValues(-1))).toEqual({ count: ["-1"], money: ["-1.00"], words: [] });
-    expect(held(evidenceValues([null, true, Infinity, Number.NaN]))).toEqual({ words: [] });
+    expect(held(evidenceValues(7.5, { lexicon: RESTAURANT }))).toEqual({ money: ["7.50"], words: [] });
+    expect(held(evidenceValues(0, { lexicon: RESTAURANT }))).toEqual({ count: ["0"], time: ["00:00"], money: ["0.00"], words: [] });
+    expect(held(evidenceValues(12, { lexicon: RESTAURANT }))).toEqual({ count: ["12"], time: ["12:00", "24:00"], money: ["12.00"], words: [] });
+    expect(held(evidenceValues(1, { lexicon: RESTAURANT }))).toEqual({ count: ["1"], time: ["01:00", "13:00"], money: ["1.00"], words: [] });
+    expect(held(evidenceValues(13, { lexicon: RESTAURANT }))).toEqual({ count: ["13"], time: ["13:00"], money: ["13.00"], words: [] });
+    expect(held(evidenceValues(23, { lexicon: RESTAURANT }))).toEqual({ count: ["23"], time: ["23:00"], money: ["23.00"], words: [] });
+    expect(held(evidenceValues(24, { lexicon: RESTAURANT }))).toEqual({ count: ["24"], money: ["24.00"], words: [] });
+    expect(held(evidenceValues(-1, { lexicon: RESTAURANT }))).toEqual({ count: ["-1"], money: ["-1.00"], words: [] });
+    expect(held(evidenceValues([null, true, Infinity, Number.NaN], { lexicon: RESTAURANT }))).toEqual({ words: [] });
   });
 
   it("holds a number written with a thousands comma, and two number words in a row as two numbers unless tens then a unit", () => {
-    expect(held(evidenceValues("deposit 1,250"))).toEqual({ count: ["1250"], money: ["1250.00"], words: ["1", "250", "deposit"] });
-    expect(held(evidenceValues("open since twenty ten"))).toMatchObject({ count: ["10", "20"] });
+    expect(held(evidenceValues("deposit 1,250", { lexicon: RESTAURANT }))).toEqual({ count: ["1250"], money: ["1250.00"], words: ["1", "250", "deposit"] });
+    expect(held(evidenceValues("open since twenty ten", { lexicon: RESTAURANT }))).toMatchObject({ count: ["10", "20"] });
   });
 
   it("holds object keys and nested values", () => {
-    expect(held(evidenceValues({ reservations: { "R-1002": { guest: "Maya", party_size: 2 } } }))).toEqual({
+    expect(held(evidenceValues({ reservations: { "R-1002": { guest: "Maya", party_size: 2 } } }, { lexicon: RESTAURANT }))).toEqual({
       reference: ["R1002"],
       count: ["2"],
       time: ["02:00", "14:00"],
@@ -457,72 +458,72 @@ describe("evidence", () => {
   });
 
   it("holds a bare number as a record id, and digits in a phone's characters as a phone number", () => {
-    expect(held(evidenceValues("2040"))).toEqual({ count: ["2040"], money: ["2040.00"], reference: ["2040"], words: ["2040"] });
-    expect(held(evidenceValues("5550142"))).toMatchObject({ reference: ["5550142"], phone: ["5550142"] });
-    expect(held(evidenceValues("+15550142000"))).toEqual({ phone: ["15550142000"], words: ["15550142000"] });
-    expect(held(evidenceValues("(555) 014-2000"))).toEqual({ phone: ["5550142000"], words: ["014", "2000", "555"] });
-    expect(held(evidenceValues("12"))).not.toHaveProperty("reference");
-    expect(held(evidenceValues("R2040"))).not.toHaveProperty("phone");
-    expect(held(evidenceValues("order 1234567"))).not.toHaveProperty("phone");
+    expect(held(evidenceValues("2040", { lexicon: RESTAURANT }))).toEqual({ count: ["2040"], money: ["2040.00"], reference: ["2040"], words: ["2040"] });
+    expect(held(evidenceValues("5550142", { lexicon: RESTAURANT }))).toMatchObject({ reference: ["5550142"], phone: ["5550142"] });
+    expect(held(evidenceValues("+15550142000", { lexicon: RESTAURANT }))).toEqual({ phone: ["15550142000"], words: ["15550142000"] });
+    expect(held(evidenceValues("(555) 014-2000", { lexicon: RESTAURANT }))).toEqual({ phone: ["5550142000"], words: ["014", "2000", "555"] });
+    expect(held(evidenceValues("12", { lexicon: RESTAURANT }))).not.toHaveProperty("reference");
+    expect(held(evidenceValues("R2040", { lexicon: RESTAURANT }))).not.toHaveProperty("phone");
+    expect(held(evidenceValues("order 1234567", { lexicon: RESTAURANT }))).not.toHaveProperty("phone");
   });
 
   it("holds no value in text without a digit or value word, only its words", () => {
-    expect(held(evidenceValues("Maya's table, by the window"))).toEqual({ words: ["by", "maya", "table", "the", "window"] });
-    expect(held(evidenceValues("O’Neil’s table"))).toEqual({ words: ["oneil", "table"] });
+    expect(held(evidenceValues("Maya's table, by the window", { lexicon: RESTAURANT }))).toEqual({ words: ["by", "maya", "table", "the", "window"] });
+    expect(held(evidenceValues("O’Neil’s table", { lexicon: RESTAURANT }))).toEqual({ words: ["oneil", "table"] });
   });
 
   it("reads free text with the reading's year", () => {
-    expect(held(evidenceValues("on August 7", { year: 2026 }))).toMatchObject({ date: ["2026-08-07"] });
-    expect(held(evidenceValues("on August 7"))).toMatchObject({ date: ["08-07"] });
+    expect(held(evidenceValues("on August 7", { year: 2026, lexicon: RESTAURANT }))).toMatchObject({ date: ["2026-08-07"] });
+    expect(held(evidenceValues("on August 7", { lexicon: RESTAURANT }))).toMatchObject({ date: ["08-07"] });
   });
 
   it("adds to evidence it is given", () => {
     const into = emptyEvidence();
-    evidenceValues("R-1002", {}, into);
-    evidenceValues(4, {}, into);
+    evidenceValues("R-1002", { lexicon: RESTAURANT }, into);
+    evidenceValues(4, { lexicon: RESTAURANT }, into);
     expect(held(into)).toMatchObject({ reference: ["R1002"], count: ["4"] });
   });
 
   it("finds a spoken date with or without a year, by month and day", () => {
-    const full = evidenceValues("2026-08-07");
-    const short = evidenceValues("on August 7");
+    const full = evidenceValues("2026-08-07", { lexicon: RESTAURANT });
+    const short = evidenceValues("on August 7", { lexicon: RESTAURANT });
     expect(inEvidence(spoken("On August 7."), full)).toBe(true);
-    expect(inEvidence(readValues("On August 7.")[0]!, full)).toBe(true);
+    expect(inEvidence(readValues("On August 7.", { lexicon: RESTAURANT })[0]!, full)).toBe(true);
     expect(inEvidence(spoken("On August 7."), short)).toBe(true);
     expect(inEvidence(spoken("On August 8."), full)).toBe(false);
     expect(inEvidence(spoken("On August 7, 2027."), full)).toBe(false);
-    expect(inEvidence(spoken("On July 8."), evidenceValues("2026-08-07"))).toBe(false);
+    expect(inEvidence(spoken("On July 8."), evidenceValues("2026-08-07", { lexicon: RESTAURANT }))).toBe(false);
   });
 
   it("finds digits said for a record id when the evidence's id has letters before them", () => {
-    const evidence = evidenceValues({ id: "R-2040" });
+    const evidence = evidenceValues({ id: "R-2040" }, { lexicon: RESTAURANT });
     expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidence)).toBe(true);
-    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("2040"))).toBe(true);
+    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("2040", { lexicon: RESTAURANT }))).toBe(true);
     expect(inEvidence(spoken("Reservation 040 is cancelled."), evidence)).toBe(false);
-    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("R-12040"))).toBe(false);
-    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("R1-2040"))).toBe(false);
-    expect(inEvidence(spoken("Reservation R-2040 is cancelled."), evidenceValues("2040"))).toBe(false);
+    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("R-12040", { lexicon: RESTAURANT }))).toBe(false);
+    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("R1-2040", { lexicon: RESTAURANT }))).toBe(false);
+    expect(inEvidence(spoken("Reservation R-2040 is cancelled."), evidenceValues("2040", { lexicon: RESTAURANT }))).toBe(false);
   });
 
   it("finds a name only when evidence holds every word of it", () => {
-    const evidence = evidenceValues({ guest: "Jordan Lee" });
+    const evidence = evidenceValues({ guest: "Jordan Lee" }, { lexicon: RESTAURANT });
     expect(inEvidence(spoken("It's under Jordan Lee."), evidence)).toBe(true);
     expect(inEvidence(spoken("It's under Jordan."), evidence)).toBe(true);
     expect(inEvidence(spoken("It's under Jordan Smith."), evidence)).toBe(false);
   });
 
   it("finds any reading of an ambiguous hour", () => {
-    expect(inEvidence(spoken("How about at 8?"), evidenceValues("08:00"))).toBe(true);
-    expect(inEvidence(spoken("How about at 8?"), evidenceValues("20:00"))).toBe(true);
-    expect(inEvidence(spoken("How about at 8?"), evidenceValues("21:00"))).toBe(false);
-    expect(inEvidence(spoken("How about at 8?"), evidenceValues({ date: "2026-08-07" }))).toBe(false);
+    expect(inEvidence(spoken("How about at 8?"), evidenceValues("08:00", { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(spoken("How about at 8?"), evidenceValues("20:00", { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(spoken("How about at 8?"), evidenceValues("21:00", { lexicon: RESTAURANT }))).toBe(false);
+    expect(inEvidence(spoken("How about at 8?"), evidenceValues({ date: "2026-08-07" }, { lexicon: RESTAURANT }))).toBe(false);
   });
 
   it("compares two values of one kind by any reading, dates by month and day", () => {
     expect(sameValue(spoken("At 8, then."), { kind: "time", readings: ["08:00"] })).toBe(true);
     expect(sameValue(spoken("At 8, then."), { kind: "time", readings: ["09:00"] })).toBe(false);
     expect(sameValue(spoken("At 8, then."), { kind: "count", readings: ["20:00"] })).toBe(false);
-    expect(sameValue(readValues("On August 7.")[0]!, { kind: "date", readings: ["2026-08-07"] })).toBe(true);
+    expect(sameValue(readValues("On August 7.", { lexicon: RESTAURANT })[0]!, { kind: "date", readings: ["2026-08-07"] })).toBe(true);
     expect(sameValue(spoken("On August 7."), { kind: "date", readings: ["2027-08-07"] })).toBe(false);
     expect(sameValue(spoken("On August 7."), { kind: "date", readings: ["08-07"] })).toBe(true);
     expect(sameValue(spoken("On August 7."), { kind: "date", readings: ["2026-08-08"] })).toBe(false);
@@ -645,19 +646,19 @@ describe("phone numbers: how many digits, and which separators make one", () => 
 });
 
 describe("a spoken record number found in evidence by its digits", () => {
-  const reference = (text: string) => readValues(text, { year: 2026 }).find((v) => v.kind === "reference")!;
+  const reference = (text: string) => readValues(text, { year: 2026, lexicon: RESTAURANT }).find((v) => v.kind === "reference")!;
   it("matches an id whose letters precede those digits, among other ids", () => {
-    expect(inEvidence(reference("My confirmation 1234."), evidenceValues({ reservation_id: "AB-1234", other: "555" }))).toBe(true);
-    expect(inEvidence(reference("My confirmation 234."), evidenceValues({ reservation_id: "AB-1234" }))).toBe(false);
+    expect(inEvidence(reference("My confirmation 1234."), evidenceValues({ reservation_id: "AB-1234", other: "555" }, { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(reference("My confirmation 234."), evidenceValues({ reservation_id: "AB-1234" }, { lexicon: RESTAURANT }))).toBe(false);
   });
   it("an id with letters matches only itself, not a longer id that ends with it", () => {
-    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "XAB-1234" }))).toBe(false);
-    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "AB-1234" }))).toBe(true);
+    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "XAB-1234" }, { lexicon: RESTAURANT }))).toBe(false);
+    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "AB-1234" }, { lexicon: RESTAURANT }))).toBe(true);
   });
   it("a time said without its half matches evidence of either half", () => {
-    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "08:00" }))).toBe(true);
-    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "20:00" }))).toBe(true);
-    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "09:00" }))).toBe(false);
+    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "08:00" }, { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "20:00" }, { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "09:00" }, { lexicon: RESTAURANT }))).toBe(false);
   });
 });
 

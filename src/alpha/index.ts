@@ -11,14 +11,17 @@ export { createWorld, toolDeclarations, WorldSetupError } from "../core/world/wo
 export { OperationError } from "../core/world/types";
 export type {
   Cause,
+  Effect,
   Invariant,
   Json,
   JsonPatch,
   OperationDefinition,
   OperationOutcome,
+  OperationVocabulary,
   ReadContext,
   StateChange,
   ToolDeclaration,
+  Vocabulary,
   World,
   WorldDefinition,
   WorldEvent,

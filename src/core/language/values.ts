@@ -8,6 +8,7 @@
  * (`evidenceValues`: any number it holds may ground a count or an hour), so grounding errs toward passing.
  */
 import { parsedJson } from "./nlp";
+import { GENERIC, type Lexicon } from "./vocabulary";
 
 export type ValueKind = "time" | "date" | "count" | "reference" | "money" | "phone" | "name";
 
@@ -30,6 +31,8 @@ export interface SpokenValue {
 export interface ReadOptions {
   /** The year of a date said without one ("August 7"). Without it such a date is "08-07". */
   year?: number;
+  /** The domain's words: which nouns count a number ("six guests"), which words cue a record id ("booking 2040"). Generic English without one. */
+  lexicon?: Lexicon;
 }
 
 const CACHE_LIMIT = 5000;
@@ -59,14 +62,10 @@ const ORDINALS: Record<string, number> = {
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const MONTH_NUMBERS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 };
 const MONTH_ABBREVIATIONS = Object.keys(MONTH_NUMBERS);
-/** Nouns that make a number a count of people or things ("six people", "two seats"). */
-const COUNTED = new Set(["people", "person", "persons", "guests", "guest", "adults", "adult", "children", "kids", "seats", "seat", "diners", "tables", "table", "reservations", "reservation", "bookings", "covers", "pax"]);
 /** Nouns after which a number is a duration, not a count ("for one moment", "for two hours"). */
 const DURATIONS = new Set(["moment", "moments", "second", "seconds", "sec", "minute", "minutes", "min", "hour", "hours", "while", "day", "days", "week", "weeks", "night", "nights", "more", "time", "times", "thing", "things", "of"]);
 /** Short words that are never the letters of a record id ("at 2040", "in 2026"). */
 const NOT_ID_LETTERS = new Set(["a", "an", "i", "at", "on", "in", "by", "to", "of", "is", "or", "for", "the", "and", "no", "so", "as", "be", "we", "it", "us", "my", "me", "he", "up", "am", "pm", "til", "via", "per", "are", "was", "has", "had", "but", "not", "all", "any", "our", "you", ...MONTH_ABBREVIATIONS, "may"]);
-/** Words after which a bare number is a record id ("reservation 2040", "confirmation number 4410"). */
-const ID_CUES = new Set(["reservation", "booking", "confirmation", "number", "id", "reference", "code"]);
 /** Prepositions after which a bare hour is a time ("at 8", "until eleven"). */
 const TIME_PREPOSITIONS = new Set(["at", "by", "until", "till", "til", "from", "around", "before", "after", "to", "past"]);
 /** Words that may follow a bare hour ("at 8 on Friday", "at 8 for two", "at 8 instead"). */
@@ -170,7 +169,10 @@ function make(kind: ValueKind, readings: string[], at: { text: string; start: nu
 
 type Match = { value: SpokenValue; next: number } | null;
 
-function readTime(text: string, terms: Term[], i: number): Match {
+/** Nouns that make a number a count of people or things ("six people", "two seats"): the lexicon's. */
+const countedBy = (options: ReadOptions) => (options.lexicon ?? GENERIC).counted;
+
+function readTime(text: string, terms: Term[], i: number, options: ReadOptions): Match {
   const t = terms[i]!;
   // "noon", "midnight", "midday"
   if (t.norm === "noon" || t.norm === "midday") return { value: make("time", ["12:00"], span(text, terms, i, i + 1)), next: i + 1 };
@@ -189,7 +191,7 @@ function readTime(text: string, terms: Term[], i: number): Match {
       const past = terms[i + 1]!.norm === "past";
       const minute = t.norm === "half" ? 30 : past ? 15 : 45;
       const h = past || t.norm === "half" ? hour.value : hour.value - 1 || 12;
-      return finishHour(text, terms, i, i + 2 + hour.length, h, minute, true);
+      return finishHour(text, terms, i, i + 2 + hour.length, h, minute, true, options);
     }
   }
   // "19:00", "7:30" and "7", "seven", "seven thirty" followed by a meridiem, "o'clock" or a part of the day
@@ -198,7 +200,7 @@ function readTime(text: string, terms: Term[], i: number): Match {
     const h = Number(hm[1]);
     const m = Number(hm[2]);
     if (h > 23 || m > 59) return null;
-    return finishHour(text, terms, i, i + 1, h, m, true, hm[1]!.length === 2 && hm[1]!.startsWith("0"));
+    return finishHour(text, terms, i, i + 1, h, m, true, options, hm[1]!.length === 2 && hm[1]!.startsWith("0"));
   }
   const hour = numberAt(terms, i);
   if (!hour || !Number.isInteger(hour.value) || hour.value < 0 || hour.value > 23 || /[.,]\d/.test(t.norm)) return null;
@@ -209,14 +211,14 @@ function readTime(text: string, terms: Term[], i: number): Match {
     minute = mins.minute;
     j += mins.length;
   }
-  return finishHour(text, terms, i, j, hour.value, minute, false);
+  return finishHour(text, terms, i, j, hour.value, minute, false, options);
 }
 
 /**
  * An hour read at terms [i, j): a meridiem, "o'clock" or a part of the day makes it a time; so does a
  * clock form ("19:00") or a preposition before it ("at 8"). Without a half of the day, 1–12 has two readings.
  */
-function finishHour(text: string, terms: Term[], i: number, j: number, hour: number, minute: number, clockForm: boolean, exact = false): Match {
+function finishHour(text: string, terms: Term[], i: number, j: number, hour: number, minute: number, clockForm: boolean, options: ReadOptions, exact = false): Match {
   let k = j;
   let meridiem = meridiemOf(terms[k]);
   if (meridiem) k++;
@@ -240,7 +242,7 @@ function finishHour(text: string, terms: Term[], i: number, j: number, hour: num
   const prepositioned = before !== undefined && before.sentence === terms[i]!.sentence && TIME_PREPOSITIONS.has(before.norm);
   const after = terms[k];
   // "at 8 people", "for 8 guests": a count, not a time; "up to 20 minutes", "after two hours": a duration.
-  if (after && (COUNTED.has(after.norm) || after.tags.has("Duration"))) return null;
+  if (after && (countedBy(options).has(after.norm) || after.tags.has("Duration"))) return null;
   // A bare hour needs "at 8" ending its clause or followed by a day ("at 8 on Friday"): "at one of our tables" is none.
   const clauseEnds = !after || after.sentence !== terms[i]!.sentence || /[,;:.!?)—–]/.test(terms[k - 1]!.post) || BARE_HOUR_FOLLOWERS.has(after.norm) || after.tags.has("Date");
   if (!clockForm && !oclock && !(prepositioned && (minute > 0 || clauseEnds))) return null;
@@ -305,7 +307,7 @@ function readDate(text: string, terms: Term[], i: number, options: ReadOptions):
   return v ? { value: make("date", [v], span(text, terms, i, k)), next: k } : null;
 }
 
-function readReference(text: string, terms: Term[], i: number): Match {
+function readReference(text: string, terms: Term[], i: number, options: ReadOptions): Match {
   const t = terms[i]!;
   // "R-2040", "R2040", "R-E58827"
   const joined = /^([a-z]{1,3})-?([a-z0-9]*\d[a-z0-9]*)$/i.exec(t.norm);
@@ -317,9 +319,9 @@ function readReference(text: string, terms: Term[], i: number): Match {
   if (/^[a-z]{1,2}$/.test(t.norm) && !NOT_ID_LETTERS.has(t.norm) && digits && /^\d{3,}$/.test(digits.norm) && digits.sentence === t.sentence && /^[\s-]*$/.test(t.post)) {
     return { value: make("reference", [(t.norm + digits.norm).toUpperCase()], span(text, terms, i, i + 2)), next: i + 2 };
   }
-  // "reservation 2040", "confirmation number 4410"
+  // "reservation 2040", "confirmation number 4410": after a word the lexicon's idCues hold
   const cue = terms[i - 1];
-  if (/^\d{3,}$/.test(t.norm) && cue && cue.sentence === t.sentence && ID_CUES.has(cue.norm)) {
+  if (/^\d{3,}$/.test(t.norm) && cue && cue.sentence === t.sentence && (options.lexicon ?? GENERIC).idCues.has(cue.norm)) {
     return { value: make("reference", [t.norm], span(text, terms, i, i + 1)), next: i + 1 };
   }
   return null;
@@ -345,7 +347,7 @@ function readPhone(text: string, terms: Term[], i: number): Match {
   return { value: make("phone", [digits], span(text, terms, i, j)), next: j };
 }
 
-function readMoney(text: string, terms: Term[], i: number): Match {
+function readMoney(text: string, terms: Term[], i: number, options: ReadOptions): Match {
   const t = terms[i]!;
   const symbol = /^[$€£](\d+(?:\.\d{1,2})?)$/.exec(t.norm.replace(/,/g, ""));
   if (symbol) return { value: make("money", [Number(symbol[1]).toFixed(2)], span(text, terms, i, i + 1)), next: i + 1 };
@@ -356,7 +358,7 @@ function readMoney(text: string, terms: Term[], i: number): Match {
   // "twelve dollars fifty", "twelve dollars and fifty cents"
   const andAt = terms[k]?.norm === "and" ? k + 1 : k;
   const c = numberAt(terms, andAt);
-  if (c && c.value < 100 && Number.isInteger(c.value) && terms[andAt]!.sentence === t.sentence && !COUNTED.has(terms[andAt + c.length]?.norm ?? "")) {
+  if (c && c.value < 100 && Number.isInteger(c.value) && terms[andAt]!.sentence === t.sentence && !countedBy(options).has(terms[andAt + c.length]?.norm ?? "")) {
     const centsWord = terms[andAt + c.length]?.norm;
     if (centsWord === "cents" || centsWord === "cent") {
       cents = c.value;
@@ -370,14 +372,14 @@ function readMoney(text: string, terms: Term[], i: number): Match {
 }
 
 /** A count needs a context: "for two", "party of six", "six people". "One moment", "that one" are none. */
-function readCount(text: string, terms: Term[], i: number): Match {
+function readCount(text: string, terms: Term[], i: number, options: ReadOptions): Match {
   const t = terms[i]!;
   const n = numberAt(terms, i);
   if (!n || !Number.isInteger(n.value) || n.value >= 1000 || /^\d+\.\d+$/.test(t.norm)) return null;
   const k = i + n.length;
   const after = terms[k]?.sentence === t.sentence ? terms[k] : undefined;
   const before = terms[i - 1]?.sentence === t.sentence ? terms[i - 1] : undefined;
-  if (after && COUNTED.has(after.norm)) return { value: make("count", [String(n.value)], span(text, terms, i, k + 1)), next: k + 1 };
+  if (after && countedBy(options).has(after.norm)) return { value: make("count", [String(n.value)], span(text, terms, i, k + 1)), next: k + 1 };
   if (before && (before.norm === "for" || before.norm === "of") && !(after && DURATIONS.has(after.norm))) {
     // "one of your reservations", "for one moment": not a count; "a table for two." is.
     return { value: make("count", [String(n.value)], span(text, terms, i, k)), next: k };
@@ -450,20 +452,28 @@ function termsOf(text: string): Term[] {
 }
 
 const READERS: Array<(text: string, terms: Term[], i: number, options: ReadOptions) => Match> = [
-  (text, terms, i) => readReference(text, terms, i),
+  (text, terms, i, options) => readReference(text, terms, i, options),
   (text, terms, i) => readPhone(text, terms, i),
   (text, terms, i, options) => readDate(text, terms, i, options),
-  (text, terms, i) => readMoney(text, terms, i),
-  (text, terms, i) => readTime(text, terms, i),
-  (text, terms, i) => readCount(text, terms, i),
+  (text, terms, i, options) => readMoney(text, terms, i, options),
+  (text, terms, i, options) => readTime(text, terms, i, options),
+  (text, terms, i, options) => readCount(text, terms, i, options),
   (text, terms, i) => readName(text, terms, i),
 ];
 
 const cache = new Map<string, SpokenValue[]>();
+/** A number per lexicon, for the cache's keys: one text reads differently in two domains ("six covers"). */
+const lexiconIds = new WeakMap<Lexicon, number>([[GENERIC, 0]]);
+function lexiconId(lexicon: Lexicon = GENERIC): number {
+  let id = lexiconIds.get(lexicon);
+  if (id === undefined) lexiconIds.set(lexicon, (id = ++lexiconCount));
+  return id;
+}
+let lexiconCount = 0;
 
 /** The concrete values a text states, in order, each with its span. One parse per distinct text. */
 export function readValues(text: string, options: ReadOptions = {}): SpokenValue[] {
-  const key = `${options.year ?? ""}\u0000${text}`;
+  const key = `${options.year ?? ""}\u0000${lexiconId(options.lexicon)}\u0000${text}`;
   const hit = cache.get(key);
   if (hit) return hit;
   // Without a digit, a value word or a word that introduces a name there is nothing to read: no parse.

@@ -3,6 +3,7 @@
 import type { ExpectedCall, Scenario } from "../dataset/schema";
 import type { Delegation, Dimension, ProcedureResult, ToolExecution, Turn } from "../record/trial-record";
 import type { OutcomeCheck } from "../record/assessment";
+import type { Lexicon } from "../language/vocabulary";
 import type { JsonPatch, WorldEvent } from "../world/types";
 import { checkFacts, describeClaim, describeValue, readGrounding, type Grounding } from "./grounding";
 import { callMatches, jsonEqual, matchesSubset, maximumAssignment, maximumMatching } from "./match";
@@ -27,6 +28,8 @@ export interface GradingInput {
   world: { initial: unknown; final: unknown; view: Record<string, unknown>; events: readonly WorldEvent[]; diff: JsonPatch[]; reported_by?: "target" };
   /** The package's public facts (PLAN.facts): evidence the assistant may state without a tool. */
   facts?: unknown;
+  /** The world's words (language/vocabulary.ts): how speech is read for this domain. Generic English without them. */
+  lexicon?: Lexicon;
   /** Set when a semantic judge assessed task_understanding (docs/grading.md semantic_outcome). */
   semantic_task_understanding?: "passed" | "failed" | "inconclusive";
   /** Only a required task_understanding gates task completion (docs/grading.md: semantic criteria are advisory by default). */
@@ -167,7 +170,7 @@ export function grade(input: GradingInput): Grading {
   const lastCompleted = completedTools.reduce<ToolExecution | undefined>((last, t) => (!last || t.completed_ms >= last.completed_ms ? t : last), undefined);
   const spokenAfter = (t: ToolExecution) => spoken.filter((a) => a.start_ms >= t.completed_ms);
   // What the assistant said, read by the language layer against the evidence that preceded each utterance.
-  const grounding = readGrounding({ scenario, case_kind: input.case_kind, turns: input.turns, utterances: spoken, tool_executions: tools, events: input.world.events, ...(input.facts !== undefined ? { facts: input.facts } : {}) });
+  const grounding = readGrounding({ scenario, case_kind: input.case_kind, turns: input.turns, utterances: spoken, tool_executions: tools, events: input.world.events, ...(input.facts !== undefined ? { facts: input.facts } : {}), ...(input.lexicon ? { lexicon: input.lexicon } : {}) });
   const claimFaults = grounding.unbacked.map(describeClaim);
   const claimIds = [...new Set(grounding.unbacked.flatMap((u) => [u.utterance.evidence_id, ...(u.late ? [toolEvidence(u.late)] : [])]))];
   if (required.length === 0)
@@ -221,7 +224,7 @@ export function grade(input: GradingInput): Grading {
       prohibitedCalls.map(toolEvidence),
     ),
   );
-  const procedure = gradeProcedure(expected.procedure, { turns: input.turns, caller: input.caller, tool_executions: tools, world: input.world, prohibited });
+  const procedure = gradeProcedure(expected.procedure, { turns: input.turns, caller: input.caller, tool_executions: tools, world: input.world, prohibited, lexicon: input.lexicon });
   checks.push(criticalProcedure(procedure));
   checks.push(toolContract(input));
   const changed = !jsonEqual(input.world.initial, input.world.final);
@@ -239,7 +242,7 @@ export function grade(input: GradingInput): Grading {
     );
   } else checks.push(check("verified_state_change", false, "not_applicable", "state unchanged"));
   checks.push(groundedResponse(grounding, lastCompleted, lastCompleted ? spokenAfter(lastCompleted) : []));
-  checks.push(expectedFacts(expected.facts, spoken));
+  checks.push(expectedFacts(expected.facts, spoken, input.lexicon));
   const understanding = input.semantic_task_understanding;
   checks.push(
     understanding === undefined
@@ -296,9 +299,9 @@ function groundedResponse(grounding: Grounding, lastCompleted: ToolExecution | u
 }
 
 /** expected_facts: required when the scenario states facts; each is contained in, or not contradicted by, what the assistant said. */
-function expectedFacts(facts: Scenario["expected"]["facts"], spoken: Array<Turn & { evidence_id: string }>): OutcomeCheck {
+function expectedFacts(facts: Scenario["expected"]["facts"], spoken: Array<Turn & { evidence_id: string }>, lexicon: Lexicon | undefined): OutcomeCheck {
   if (!facts || facts.length === 0) return check("expected_facts", false, "not_applicable", "no expected facts");
-  const verdicts = checkFacts(facts, spoken);
+  const verdicts = checkFacts(facts, spoken, lexicon);
   const failed = verdicts.filter((v) => !v.ok);
   return check(
     "expected_facts",

@@ -9,7 +9,8 @@ import type { ExpectedFact, Scenario } from "../dataset/schema";
 import type { ToolExecution, Turn } from "../record/trial-record";
 import type { WorldEvent } from "../world/types";
 import { parsedJson } from "../language/nlp";
-import { readClaims, toolOutcome, type OutcomeClaim } from "../language/claims";
+import { readClaims, type OutcomeClaim } from "../language/claims";
+import { GENERIC, toolOutcome, type Lexicon } from "../language/vocabulary";
 import { emptyEvidence, evidenceValues, inEvidence, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue, type ValueKind } from "../language/values";
 
 /** An assistant turn with its evidence id (`utt.assistant.<n>`). */
@@ -25,6 +26,8 @@ export interface GroundingInput {
   events: readonly WorldEvent[];
   /** The package's public facts (PLAN.facts). */
   facts?: unknown;
+  /** The world's words: which verbs claim which outcome, which nouns count a number. Generic English without them. */
+  lexicon?: Lexicon;
 }
 
 export interface UngroundedValue {
@@ -55,18 +58,19 @@ interface Dated {
 /** Evidence that exists from the start (the request in CRAWL and WALK, context, facts), then dated evidence. */
 function evidenceTimeline(input: GroundingInput): { always: EvidenceValues; dated: Dated[] } {
   const always = emptyEvidence();
+  const read = { lexicon: input.lexicon ?? GENERIC };
   // In CRAWL and WALK the caller's request is the input itself; in RUN the caller's lines are turns.
-  if (input.case_kind !== "run") evidenceValues(input.scenario.input.text, {}, always);
+  if (input.case_kind !== "run") evidenceValues(input.scenario.input.text, read, always);
   // Context and public facts, where given (evidence holds nothing from an absent one).
-  evidenceValues(input.scenario.input.context, {}, always);
-  evidenceValues(input.facts, {}, always);
+  evidenceValues(input.scenario.input.context, read, always);
+  evidenceValues(input.facts, read, always);
   // Stryker disable next-line ArrayDeclaration: equivalent, an element put in at the start has no at_ms, and undefined <= a time is false, so it grounds nothing
   const dated: Dated[] = [];
-  for (const t of input.turns) if (t.role === "user") dated.push({ at_ms: t.end_ms, evidence: evidenceValues(t.text) });
+  for (const t of input.turns) if (t.role === "user") dated.push({ at_ms: t.end_ms, evidence: evidenceValues(t.text, read) });
   for (const t of input.tool_executions) {
-    dated.push({ at_ms: t.completed_ms, evidence: evidenceValues([t.arguments ?? t.raw_arguments, t.output ?? null]) });
+    dated.push({ at_ms: t.completed_ms, evidence: evidenceValues([t.arguments ?? t.raw_arguments, t.output ?? null], read) });
   }
-  for (const e of input.events) dated.push({ at_ms: e.at_ms, evidence: evidenceValues([e.args, e.result ?? null]) });
+  for (const e of input.events) dated.push({ at_ms: e.at_ms, evidence: evidenceValues([e.args, e.result ?? null], read) });
   return { always, dated };
 }
 
@@ -80,25 +84,26 @@ function okWrite(t: ToolExecution, events: readonly WorldEvent[]): boolean {
   return events.some((e) => (e.seq === t.world_seq || e.cause.call_id === t.call_id) && e.kind === "write" && e.outcome === "ok");
 }
 
-/** Whether an execution's tool can back a claim of this kind (a tool whose name says no action backs any). */
-function backs(t: ToolExecution, claim: OutcomeClaim): boolean {
-  const outcome = toolOutcome(t.name);
+/** Whether an execution's tool can back a claim of this kind: its effect's outcome (a tool whose effect is neither declared nor in its name backs any). */
+function backs(t: ToolExecution, claim: OutcomeClaim, lexicon: Lexicon): boolean {
+  const outcome = toolOutcome(lexicon, t.name);
   return claim.kind === "any" || outcome === null || outcome === claim.kind;
 }
 
 /** Read every assistant utterance once: its values against earlier evidence, its claims against earlier tool results. */
 export function readGrounding(input: GroundingInput): Grounding {
   const timeline = evidenceTimeline(input);
+  const lexicon = input.lexicon ?? GENERIC;
   const writes = input.tool_executions.filter((t) => t.status === "completed" && okWrite(t, input.events));
   const out: Grounding = { spoken: [], ungrounded: [], claims: [], unbacked: [] };
   for (const utterance of input.utterances) {
-    for (const value of readValues(utterance.text)) {
+    for (const value of readValues(utterance.text, { lexicon })) {
       const ok = grounded(value, utterance.start_ms, timeline);
       out.spoken.push({ utterance, value, grounded: ok });
       if (!ok) out.ungrounded.push({ utterance, value });
     }
-    for (const claim of readClaims(utterance.text)) {
-      const candidates = writes.filter((t) => backs(t, claim));
+    for (const claim of readClaims(utterance.text, lexicon)) {
+      const candidates = writes.filter((t) => backs(t, claim, lexicon));
       const backing = candidates.find((t) => t.completed_ms <= utterance.start_ms);
       out.claims.push({ utterance, claim, ...(backing ? { backing } : {}) });
       if (!backing) {
@@ -121,7 +126,7 @@ export function describeValue(u: UngroundedValue | { utterance: Utterance; value
 
 export function describeClaim(u: UnbackedClaim): string {
   const where = `${u.utterance.evidence_id} "${u.claim.text}" (chars ${u.claim.start}–${u.claim.end}, at ${u.utterance.start_ms} ms)`;
-  const what = u.claim.kind === "any" ? "an outcome" : `"${u.claim.kind}"`;
+  const what = u.claim.kind === "any" ? "an outcome" : `"${u.claim.word}"`;
   return u.late
     ? `${where} claims ${what} before ${u.late.name} (${u.late.call_id}) completed at ${u.late.completed_ms} ms`
     : `${where} claims ${what} that no completed, successful write backs`;
@@ -144,13 +149,13 @@ const textWords = (s: string) =>
     .map((w) => ABBREVIATIONS[w] ?? w);
 
 /** "22:00" → time 22:00; "10 p.m." → time 22:00; 4 → count 4; "555-0142" → phone; "14 Quay Street" → words. */
-export function factValue(value: string | number): FactValue {
+export function factValue(value: string | number, lexicon: Lexicon = GENERIC): FactValue {
   if (typeof value === "number") return { kind: "count", readings: [String(value)] };
   const structured = structuredValue(value);
   if (structured) return structured;
   // A value that is one spoken reading from end to end ("10 p.m.", "August 7", "$12.50") is typed; only a
   // full stop or an exclamation mark, then spaces, may follow it.
-  const read = readValues(value);
+  const read = readValues(value, { lexicon });
   if (read.length === 1 && read[0]!.start === 0 && /^[.!]*\s*$/.test(value.slice(read[0]!.end))) return { kind: read[0]!.kind, readings: read[0]!.readings };
   return { kind: "text", words: textWords(value) };
 }
@@ -211,9 +216,9 @@ function topicSentences(text: string, about: readonly string[]): Array<{ start: 
 }
 
 /** Each expected fact against everything the assistant said: contained, or never contradicted near its topic. */
-export function checkFacts(facts: readonly ExpectedFact[], utterances: readonly Utterance[]): FactVerdict[] {
+export function checkFacts(facts: readonly ExpectedFact[], utterances: readonly Utterance[], lexicon: Lexicon = GENERIC): FactVerdict[] {
   return facts.map((fact) => {
-    const expected = factValue(fact.value);
+    const expected = factValue(fact.value, lexicon);
     if (fact.must === "contain") {
       if (expected.kind === "text") {
         const said = utterances.find((u) => containsWords(textWords(u.text), expected.words));
@@ -222,7 +227,7 @@ export function checkFacts(facts: readonly ExpectedFact[], utterances: readonly 
           : { fact, ok: false, detail: `${fact.key}: "${fact.value}" was never said`, evidence_ids: utterances.map((u) => u.evidence_id) };
       }
       for (const u of utterances) {
-        const hit = readValues(u.text).find((v) => sameValue(v, expected));
+        const hit = readValues(u.text, { lexicon }).find((v) => sameValue(v, expected));
         if (hit) return { fact, ok: true, detail: `${fact.key}: ${describeValue({ utterance: u, value: hit })} states ${fact.value}`, evidence_ids: [u.evidence_id] };
       }
       return { fact, ok: false, detail: `${fact.key}: no ${KIND_NAMES[expected.kind]} ${expected.readings.join(" or ")} ("${fact.value}") was said`, evidence_ids: utterances.map((u) => u.evidence_id) };
@@ -234,7 +239,7 @@ export function checkFacts(facts: readonly ExpectedFact[], utterances: readonly 
     const ids: string[] = [];
     for (const u of utterances) {
       const sentences = topicSentences(u.text, about);
-      for (const v of readValues(u.text)) {
+      for (const v of readValues(u.text, { lexicon })) {
         if (v.kind !== expected.kind || sameValue(v, expected)) continue;
         if (!sentences.some((s) => v.start >= s.start && v.end <= s.end)) continue;
         contradictions.push(describeValue({ utterance: u, value: v }));

@@ -1,5 +1,6 @@
 /** `defineWorld`: declaring a world, checked when its module loads rather than mid-trial. */
 
+import { vocabularyProblems } from "../language/vocabulary";
 import { WorldDefinitionError } from "./errors";
 import type { OperationDefinition, WorldDefinition } from "./types";
 
@@ -53,6 +54,9 @@ export function defineWorld<S, A extends Record<string, unknown> = Record<string
   for (const [name, invariant] of Object.entries(def.invariants ?? {})) {
     if (typeof invariant !== "function") fail(`invariant "${name}" must be a function returning true or a message`);
   }
+  // The words of the world and of its operations (effect, entity, verbs): docs/worlds.md "Vocabulary".
+  const problems = vocabularyProblems(def as WorldDefinition<S, V>);
+  if (problems.length > 0) fail(problems[0]!);
   return def;
 }
 

@@ -1,5 +1,6 @@
 /** The verify stage: the deterministic grading of what a trial observed. */
 
+import { lexiconOf } from "../../language/vocabulary";
 import { grade, type Grading, type GradingInput } from "../../verify/deterministic";
 import type { ProcedureResult } from "../../record/trial-record";
 import type { ProcedureCallerLine } from "../../verify/procedure";
@@ -21,6 +22,7 @@ export function verify(trial: TrialState, observed: Observation, caller?: readon
     tool_executions: trial.tools,
     ...(caller ? { caller } : {}),
     ...(trial.ctx.facts ? { facts: trial.ctx.facts } : {}),
+    lexicon: lexiconOf(trial.case.world),
     world: {
       initial: observed.world.initial,
       final: observed.world.final,
