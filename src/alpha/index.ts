@@ -20,6 +20,7 @@ export type {
   StateChange,
   ToolDeclaration,
   World,
+  WorldAccess,
   WorldDefinition,
   WorldEvent,
   WorldOptions,
