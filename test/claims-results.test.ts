@@ -204,6 +204,31 @@ describe("a corrected value supersedes the old one", () => {
     expect(readGrounding({ scenario, case_kind: "run", turns, utterances: [said(4000, "August 12, noted.")], tool_executions: [tool], events: [] }).superseded).toEqual([]);
   });
 
+  it("the context's history counts as the caller's earlier words: a correction in the request supersedes its value", () => {
+    const scenario = scenarioWith("Actually, make that four people.", []);
+    const withHistory = { ...scenario, input: { ...scenario.input, context: { history: [{ role: "user" as const, text: "A table for two under Noah." }, { role: "assistant" as const, text: "Sorry, for how many? Two?" }] } } };
+    const g = readGrounding({ scenario: withHistory, case_kind: "crawl", turns: [], utterances: [said(1000, "Noted, for two people."), said(2000, "Noted, for four people.")], tool_executions: [], events: [] });
+    expect(g.superseded.map((s) => [s.value.text, s.supersession.replaced_by])).toEqual([["two people", "4"]]);
+    expect(g.ungrounded).toEqual([]);
+    // The assistant's own "Sorry, … Two?" in the history corrects nothing.
+    expect(readGrounding({ ...{ scenario: { ...withHistory, input: { ...withHistory.input, text: "Book it." } } }, case_kind: "crawl", turns: [], utterances: [said(1000, "Noted, for two people.")], tool_executions: [], events: [] }).superseded).toEqual([]);
+  });
+
+  it("RUN with the caller's acts: the correct act decides, whatever words carried it", () => {
+    const turns = [
+      { role: "user" as const, text: "It's for two.", start_ms: 0, end_ms: 500 },
+      { role: "user" as const, text: "We'll be six.", start_ms: 3000, end_ms: 3500 },
+    ];
+    const caller = [
+      { start_ms: 0, end_ms: 500, acts: [{ kind: "give", field: "party_size", value: 2 }] },
+      { start_ms: 3000, end_ms: 3500, acts: [{ kind: "correct", field: "party_size", value: 6 }] },
+    ];
+    const g = readGrounding({ scenario: crawl("unused"), case_kind: "run", turns, caller, utterances: [said(4000, "A table for two, then.")], tool_executions: [], events: [] });
+    expect(g.superseded.map((s) => s.supersession)).toEqual([{ kind: "count", readings: ["2"], at_ms: 3500, replaced_by: "6" }]);
+    // Without acts, the same words hold no correction word: nothing is superseded.
+    expect(readGrounding({ scenario: crawl("unused"), case_kind: "run", turns, utterances: [said(4000, "A table for two, then.")], tool_executions: [], events: [] }).superseded).toEqual([]);
+  });
+
   it("a claim that confirms the superseded value fails as a contradiction that names the correction", () => {
     const d = RESTAURANT;
     const scenario = scenarioWith("Book a table for two under Maya on August 7, sorry, August 14 at 7 p.m.", [{ name: d.write.call, arguments: d.write.args }]);
