@@ -613,6 +613,12 @@ export const restaurantWorld = defineWorld<RestaurantState>({
   },
   view: restaurantView,
   vocabulary: RESTAURANT_VOCABULARY,
+  // Who may read which reservation: the caller's verified ones, as cancel_reservation enforces it. A
+  // reservation made during the call is the caller's own (it is not among the records at the start).
+  access: {
+    records: (state) => state.reservations,
+    readable: (state, id) => state.caller.authorized_reservation_ids.includes(id),
+  },
   invariants: {
     // Reservations are keyed by id, so ids are unique exactly when every entry carries its own key.
     reservation_ids_unique: (state, change) => {

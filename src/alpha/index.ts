@@ -23,6 +23,7 @@ export type {
   ToolDeclaration,
   Vocabulary,
   World,
+  WorldAccess,
   WorldDefinition,
   WorldEvent,
   WorldOptions,

@@ -144,6 +144,20 @@ export interface WorldDefinition<S = any, V = any> {
   invariants?: Record<string, Invariant<S>>;
   /** The domain's words (verbs, record nouns, field names and aliases), added to the generic English the engine reads speech with (docs/worlds.md "Vocabulary"). */
   vocabulary?: Vocabulary;
+  /**
+   * Who may read which records (docs/grading.md, "Disclosure"): the same authorization the operations
+   * enforce, declared once so grading can tell when the assistant spoke a value only a record the caller
+   * may not read holds (`no_disclosure`).
+   */
+  access?: WorldAccess<S>;
+}
+
+/** A world's read authorization: its records by id, and whether this trial's caller may read one. */
+export interface WorldAccess<S = any> {
+  /** The records a caller could be told about, by id (say, the reservations map). */
+  records: (state: S) => Record<string, unknown>;
+  /** Whether the caller of this trial may read the record (say, its id is among the caller's verified ones). */
+  readable: (state: S, id: string) => boolean;
 }
 
 export interface WorldEvent {
