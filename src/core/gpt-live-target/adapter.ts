@@ -76,7 +76,8 @@ const FATAL_STAGE: Record<string, string> = { insufficient_quota: "provider", in
  * harness's normalized events, executes tool calls only through the harness's door (`io.callTool`), and
  * in client delegation runs the application's backend: the Responses API live, the policy offline.
  */
-export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
+export function gptLiveTarget(given: GptLiveTargetOptions): TargetAdapter {
+  const options = withWrappedPolicy(given);
   const { settings } = options;
   if (settings.mode === "offline" && !options.offline) throw new Error("an offline GPT-Live target needs an offline policy to drive the local simulator");
   // OpenAI's own Live service needs its key; a custom endpoint gets exactly the key named for it, or none.
@@ -160,6 +161,13 @@ export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
       return session;
     },
   };
+}
+
+/** The options with the offline policy wrapped as the settings ask (`wrap_policy`, docs/vary.md), once, for every session. */
+function withWrappedPolicy(options: GptLiveTargetOptions): GptLiveTargetOptions {
+  const wrap = options.settings.wrap_policy;
+  if (!wrap || !options.offline) return options;
+  return { ...options, offline: { ...options.offline, policy: wrap(options.offline.policy) } };
 }
 
 /** Who served a live session, for the record: the endpoint's host (never a path, query or key). */
