@@ -76,8 +76,9 @@ const FATAL_STAGE: Record<string, string> = { insufficient_quota: "provider", in
  * harness's normalized events, executes tool calls only through the harness's door (`io.callTool`), and
  * in client delegation runs the application's backend: the Responses API live, the policy offline.
  */
-export function gptLiveTarget(given: GptLiveTargetOptions): TargetAdapter {
-  const options = withWrappedPolicy(given);
+export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
+  // The settings' wrap_policy (docs/vary.md) applied once: every session and the client backend run the wrapped policy.
+  options = withWrappedPolicy(options);
   const { settings } = options;
   if (settings.mode === "offline" && !options.offline) throw new Error("an offline GPT-Live target needs an offline policy to drive the local simulator");
   // OpenAI's own Live service needs its key; a custom endpoint gets exactly the key named for it, or none.
