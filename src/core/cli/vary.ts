@@ -110,7 +110,8 @@ export async function varyCommand(argv: string[], io: CliIO): Promise<number> {
     const engine = engineOptions(settings, {}, { package_dir: pkg.dir, package_digest: identity.digest, ...(identity.identity ? { package_identity: identity.identity } : {}), cwd: io.cwd, conversations: cases.some((c) => c.kind === "run") });
     if (engine.target_settings?.mode !== "offline") throw new UsageError("crashlab vary runs offline only: the PLAN's defaults point the target at a live service");
 
-    const progress = (line: string) => void (values.json ? undefined : io.stderr(`${line}\n`));
+    // Progress goes to stderr (stdout holds the report, or the JSON).
+    const progress = (line: string) => io.stderr(`${line}\n`);
     const result = await runVary({
       plan,
       target,

@@ -32,7 +32,7 @@ export function upperFirst(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Groups of interchangeable phrases (longest first within the whole table, so a longer frame wins). */
+/** Groups of interchangeable phrases (longest first over all groups, so a longer frame wins). */
 const FRAMES: string[][] = [
   ["Would you like me to", "Do you want me to", "Shall I", "Should I"],
   ["How can I help you", "How may I help you", "What can I do for you"],

@@ -12,7 +12,7 @@ const SHOWN: Record<Verdict, string> = {
 
 const rate = (n: number, of: number) => (of === 0 ? "n/a" : `${((100 * n) / of).toFixed(1)}%`);
 
-function table(rows: string[][]): string[] {
+function aligned(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd());
 }
@@ -35,14 +35,14 @@ export function renderVary(result: VaryResult, options: { all?: boolean } = {}):
   lines.push(options.all ? "matrix (every cell):" : `matrix (${shown.length} of ${result.cells.length} cells are not ok; \`--all\` lists every cell):`);
   if (shown.length > 0)
     lines.push(
-      ...table([
+      ...aligned([
         ["variant", "case", "mode", "verdict", "expected", "failed checks", "note"],
         ...shown.map((c) => [c.variant, c.case_id, c.mode, SHOWN[c.verdict], expected(c), c.failed.join(", ") || "—", c.note]),
       ]).map((l) => `  ${l}`),
     );
   lines.push("", "per operator:");
   lines.push(
-    ...table([
+    ...aligned([
       ["operator", "kind", "cases", "cells", "ok", "false fails", "misses", "rate", "did not act", "awaiting", "base fails"],
       ...result.operators.map((o) => {
         const counted = o.ok + o.false_fails + o.misses;
