@@ -7,7 +7,7 @@
  */
 import type { BackendResult, BackendTask, FrontendDecision, PolicyToolResult, PolicyTools } from "../target/policy";
 import { findValues, flipMeridiem, leafCanonicals, leaves, neighbours, spokenForms, type FoundValue } from "./values";
-import { longer, reword, sentences, splitOrJoin, withPreamble } from "./paraphrase";
+import { longer, reword, splitOrJoin, withPreamble } from "./paraphrase";
 import type { Rewriter, WrapperControl } from "./rewriting";
 import { choose, shuffled } from "./seeded";
 
@@ -170,11 +170,15 @@ const sayable = (v: unknown): v is string => typeof v === "string" && v.trim().l
 
 // ---- correct operators -------------------------------------------------------------------------------------
 
-const saying = (id: string, description: string, change: (text: string, seed: number) => string | null, applies: (line: string) => boolean): Operator => ({
+/** A correct operator that only changes what is said; it applies where some line of the base's would change. */
+const saying = (id: string, description: string, change: (text: string, seed: number) => string | null): Operator => ({
   id,
   kind: "correct",
   description,
-  applies: (base) => base.said.some(applies),
+  applies: (base) => base.said.some((line) => {
+    const changed = change(line, 0);
+    return changed !== null && changed !== line;
+  }),
   rewriter: (context) => ({
     say(original) {
       const changed = change(original, context.seed);
@@ -585,14 +589,12 @@ const writeAfterDecline: Operator = {
 
 // ---- the catalogue --------------------------------------------------------------------------------------
 
-const hasSentences = (line: string) => sentences(line).length > 1 || /[:;] \S/.test(line);
-
 export const OPERATORS: readonly Operator[] = [
-  saying("reword", "every sentence reworded: synonym frames, contractions, politeness, openers and fillers; neighbouring statements without values may swap places", (t, s) => reword(t, s).text, () => true),
-  saying("spoken_values", "every value said in another spoken form: numbers and times in words, dates as words, identifiers digit by digit and letter by letter", sayValuesOtherwise, (line) => findValues(line).some((v) => spokenForms(v).length > 0)),
-  saying("split_join", "sentences split at a colon or semicolon, or two neighbouring sentences joined into one", (t, s) => splitOrJoin(t, s)?.text ?? null, hasSentences),
-  saying("preamble", "a value-free preamble sentence before every line (\"Sure thing.\", \"Of course.\")", withPreamble, () => true),
-  saying("longer", "every line about twice as long: value-free friendly sentences added, a closing question kept last", longer, () => true),
+  saying("reword", "every sentence reworded: synonym frames, contractions, politeness, openers and fillers; neighbouring statements without values may swap places", (t, s) => reword(t, s).text),
+  saying("spoken_values", "every value said in another spoken form: numbers and times in words, dates as words, identifiers digit by digit and letter by letter", sayValuesOtherwise),
+  saying("split_join", "sentences split at a colon or semicolon, or two neighbouring sentences joined into one", (t, s) => splitOrJoin(t, s)?.text ?? null),
+  saying("preamble", "a value-free preamble sentence before every line (\"Sure thing.\", \"Of course.\")", withPreamble),
+  saying("longer", "every line about twice as long: value-free friendly sentences added, a closing question kept last", longer),
   confirmBeforeWrite,
   extraRead,
   valueNeighbour,
