@@ -139,6 +139,16 @@ function reportedValues(line: string, outputs: readonly unknown[]): FoundValue[]
 
 const replaceAt = (text: string, v: { start: number; end: number }, by: string) => `${text.slice(0, v.start)}${by}${text.slice(v.end)}`;
 
+/** What changed between two lines, in a few words: the differing middle of each ("7 p.m. → 7 a.m."). */
+export function describeChange(before: string, after: string): string {
+  let p = 0;
+  while (p < before.length && p < after.length && before[p] === after[p]) p++;
+  let q = 0;
+  while (q < before.length - p && q < after.length - p && before[before.length - 1 - q] === after[after.length - 1 - q]) q++;
+  const cut = (t: string) => (t.length > 100 ? `${t.slice(0, 97)}…` : t) || "∅";
+  return `${cut(before.slice(p, before.length - q).trim())} → ${cut(after.slice(p, after.length - q).trim())}`;
+}
+
 /** Letters, digits and separators as a pattern: "R-2040" → "A-9999". */
 const shape = (s: string) => s.replace(/[A-Z]/g, "A").replace(/[a-z]/g, "a").replace(/\d/g, "9");
 
@@ -183,7 +193,7 @@ const saying = (id: string, description: string, change: (text: string, seed: nu
     say(original) {
       const changed = change(original, context.seed);
       if (changed === null || changed === original) return original;
-      context.acted(id);
+      context.acted(describeChange(original, changed));
       return changed;
     },
   }),
@@ -308,7 +318,7 @@ const extraRead: Operator = {
               const read = readFor(context, seen);
               if (read) {
                 await tools.call(read.name, read.args);
-                context.acted(read.name);
+                context.acted(`extra ${read.name} ${JSON.stringify(read.args)}`);
               }
             }
             return tools.call(name, args);
@@ -351,7 +361,7 @@ function resultFault(
         const changed = change(reply, outputs, task, context, wrote);
         if (changed === null || changed === reply) return { reply };
         control.lines.remember(changed, reply);
-        context.acted(id);
+        context.acted(describeChange(reply, changed));
         return { reply: changed };
       },
     }),
@@ -403,12 +413,13 @@ function otherRecordSwap(reply: string, outputs: unknown[], task: BackendTask, s
   const reported = outputs.flatMap((o) => leaves(o)).filter((l): l is { key: string; value: string } => typeof l.value === "string" && l.value.length >= 2 && reply.includes(l.value));
   const options: Array<{ from: string; to: string }> = [];
   for (const r of reported) {
+    // A name or an identifier: never a status word or another kind of value.
     const idLike = findValues(r.value).some((v) => v.kind === "identifier" && v.text === r.value);
-    if (leafCanonicals(r.value).some((c) => c.kind !== "identifier")) continue;
+    if (!idLike && !sayable(r.value)) continue;
     for (const rec of records(state))
       for (const [k, v] of Object.entries(rec)) {
         if (typeof v !== "string" || v === r.value || said.includes(v.toLowerCase())) continue;
-        if (k === r.key || (idLike && shape(v) === shape(r.value))) options.push({ from: r.value, to: v });
+        if (idLike ? shape(v) === shape(r.value) : k === r.key && sayable(v)) options.push({ from: r.value, to: v });
       }
   }
   if (options.length === 0) return null;

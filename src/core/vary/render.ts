@@ -36,8 +36,8 @@ export function renderVary(result: VaryResult, options: { all?: boolean } = {}):
   if (shown.length > 0)
     lines.push(
       ...aligned([
-        ["variant", "case", "mode", "verdict", "expected", "failed checks", "note"],
-        ...shown.map((c) => [c.variant, c.case_id, c.mode, SHOWN[c.verdict], expected(c), c.failed.join(", ") || "—", c.note]),
+        ["variant", "case", "mode", "verdict", "expected", "failed checks", "note (first change)"],
+        ...shown.map((c) => [c.variant, c.case_id, c.mode, SHOWN[c.verdict], expected(c), c.failed.join(", ") || "—", `${c.note}${c.changes[0] ? ` (${c.changes[0]})` : ""}`]),
       ]).map((l) => `  ${l}`),
     );
   lines.push("", "per operator:");

@@ -55,6 +55,8 @@ export interface Cell extends TrialVerdict {
   intended?: string;
   /** How often the variant changed something in this trial. */
   acted: number;
+  /** The first few changes it made, each in a few words ("7 p.m. → 7 a.m."). */
+  changes: string[];
   verdict: Verdict;
   /** Why the verdict is what it is, in a few words. */
   note: string;
@@ -286,13 +288,17 @@ export async function runVary(options: VaryOptions): Promise<VaryResult> {
       const t0 = Date.now();
       const b = base.get(key(v.case.id, mode))!;
       let acted = 0;
+      const changes: string[] = [];
       const context: OperatorContext = {
         seed: v.seed,
         case_kind: v.case.kind,
         operations: caseOperations(v.case, declared),
         initial_state: caseInitialState(v.case),
         base: b.recording,
-        acted: () => void acted++,
+        acted: (what) => {
+          acted++;
+          if (changes.length < 5 && !changes.includes(what)) changes.push(what);
+        },
       };
       const variant = `${v.op.id}#${v.index + 1}`;
       const record = await trial(v.case, mode, variant, v.op.rewriter(context));
@@ -309,6 +315,7 @@ export async function runVary(options: VaryOptions): Promise<VaryResult> {
         mode,
         ...(intended ? { intended } : {}),
         acted,
+        changes,
         ...verdict,
         ...judged,
         base: { status: b.status, failed: b.failed },
