@@ -342,3 +342,12 @@ describe("what a variant is given, and how a cell is judged", () => {
     expect(lines.conflicts).toEqual([]);
   });
 });
+
+describe("what a cell says its variant changed", () => {
+  it("names the changed words, whole", async () => {
+    const { describeChange } = await import("../src/core/vary/operators");
+    expect(describeChange("Booked for 7:30 p.m. today.", "Booked for 7:30 a.m. today.")).toBe("p.m. → a.m.");
+    expect(describeChange("Your number is R-1042.", "Your number is R-1043.")).toBe("R-1042. → R-1043.");
+    expect(describeChange("Done.", "Done. I can also see guest name Victor Hale on file.")).toBe("∅ → I can also see guest name Victor Hale on file.");
+  });
+});

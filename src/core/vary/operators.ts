@@ -145,6 +145,10 @@ export function describeChange(before: string, after: string): string {
   while (p < before.length && p < after.length && before[p] === after[p]) p++;
   let q = 0;
   while (q < before.length - p && q < after.length - p && before[before.length - 1 - q] === after[after.length - 1 - q]) q++;
+  // Whole words: back to the start of the first changed word, on to the end of the last.
+  const midWord = (t: string, i: number) => i < t.length && !/\s/.test(t[i]!);
+  if (midWord(before, p) && midWord(after, p)) while (p > 0 && !/\s/.test(before[p - 1]!)) p--;
+  while (q > 0 && !/\s/.test(before[before.length - q]!) && !/\s/.test(after[after.length - q]!)) q--;
   const cut = (t: string) => (t.length > 100 ? `${t.slice(0, 97)}…` : t) || "∅";
   return `${cut(before.slice(p, before.length - q).trim())} → ${cut(after.slice(p, after.length - q).trim())}`;
 }
