@@ -67,6 +67,7 @@ const TRIALS = tier([
   "transcript-wording",
   "trial-stages",
   "variation",
+  "vary-run",
   "walk-run",
   "warnings",
   "workers",

@@ -45,8 +45,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "review", "run", "run-folder", "services", "settings", "stats", "target", "timeline", "trial", "walk"],
   runner: [ROOT_FILES, "caller", "dataset", "files", "gate", "gpt-live-target", "journal", "judge", "live", "package", "provenance", "record", "report", "run", "services", "settings", "speech", "target", "trial"],
   review: ["files", "gate", "record", "run-folder", "stats"],
+  vary: ["record", "run", "simulator", "target", "trial", "world"],
   init: [ROOT_FILES, "files", "walk"],
-  cli: [ROOT_FILES, "audio", "caller", "client-service", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "run-folder", "runner", "services", "settings", "speech", "target", "trial", "walk"],
+  cli: [ROOT_FILES, "audio", "caller", "client-service", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "run-folder", "runner", "services", "settings", "speech", "target", "trial", "vary", "walk"],
 };
 
 function sourceFiles(dir: string): string[] {
