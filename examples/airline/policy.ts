@@ -1,0 +1,363 @@
+/**
+ * The airline assistant as a deterministic rule-based policy: the offline stand-in for a GPT-Live frontend
+ * and its reasoning backend. It reads only the caller's words and the authorized context (summary, history),
+ * never scenario expectations, and has no clock, randomness or I/O. Both halves derive the same action from
+ * the same conversation: the frontend decides whether it needs the backend, the backend carries it out.
+ */
+import type {
+  AssistantPolicy,
+  BackendResult,
+  BackendTask,
+  FrontendDecision,
+  HistoryMessage,
+  PolicyToolResult,
+  PolicyTools,
+  PolicyTurn,
+} from "crashlab/alpha";
+import { AIRLINE_FACTS } from "./facts";
+import {
+  acceptsFee,
+  disowns,
+  factTopics,
+  isClosing,
+  isNo,
+  isYes,
+  monthOf,
+  parseAuthorization,
+  parseCodes,
+  parseDate,
+  parseFlightNumbers,
+  parseSeat,
+  taskOf,
+  type BookingDetails,
+  type FactTopic,
+  type Task,
+} from "./parse";
+import { dollars, spokenDate, spokenFlight, spokenTime, tidyPunctuation } from "./spoken";
+
+export const AIRLINE_POLICY_NAME = "airline-rules";
+export const AIRLINE_POLICY_VERSION = "1.0.0";
+
+/** Phrases the policy speaks and reads back from the conversation. */
+const CONFIRM_CHANGE = "Shall I make the change?";
+const ANYTHING_ELSE = "Is there anything else I can help you with?";
+const HELP =
+  `Thank you for calling ${AIRLINE_FACTS.name}. I can change your flight or your seat, tell you what a change would cost, ` +
+  "look up or cancel a booking, or answer questions about bags and fees. How can I help?";
+const GOODBYE = `You're welcome. Thank you for flying ${AIRLINE_FACTS.name}, goodbye!`;
+const REFUSED = /\bcan't (?:cancel|change|look up) (?:the seat on )?booking ([A-Z0-9]{6})/g;
+const TASK_DONE = /\bAll done: you're now on\b|\bhas been cancelled\b|\bYou're now in seat\b|\bYou're in seat\b|\bYou don't have a seat yet\b/;
+
+// ── Reading the conversation ─────────────────────────────────────────────────────────────────────────
+
+type Move = "task" | "change_confirmed" | "change_declined" | "facts" | "closing" | "none";
+
+interface Conversation {
+  task?: Task;
+  details: BookingDetails;
+  /** The caller accepted the cost of a flight change in advance, within the current task. */
+  fee_accepted: boolean;
+  /** The assistant's latest turn asked to confirm a flight change. */
+  confirm_pending: boolean;
+  /** The assistant's latest question, to ask again after an interlude. */
+  question?: string;
+  /** How often the assistant has already refused each booking. */
+  refusals: Record<string, number>;
+  disowned: boolean;
+}
+
+function readCaller(text: string, c: Conversation): Move {
+  const parsed: BookingDetails = {};
+  const code = parseCodes(text).at(-1);
+  const flight = parseFlightNumbers(text).at(-1);
+  const date = parseDate(text, monthOf(c.details.departure_date));
+  const seat = parseSeat(text);
+  if (code) parsed.confirmation_code = code;
+  if (flight) parsed.flight_number = flight;
+  if (date) parsed.departure_date = date;
+  if (seat) parsed.seat = seat;
+  const changed = (Object.keys(parsed) as Array<keyof BookingDetails>).some((k) => c.details[k] !== parsed[k]);
+  c.details = { ...c.details, ...parsed };
+  if (disowns(text)) c.disowned = true;
+
+  const pending = c.confirm_pending;
+  c.confirm_pending = false;
+  if (pending) {
+    // A new flight or date in reply to "shall I make the change?" corrects it: quote again.
+    if (changed && (parsed.flight_number || parsed.departure_date)) {
+      c.task = "rebook";
+      c.fee_accepted = acceptsFee(text);
+      return "task";
+    }
+    if (isYes(text)) return "change_confirmed";
+    if (isNo(text)) return "change_declined";
+  }
+  const task = taskOf(text);
+  if (task === "facts") return "facts";
+  if (task) {
+    if (task !== c.task) c.fee_accepted = false;
+    c.task = task;
+    if (acceptsFee(text)) c.fee_accepted = true;
+    return "task";
+  }
+  if (acceptsFee(text)) c.fee_accepted = true;
+  if (isClosing(text)) return "closing";
+  return c.task ? "task" : "none";
+}
+
+function readAssistant(text: string, c: Conversation): void {
+  c.confirm_pending = text.includes(CONFIRM_CHANGE);
+  const questions = text.match(/[^.?!]*\?/g);
+  if (questions) c.question = questions.at(-1)!.trim();
+  for (const m of text.matchAll(REFUSED)) c.refusals[m[1]!] = (c.refusals[m[1]!] ?? 0) + 1;
+  if (TASK_DONE.test(text)) {
+    c.task = undefined;
+    c.fee_accepted = false;
+  }
+}
+
+interface Reading {
+  move: Move;
+  conversation: Conversation;
+  authorized: string[];
+  authorization_stated: boolean;
+  topics: FactTopic[];
+}
+
+function readConversation(request: string, prior: { summary?: string; history: readonly HistoryMessage[] }): Reading {
+  const c: Conversation = { details: {}, fee_accepted: false, confirm_pending: false, refusals: {}, disowned: false };
+  let assistant: string[] = [];
+  const settle = () => {
+    if (assistant.length > 0) readAssistant(assistant.join(" "), c);
+    assistant = [];
+  };
+  for (const message of prior.history) {
+    if (message.role === "assistant") {
+      // Consecutive assistant messages (an acknowledgement, then the result) are one turn.
+      assistant.push(message.text.trim());
+      continue;
+    }
+    settle();
+    readCaller(message.text, c);
+  }
+  settle();
+  const move = readCaller(request, c);
+  const authorization = parseAuthorization(prior.summary);
+  return { move, conversation: c, authorized: authorization.codes, authorization_stated: authorization.stated, topics: factTopics(request) };
+}
+
+// ── Deciding ─────────────────────────────────────────────────────────────────────────────────────────
+
+interface FlightChange {
+  confirmation_code: string;
+  flight_number: string;
+  departure_date: string;
+}
+
+type Action =
+  | { kind: "answer"; text: string }
+  | { kind: "quote"; args: FlightChange }
+  | { kind: "change"; args: FlightChange }
+  | { kind: "seat"; args: { confirmation_code: string; seat: string } }
+  | { kind: "cancel"; args: { confirmation_code: string } }
+  | { kind: "lookup"; args: { confirmation_code: string } };
+
+const VERB: Record<Task, string> = { rebook: "change", quote: "change", seat: "change the seat on", cancel: "cancel", lookup: "look up" };
+
+function factsAnswer(topics: readonly FactTopic[]): string {
+  const f = AIRLINE_FACTS;
+  const sentences: Record<FactTopic, string> = {
+    bags: `Your first checked bag is ${dollars(f.checked_bag_fee_usd)} on every fare, and ${f.carry_on}.`,
+    change_fee: `Changing a flight costs a ${dollars(f.change_fee_usd)} change fee, plus any difference in fare.`,
+    cancellation: `If you cancel, ${f.cancellation}.`,
+    phone: `You can reach us on ${f.phone}.`,
+  };
+  return topics.length > 0 ? topics.map((t) => sentences[t]).join(" ") : HELP;
+}
+
+function refusal(task: Task, code: string, before: number): string {
+  const verb = VERB[task];
+  if (before === 0) return `I'm sorry, I can't ${verb} booking ${code}: I can only help with bookings in your own name, so I've left it as it is.`;
+  if (before === 1) return `I understand, but I still can't ${verb} booking ${code}. Only the passenger on that booking can make changes to it.`;
+  return `I'm sorry, I can't ${verb} booking ${code}, not even as an exception. The passenger can call us on ${AIRLINE_FACTS.phone}.`;
+}
+
+function decide(r: Reading): Action {
+  const c = r.conversation;
+  switch (r.move) {
+    case "facts":
+      return { kind: "answer", text: `${factsAnswer(r.topics)}${c.task && c.question ? ` ${c.question}` : ""}` };
+    case "closing":
+      return { kind: "answer", text: GOODBYE };
+    case "none":
+      return { kind: "answer", text: HELP };
+    case "change_declined":
+      return { kind: "answer", text: `All right, I'll leave your booking as it is. ${ANYTHING_ELSE}` };
+    case "change_confirmed":
+    case "task":
+      break;
+  }
+  const task: Task = r.move === "change_confirmed" ? "rebook" : c.task!;
+  const { details } = c;
+  const code = details.confirmation_code ?? (r.authorized.length === 1 ? r.authorized[0] : undefined);
+  if (!code) {
+    if (r.authorized.length > 1) return { kind: "answer", text: `Which booking would you like me to ${VERB[task]}: ${r.authorized.slice(0, -1).join(", ")} or ${r.authorized.at(-1)}?` };
+    return { kind: "answer", text: "Sure. What's your confirmation code?" };
+  }
+  const refused = c.refusals[code] ?? 0;
+  if (r.authorization_stated ? !r.authorized.includes(code) : c.disowned || refused > 0) return { kind: "answer", text: refusal(task, code, refused) };
+
+  switch (task) {
+    case "rebook":
+    case "quote": {
+      if (!details.flight_number) return { kind: "answer", text: "Which flight number would you like to move to?" };
+      if (!details.departure_date) return { kind: "answer", text: `Which date would you like to fly on ${spokenFlight(details.flight_number)}?` };
+      const args = { confirmation_code: code, flight_number: details.flight_number, departure_date: details.departure_date };
+      return task === "rebook" && (c.fee_accepted || r.move === "change_confirmed") ? { kind: "change", args } : { kind: "quote", args };
+    }
+    case "seat":
+      if (!details.seat) return { kind: "answer", text: "Which seat would you like?" };
+      return { kind: "seat", args: { confirmation_code: code, seat: details.seat } };
+    case "cancel":
+      return { kind: "cancel", args: { confirmation_code: code } };
+    case "lookup":
+      return { kind: "lookup", args: { confirmation_code: code } };
+  }
+}
+
+// ── Speaking about tool results ──────────────────────────────────────────────────────────────────────
+
+type Output = Record<string, unknown>;
+
+function outputOf(result: PolicyToolResult): Output {
+  let output = result.output;
+  if (typeof output === "string") {
+    try {
+      output = JSON.parse(output);
+    } catch {
+      return { message: output };
+    }
+  }
+  return output !== null && typeof output === "object" && !Array.isArray(output) ? (output as Output) : {};
+}
+
+const str = (v: unknown, fallback: string) => (typeof v === "string" && v.length > 0 ? v : fallback);
+const num = (v: unknown) => (typeof v === "number" ? v : undefined);
+
+function errorCode(output: Output): string | undefined {
+  const nested = output.error !== null && typeof output.error === "object" ? (output.error as Output) : {};
+  const code = nested.code ?? output.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function failure(action: Exclude<Action, { kind: "answer" }>, output: Output): string {
+  const code = action.args.confirmation_code;
+  const flight = "flight_number" in action.args ? `flight ${spokenFlight(action.args.flight_number)} on ${spokenDate(action.args.departure_date)}` : "";
+  const verb: Record<typeof action.kind, string> = { quote: "change", change: "change", seat: "change the seat on", cancel: "cancel", lookup: "look up" };
+  switch (errorCode(output)) {
+    case "not_authorized":
+      return `I'm sorry, I can't ${verb[action.kind]} booking ${code}: it isn't one of your bookings, so I've left it as it is.`;
+    case "booking_not_found":
+      return `I couldn't find a booking with the code ${code}. Could you read it to me again?`;
+    case "flight_not_found":
+      return `I couldn't find ${flight}. Could you check the flight number?`;
+    case "sold_out":
+      return `I'm sorry, ${flight} is sold out, so your booking stays as it was. Would you like to try a different flight?`;
+    case "same_flight":
+      return `You're already on ${flight}, so there's nothing to change.`;
+    case "seat_taken":
+      return `I'm sorry, seat ${"seat" in action.args ? action.args.seat : ""} is already taken. Would you like a different seat?`;
+    case "already_cancelled":
+      return `Booking ${code} was already cancelled, so there's nothing more to do.`;
+    case "booking_cancelled":
+      return `Booking ${code} is cancelled, so I can't change it.`;
+    default:
+      return "I'm sorry, the reservation system couldn't do that just now.";
+  }
+}
+
+function reply(action: Exclude<Action, { kind: "answer" }>, result: PolicyToolResult): string {
+  const o = outputOf(result);
+  if (result.status !== "completed" || errorCode(o) !== undefined) return failure(action, o);
+  const flight = spokenFlight(str(o.flight_number, "flight_number" in action.args ? action.args.flight_number : ""));
+  const date = spokenDate(str(o.departure_date, "departure_date" in action.args ? action.args.departure_date : ""));
+  const time = spokenTime(str(o.departure_time, ""));
+  const origin = str(o.origin, "");
+  switch (action.kind) {
+    case "quote": {
+      if (o.available !== true) return `I'm sorry, flight ${flight} on ${date} is sold out. Would you like to try a different flight?`;
+      const fee = num(o.change_fee_usd) ?? AIRLINE_FACTS.change_fee_usd;
+      const difference = num(o.fare_difference_usd) ?? 0;
+      const total = num(o.total_due_usd) ?? fee + difference;
+      const cost =
+        difference > 0
+          ? `would cost ${dollars(total)}: the ${dollars(fee)} change fee plus a ${dollars(difference)} fare difference.`
+          : `would cost ${dollars(total)} for the change fee; there's no fare difference.`;
+      return `Flight ${flight} on ${date} leaves ${origin} at ${time} and has seats. Moving your booking there ${cost} ${CONFIRM_CHANGE}`;
+    }
+    case "change": {
+      const charged = num(o.charged_usd) ?? num(o.total_due_usd);
+      const moved = `All done: you're now on flight ${flight} on ${date}, leaving ${origin} at ${time}.`;
+      const code = `your confirmation code stays ${str(o.confirmation_code, action.args.confirmation_code)}.`;
+      return charged !== undefined ? `${moved} We've charged ${dollars(charged)} to your card on file, and ${code}` : `${moved} And ${code}`;
+    }
+    case "seat":
+      return `You're now in seat ${str(o.seat, action.args.seat)} on flight ${flight} on ${date}.`;
+    case "cancel": {
+      const credit = num(o.travel_credit_usd);
+      const money = credit !== undefined ? `, and the ${dollars(credit)} you paid is now a travel credit, valid for one year` : "";
+      return `Your booking ${str(o.confirmation_code, action.args.confirmation_code)} has been cancelled${money}.`;
+    }
+    case "lookup": {
+      const where = `flight ${flight} from ${origin} to ${str(o.destination, "")} on ${date}, leaving at ${time}`;
+      return typeof o.seat === "string" ? `You're in seat ${o.seat} on ${where}.` : `You don't have a seat yet on ${where}.`;
+    }
+  }
+}
+
+async function carryOut(action: Exclude<Action, { kind: "answer" }>, tools: PolicyTools): Promise<string> {
+  const tool = { quote: "quote_change", change: "change_flight", seat: "change_seat", cancel: "cancel_booking", lookup: "get_booking" }[action.kind];
+  return reply(action, await tools.call(tool, { ...action.args }));
+}
+
+// ── The two halves ───────────────────────────────────────────────────────────────────────────────────
+
+const ACKNOWLEDGEMENTS: Record<Exclude<Action["kind"], "answer">, string> = {
+  quote: "Let me see what that would cost.",
+  change: "One moment while I move you to that flight.",
+  seat: "One moment while I change your seat.",
+  cancel: "One moment while I cancel that.",
+  lookup: "Let me pull up your booking.",
+};
+
+/**
+ * The backend's view of earlier turns: its transcript up to the current request. What follows the request
+ * (the acknowledgement being spoken, under managed delegation) is not earlier context.
+ */
+function backendContext(task: BackendTask): { summary?: string; history: readonly HistoryMessage[] } {
+  const transcript: readonly HistoryMessage[] = task.transcript.length > 0 ? task.transcript : (task.context?.history ?? []);
+  const request = task.request.trim();
+  let at = transcript.length;
+  while (at > 0 && !(transcript[at - 1]!.role === "user" && transcript[at - 1]!.text.trim() === request)) at--;
+  return { summary: task.context?.summary, history: at > 0 ? transcript.slice(0, at - 1) : transcript };
+}
+
+export function airlinePolicy(): AssistantPolicy {
+  return {
+    name: AIRLINE_POLICY_NAME,
+    version: AIRLINE_POLICY_VERSION,
+    greeting: () => `Thank you for calling ${AIRLINE_FACTS.name}. How can I help?`,
+
+    frontend(turn: PolicyTurn): FrontendDecision {
+      const action = decide(readConversation(turn.request, { summary: turn.context?.summary, history: turn.context?.history ?? [] }));
+      if (action.kind === "answer") return { kind: "reply", text: tidyPunctuation(action.text) };
+      return { kind: "delegate", acknowledgement: ACKNOWLEDGEMENTS[action.kind] };
+    },
+
+    async backend(task: BackendTask, tools: PolicyTools): Promise<BackendResult> {
+      const action = decide(readConversation(task.request, backendContext(task)));
+      if (action.kind === "answer") return { reply: tidyPunctuation(action.text) };
+      return { reply: tidyPunctuation(await carryOut(action, tools)) };
+    },
+  };
+}
