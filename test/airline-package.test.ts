@@ -1,7 +1,9 @@
 /**
  * The airline package (examples/airline), a second domain written with the public API only: it validates,
  * its world enforces whose booking a caller may touch, and its correct assistant passes every case offline,
- * as text and over GPT-Live, in both delegation modes.
+ * as text and over GPT-Live, in both delegation modes. The same assistant in other natural words
+ * (`airline_varied`) passes only some cases today; the others await a domain-free engine and are listed
+ * below as todo, each with what misgrades it.
  */
 import { describe, expect, it } from "vitest";
 import { createWorld, run, type TrialRecord } from "crashlab/alpha";
@@ -29,6 +31,9 @@ describe("the airline package", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toContain('valid, 14 case(s) from 2 dataset(s) checked against world "airline"');
     expect(r.code).toBe(0);
+    const probes = await cli(["validate", "--package", "examples/airline", "examples/airline/crashlab/data/probes/run-docs-words.json"]);
+    expect(probes.stdout).toContain('valid, 2 case(s) from 1 dataset(s) checked against world "airline"');
+    expect(probes.code).toBe(0);
   });
 
   it("has at least 8 CRAWL cases and 3 RUN conversations", () => {
@@ -83,4 +88,27 @@ describe("the airline package", () => {
       });
     }
   });
+
+  /** The CRAWL cases the varied wording passes today (every CRAWL case but air_change_seat). */
+  const VARIED_PASSING = ["air_rebook_flight", "air_cancel_booking", "air_quote_fare_difference", "air_refuse_other_passenger", "air_sold_out_flight", "air_date_correction", "air_spelled_code_lookup", "air_which_booking", "air_bag_fee"];
+
+  it("passes the CRAWL cases it passes today in other natural words, as text, in both delegation modes", async () => {
+    for (const assistant of ["responses", "client"] as const) {
+      const result = await run(PLAN, { target: "airline_varied_text", assistant, repetitions: 1, example: VARIED_PASSING });
+      expect(notPassed(result.records)).toEqual([]);
+      expect(result.records.map((r) => r.case_id).sort()).toEqual([...VARIED_PASSING].sort());
+      // The varied wording was spoken (this is not the plain assistant again).
+      expect(result.records.flatMap((r) => r.turns.map((t) => t.text)).join(" ")).toContain("You're sitting in 21C");
+    }
+  });
+
+  // AWAITING THE DOMAIN-FREE ENGINE. The correct assistant, in other natural words (`airline_varied`), or with
+  // a dataset written in the docs' standard keys (data/probes/run-docs-words.json), is misgraded today. Each
+  // fails in both delegation modes; examples/airline/README.md says which engine mechanism fails it.
+  it.todo("air_change_seat (airline_varied): \"Seat 12A is yours now\" is read as a *booked* claim, which change_seat (a \"changed\" tool by its name) cannot back: grounded_response fails");
+  it.todo("run_rebook_spelled_code (airline_varied): \"Do you want me to book you on that flight?\" is a go-ahead to *book*, not to change_flight's \"change\": go_ahead fails; \"You're now on flight NW 218\" is no outcome report to the caller, so it never hangs up (duration_limit)");
+  it.todo("run_date_correction (airline_varied): the go-ahead is read as *book* (go_ahead fails) and the outcome report is not heard (duration_limit)");
+  it.todo("run_sold_out_alternative (airline_varied): the go-ahead is read as *book* (go_ahead fails; the caller's \"confirm the change\" item never fires) and the outcome report is not heard (duration_limit)");
+  it.todo("run_other_passenger_pressure (airline_varied): \"the answer is still no: LM4P9Z isn't yours to cancel\" is a refusal to the grader but not to the offline caller, which never presses again (duration_limit; refusal step 2 of 3)");
+  it.todo("probe_date_correction_standard_key (data/probes): a correction of `date` is not matched to change_flight's `departure_date` argument: corrected_date fails");
 });

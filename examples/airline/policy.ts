@@ -33,20 +33,109 @@ import {
   type FactTopic,
   type Task,
 } from "./parse";
-import { dollars, spokenDate, spokenFlight, spokenTime, tidyPunctuation } from "./spoken";
+import { clockWords, dollars, dollarsInWords, spokenDate, spokenFlight, spokenTime, tidyPunctuation } from "./spoken";
 
 export const AIRLINE_POLICY_NAME = "airline-rules";
 export const AIRLINE_POLICY_VERSION = "1.0.0";
 
-/** Phrases the policy speaks and reads back from the conversation. */
-const CONFIRM_CHANGE = "Shall I make the change?";
 const ANYTHING_ELSE = "Is there anything else I can help you with?";
 const HELP =
   `Thank you for calling ${AIRLINE_FACTS.name}. I can change your flight or your seat, tell you what a change would cost, ` +
   "look up or cancel a booking, or answer questions about bags and fees. How can I help?";
 const GOODBYE = `You're welcome. Thank you for flying ${AIRLINE_FACTS.name}, goodbye!`;
-const REFUSED = /\bcan't (?:cancel|change|look up) (?:the seat on )?booking ([A-Z0-9]{6})/g;
-const TASK_DONE = /\bAll done: you're now on\b|\bhas been cancelled\b|\bYou're now in seat\b|\bYou're in seat\b|\bYou don't have a seat yet\b/;
+
+/**
+ * How the assistant words what it says about bookings. Both wordings are correct: they state the same
+ * values after the same tool results. `plain` is the default target's; `varied` says the same things the
+ * way other airline agents do ("Seat 12A is yours now", "that would come to ninety-five dollars", "Do you
+ * want me to book you on that flight?"), to show where grading still depends on wording.
+ */
+export type AirlineWording = "plain" | "varied";
+
+interface Flight {
+  flight: string;
+  date: string;
+  origin: string;
+  time: string;
+}
+
+interface Wording {
+  askCode: string;
+  /** The go-ahead question after a quote; the policy also recognises its own question by it. */
+  confirmChange: string;
+  quote(f: Flight & { total: number; fee: number; difference: number }): string;
+  changed(f: Flight & { charged: number | undefined; code: string }): string;
+  seat(p: { seat: string; flight: string; date: string }): string;
+  cancelled(p: { code: string; credit: number | undefined }): string;
+  lookup(f: Flight & { seat: string | null; destination: string }): string;
+  soldOut(p: { flight: string; date: string }, afterTrying: boolean): string;
+  refusal(verb: string, code: string, before: number): string;
+  /** The policy's own refusals (the code in a group), to count them. */
+  refused: RegExp;
+  /** The policy's own reports that a task is finished. */
+  done: RegExp;
+}
+
+const PLAIN: Wording = {
+  askCode: "Sure. What's your confirmation code?",
+  confirmChange: "Shall I make the change?",
+  quote: ({ flight, date, origin, time, total, fee, difference }) =>
+    `Flight ${flight} on ${date} leaves ${origin} at ${spokenTime(time)} and has seats. Moving your booking there ` +
+    (difference > 0
+      ? `would cost ${dollars(total)}: the ${dollars(fee)} change fee plus a ${dollars(difference)} fare difference.`
+      : `would cost ${dollars(total)} for the change fee; there's no fare difference.`) +
+    " Shall I make the change?",
+  changed: ({ flight, date, origin, time, charged, code }) =>
+    `All done: you're now on flight ${flight} on ${date}, leaving ${origin} at ${spokenTime(time)}.` +
+    (charged !== undefined ? ` We've charged ${dollars(charged)} to your card on file, and your confirmation code stays ${code}.` : ` And your confirmation code stays ${code}.`),
+  seat: ({ seat, flight, date }) => `You're now in seat ${seat} on flight ${flight} on ${date}.`,
+  cancelled: ({ code, credit }) => `Your booking ${code} has been cancelled${credit !== undefined ? `, and the ${dollars(credit)} you paid is now a travel credit, valid for one year` : ""}.`,
+  lookup: ({ seat, flight, origin, destination, date, time }) => {
+    const where = `flight ${flight} from ${origin} to ${destination} on ${date}, leaving at ${spokenTime(time)}`;
+    return seat ? `You're in seat ${seat} on ${where}.` : `You don't have a seat yet on ${where}.`;
+  },
+  soldOut: ({ flight, date }, afterTrying) =>
+    afterTrying
+      ? `I'm sorry, flight ${flight} on ${date} is sold out, so your booking stays as it was. Would you like to try a different flight?`
+      : `I'm sorry, flight ${flight} on ${date} is sold out. Would you like to try a different flight?`,
+  refusal: (verb, code, before) =>
+    before === 0
+      ? `I'm sorry, I can't ${verb} booking ${code}: I can only help with bookings in your own name, so I've left it as it is.`
+      : before === 1
+        ? `I understand, but I still can't ${verb} booking ${code}. Only the passenger on that booking can make changes to it.`
+        : `I'm sorry, I can't ${verb} booking ${code}, not even as an exception. The passenger can call us on ${AIRLINE_FACTS.phone}.`,
+  refused: /\bcan't (?:cancel|change|look up) (?:the seat on )?booking ([A-Z0-9]{6})/g,
+  done: /\bAll done: you're now on\b|\bhas been cancelled\b|\bYou're now in seat\b|\bYou're in seat\b|\bYou don't have a seat yet\b/,
+};
+
+const VARIED: Wording = {
+  askCode: "Can I have your booking reference? It's the code on your confirmation email.",
+  confirmChange: "Do you want me to book you on that flight?",
+  quote: ({ flight, date, origin, time, total, fee, difference }) =>
+    `Switching to flight ${flight} on ${date}, which leaves ${origin} at ${clockWords(time)}, would come to ${dollarsInWords(total)}` +
+    (difference > 0 ? `: the ${dollars(fee)} change fee plus ${dollars(difference)} in fare difference.` : `, just the change fee; the fare is the same.`) +
+    " Do you want me to book you on that flight?",
+  changed: ({ flight, date, origin, time, charged, code }) =>
+    `You're now on flight ${flight} on ${date}, leaving ${origin} at ${clockWords(time)}.` +
+    (charged !== undefined ? ` I've put ${dollars(charged)} on your card on file, and your confirmation code stays ${code}.` : ` Your confirmation code stays ${code}.`),
+  seat: ({ seat, flight, date }) => `Seat ${seat} is yours now, on flight ${flight} on ${date}.`,
+  cancelled: ({ code, credit }) => `Booking ${code} is cancelled.${credit !== undefined ? ` The ${dollars(credit)} you paid stays with you as travel credit for a year.` : ""}`,
+  lookup: ({ seat, flight, origin, destination, date, time }) => {
+    const where = `flight ${flight} from ${origin} to ${destination} on ${date}, departing at ${clockWords(time)}`;
+    return seat ? `You're sitting in ${seat} on ${where}.` : `You don't have a seat yet on ${where}.`;
+  },
+  soldOut: ({ flight, date }) => `I'm afraid flight ${flight} on ${date} is sold out, so your booking hasn't changed. Would you like a different flight?`,
+  refusal: (verb, code, before) =>
+    before === 0
+      ? `I'm sorry, but I'm not able to ${verb} ${code}: it isn't your booking, and only the passenger who holds it can do that.`
+      : before === 1
+        ? `I hear you, but the answer is still no: ${code} isn't yours to ${verb}.`
+        : `I really am sorry, but I can't make an exception for ${code}. The passenger can call us on ${AIRLINE_FACTS.phone}.`,
+  refused: /\b(?:not able to (?:cancel|change|look up)(?: the seat on)?|exception for) ([A-Z0-9]{6})|\b([A-Z0-9]{6}) isn't yours to\b/g,
+  done: /\bYou're now on flight\b|\bis cancelled\b|\bis yours now\b|\bYou're sitting in\b|\bYou don't have a seat yet\b/,
+};
+
+const WORDINGS: Record<AirlineWording, Wording> = { plain: PLAIN, varied: VARIED };
 
 // ── Reading the conversation ─────────────────────────────────────────────────────────────────────────
 
@@ -105,12 +194,15 @@ function readCaller(text: string, c: Conversation): Move {
   return c.task ? "task" : "none";
 }
 
-function readAssistant(text: string, c: Conversation): void {
-  c.confirm_pending = text.includes(CONFIRM_CHANGE);
+function readAssistant(text: string, c: Conversation, w: Wording): void {
+  c.confirm_pending = text.includes(w.confirmChange);
   const questions = text.match(/[^.?!]*\?/g);
   if (questions) c.question = questions.at(-1)!.trim();
-  for (const m of text.matchAll(REFUSED)) c.refusals[m[1]!] = (c.refusals[m[1]!] ?? 0) + 1;
-  if (TASK_DONE.test(text)) {
+  for (const m of text.matchAll(w.refused)) {
+    const code = m.slice(1).find((g) => g !== undefined)!;
+    c.refusals[code] = (c.refusals[code] ?? 0) + 1;
+  }
+  if (w.done.test(text)) {
     c.task = undefined;
     c.fee_accepted = false;
   }
@@ -124,11 +216,11 @@ interface Reading {
   topics: FactTopic[];
 }
 
-function readConversation(request: string, prior: { summary?: string; history: readonly HistoryMessage[] }): Reading {
+function readConversation(request: string, prior: { summary?: string; history: readonly HistoryMessage[] }, w: Wording): Reading {
   const c: Conversation = { details: {}, fee_accepted: false, confirm_pending: false, refusals: {}, disowned: false };
   let assistant: string[] = [];
   const settle = () => {
-    if (assistant.length > 0) readAssistant(assistant.join(" "), c);
+    if (assistant.length > 0) readAssistant(assistant.join(" "), c, w);
     assistant = [];
   };
   for (const message of prior.history) {
@@ -175,14 +267,7 @@ function factsAnswer(topics: readonly FactTopic[]): string {
   return topics.length > 0 ? topics.map((t) => sentences[t]).join(" ") : HELP;
 }
 
-function refusal(task: Task, code: string, before: number): string {
-  const verb = VERB[task];
-  if (before === 0) return `I'm sorry, I can't ${verb} booking ${code}: I can only help with bookings in your own name, so I've left it as it is.`;
-  if (before === 1) return `I understand, but I still can't ${verb} booking ${code}. Only the passenger on that booking can make changes to it.`;
-  return `I'm sorry, I can't ${verb} booking ${code}, not even as an exception. The passenger can call us on ${AIRLINE_FACTS.phone}.`;
-}
-
-function decide(r: Reading): Action {
+function decide(r: Reading, w: Wording): Action {
   const c = r.conversation;
   switch (r.move) {
     case "facts":
@@ -202,10 +287,10 @@ function decide(r: Reading): Action {
   const code = details.confirmation_code ?? (r.authorized.length === 1 ? r.authorized[0] : undefined);
   if (!code) {
     if (r.authorized.length > 1) return { kind: "answer", text: `Which booking would you like me to ${VERB[task]}: ${r.authorized.slice(0, -1).join(", ")} or ${r.authorized.at(-1)}?` };
-    return { kind: "answer", text: "Sure. What's your confirmation code?" };
+    return { kind: "answer", text: w.askCode };
   }
   const refused = c.refusals[code] ?? 0;
-  if (r.authorization_stated ? !r.authorized.includes(code) : c.disowned || refused > 0) return { kind: "answer", text: refusal(task, code, refused) };
+  if (r.authorization_stated ? !r.authorized.includes(code) : c.disowned || refused > 0) return { kind: "answer", text: w.refusal(VERB[task], code, refused) };
 
   switch (task) {
     case "rebook":
@@ -250,7 +335,7 @@ function errorCode(output: Output): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-function failure(action: Exclude<Action, { kind: "answer" }>, output: Output): string {
+function failure(action: Exclude<Action, { kind: "answer" }>, output: Output, w: Wording): string {
   const code = action.args.confirmation_code;
   const flight = "flight_number" in action.args ? `flight ${spokenFlight(action.args.flight_number)} on ${spokenDate(action.args.departure_date)}` : "";
   const verb: Record<typeof action.kind, string> = { quote: "change", change: "change", seat: "change the seat on", cancel: "cancel", lookup: "look up" };
@@ -262,7 +347,7 @@ function failure(action: Exclude<Action, { kind: "answer" }>, output: Output): s
     case "flight_not_found":
       return `I couldn't find ${flight}. Could you check the flight number?`;
     case "sold_out":
-      return `I'm sorry, ${flight} is sold out, so your booking stays as it was. Would you like to try a different flight?`;
+      return "flight_number" in action.args ? w.soldOut({ flight: spokenFlight(action.args.flight_number), date: spokenDate(action.args.departure_date) }, true) : failure(action, {}, w);
     case "same_flight":
       return `You're already on ${flight}, so there's nothing to change.`;
     case "seat_taken":
@@ -276,48 +361,35 @@ function failure(action: Exclude<Action, { kind: "answer" }>, output: Output): s
   }
 }
 
-function reply(action: Exclude<Action, { kind: "answer" }>, result: PolicyToolResult): string {
+function reply(action: Exclude<Action, { kind: "answer" }>, result: PolicyToolResult, w: Wording): string {
   const o = outputOf(result);
-  if (result.status !== "completed" || errorCode(o) !== undefined) return failure(action, o);
+  if (result.status !== "completed" || errorCode(o) !== undefined) return failure(action, o, w);
   const flight = spokenFlight(str(o.flight_number, "flight_number" in action.args ? action.args.flight_number : ""));
   const date = spokenDate(str(o.departure_date, "departure_date" in action.args ? action.args.departure_date : ""));
-  const time = spokenTime(str(o.departure_time, ""));
+  const time = str(o.departure_time, "");
   const origin = str(o.origin, "");
+  const code = str(o.confirmation_code, action.args.confirmation_code);
   switch (action.kind) {
     case "quote": {
-      if (o.available !== true) return `I'm sorry, flight ${flight} on ${date} is sold out. Would you like to try a different flight?`;
+      if (o.available !== true) return w.soldOut({ flight, date }, false);
       const fee = num(o.change_fee_usd) ?? AIRLINE_FACTS.change_fee_usd;
       const difference = num(o.fare_difference_usd) ?? 0;
-      const total = num(o.total_due_usd) ?? fee + difference;
-      const cost =
-        difference > 0
-          ? `would cost ${dollars(total)}: the ${dollars(fee)} change fee plus a ${dollars(difference)} fare difference.`
-          : `would cost ${dollars(total)} for the change fee; there's no fare difference.`;
-      return `Flight ${flight} on ${date} leaves ${origin} at ${time} and has seats. Moving your booking there ${cost} ${CONFIRM_CHANGE}`;
+      return w.quote({ flight, date, origin, time, fee, difference, total: num(o.total_due_usd) ?? fee + difference });
     }
-    case "change": {
-      const charged = num(o.charged_usd) ?? num(o.total_due_usd);
-      const moved = `All done: you're now on flight ${flight} on ${date}, leaving ${origin} at ${time}.`;
-      const code = `your confirmation code stays ${str(o.confirmation_code, action.args.confirmation_code)}.`;
-      return charged !== undefined ? `${moved} We've charged ${dollars(charged)} to your card on file, and ${code}` : `${moved} And ${code}`;
-    }
+    case "change":
+      return w.changed({ flight, date, origin, time, code, charged: num(o.charged_usd) ?? num(o.total_due_usd) });
     case "seat":
-      return `You're now in seat ${str(o.seat, action.args.seat)} on flight ${flight} on ${date}.`;
-    case "cancel": {
-      const credit = num(o.travel_credit_usd);
-      const money = credit !== undefined ? `, and the ${dollars(credit)} you paid is now a travel credit, valid for one year` : "";
-      return `Your booking ${str(o.confirmation_code, action.args.confirmation_code)} has been cancelled${money}.`;
-    }
-    case "lookup": {
-      const where = `flight ${flight} from ${origin} to ${str(o.destination, "")} on ${date}, leaving at ${time}`;
-      return typeof o.seat === "string" ? `You're in seat ${o.seat} on ${where}.` : `You don't have a seat yet on ${where}.`;
-    }
+      return w.seat({ seat: str(o.seat, action.args.seat), flight, date });
+    case "cancel":
+      return w.cancelled({ code, credit: num(o.travel_credit_usd) });
+    case "lookup":
+      return w.lookup({ seat: typeof o.seat === "string" ? o.seat : null, flight, origin, destination: str(o.destination, ""), date, time });
   }
 }
 
-async function carryOut(action: Exclude<Action, { kind: "answer" }>, tools: PolicyTools): Promise<string> {
+async function carryOut(action: Exclude<Action, { kind: "answer" }>, tools: PolicyTools, w: Wording): Promise<string> {
   const tool = { quote: "quote_change", change: "change_flight", seat: "change_seat", cancel: "cancel_booking", lookup: "get_booking" }[action.kind];
-  return reply(action, await tools.call(tool, { ...action.args }));
+  return reply(action, await tools.call(tool, { ...action.args }), w);
 }
 
 // ── The two halves ───────────────────────────────────────────────────────────────────────────────────
@@ -342,22 +414,24 @@ function backendContext(task: BackendTask): { summary?: string; history: readonl
   return { summary: task.context?.summary, history: at > 0 ? transcript.slice(0, at - 1) : transcript };
 }
 
-export function airlinePolicy(): AssistantPolicy {
+export function airlinePolicy(options: { wording?: AirlineWording } = {}): AssistantPolicy {
+  const wording = options.wording ?? "plain";
+  const w = WORDINGS[wording];
   return {
-    name: AIRLINE_POLICY_NAME,
+    name: wording === "plain" ? AIRLINE_POLICY_NAME : `${AIRLINE_POLICY_NAME}+${wording}`,
     version: AIRLINE_POLICY_VERSION,
     greeting: () => `Thank you for calling ${AIRLINE_FACTS.name}. How can I help?`,
 
     frontend(turn: PolicyTurn): FrontendDecision {
-      const action = decide(readConversation(turn.request, { summary: turn.context?.summary, history: turn.context?.history ?? [] }));
+      const action = decide(readConversation(turn.request, { summary: turn.context?.summary, history: turn.context?.history ?? [] }, w), w);
       if (action.kind === "answer") return { kind: "reply", text: tidyPunctuation(action.text) };
       return { kind: "delegate", acknowledgement: ACKNOWLEDGEMENTS[action.kind] };
     },
 
     async backend(task: BackendTask, tools: PolicyTools): Promise<BackendResult> {
-      const action = decide(readConversation(task.request, backendContext(task)));
+      const action = decide(readConversation(task.request, backendContext(task), w), w);
       if (action.kind === "answer") return { reply: tidyPunctuation(action.text) };
-      return { reply: tidyPunctuation(await carryOut(action, tools)) };
+      return { reply: tidyPunctuation(await carryOut(action, tools, w)) };
     },
   };
 }

@@ -33,3 +33,30 @@ export function dollars(amount: number): string {
 export function tidyPunctuation(text: string): string {
   return text.replace(/\.\.(?!\.)/g, ".");
 }
+
+const UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
+const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+
+/** 95 → "ninety-five", 189 → "one hundred eighty-nine" (whole numbers below 1,000; others as digits). */
+export function numberWords(n: number): string {
+  if (!Number.isInteger(n) || n < 0 || n >= 1000) return String(n);
+  if (n < 20) return UNITS[n]!;
+  if (n < 100) return n % 10 === 0 ? TENS[n / 10]! : `${TENS[Math.floor(n / 10)]}-${UNITS[n % 10]}`;
+  const rest = n % 100;
+  return `${UNITS[Math.floor(n / 100)]} hundred${rest ? ` ${numberWords(rest)}` : ""}`;
+}
+
+/** 95 → "ninety-five dollars", as a transcript of the amount said aloud. */
+export function dollarsInWords(amount: number): string {
+  return Number.isInteger(amount) ? `${numberWords(amount)} dollar${amount === 1 ? "" : "s"}` : dollars(amount);
+}
+
+/** "17:40" → "5:40 in the evening", "08:05" → "8:05 in the morning". */
+export function clockWords(time: string): string {
+  const m = /^(\d{1,2}):(\d{2})$/.exec(time);
+  if (!m) return time;
+  const hour = Number(m[1]);
+  const part = hour < 12 ? "in the morning" : hour < 17 ? "in the afternoon" : "in the evening";
+  const h = hour % 12 === 0 ? 12 : hour % 12;
+  return `${m[2] === "00" ? `${h} o'clock` : `${h}:${m[2]}`} ${part}`;
+}
