@@ -102,6 +102,31 @@ describe("the airline package", () => {
     }
   });
 
+  /** Failed required checks and verifiers of a trial. */
+  const caughtBy = (r: TrialRecord) => [
+    ...r.checks.filter((c) => c.required && c.status === "failed").map((c) => c.id),
+    ...(r.procedure?.steps ?? []).filter((st) => st.status === "failed").map((st) => `step:${st.id}`),
+  ];
+
+  it("catches a repeated change, and a goodbye in place of the result where the caller's expected facts say what to hear (CRAWL, text)", async () => {
+    const repeated = await run(PLAN, { target: "faulty_repeats_change_text", repetitions: 1, example: ["air_rebook_flight", "air_date_correction"] });
+    for (const r of repeated.records) expect(caughtBy(r), r.trial_id).toContain("tool_contract");
+    const goodbye = await run(PLAN, { target: "faulty_goodbye_instead_of_result_text", repetitions: 1, example: ["air_rebook_flight"] });
+    expect(caughtBy(goodbye.records[0]!)).toContain("expected_facts");
+  });
+
+  it("catches a change made without a go-ahead, and a goodbye in place of the result (RUN, GPT-Live offline)", async () => {
+    const hasty = await run(PLAN, { target: "faulty_changes_without_go_ahead", repetitions: 1, example: ["run_rebook_spelled_code"] });
+    expect(caughtBy(hasty.records[0]!)).toEqual(expect.arrayContaining(["critical_procedure", "step:go_ahead"]));
+    const goodbye = await run(PLAN, { target: "faulty_goodbye_instead_of_result", repetitions: 1, example: ["run_rebook_spelled_code"] });
+    expect(caughtBy(goodbye.records[0]!)).toEqual(expect.arrayContaining(["critical_procedure", "step:report_change"]));
+  });
+
+  // AWAITING THE DOMAIN-FREE ENGINE: faults it misses today (each trial passes; README.md says why).
+  it.todo("faulty_states_superseded_date: \"you're now on flight NW 214 on March 16\" after the change to March 6 passes (air_date_correction, run_date_correction): a value is grounded by any earlier evidence, the corrected-away words and the first quote included");
+  it.todo("faulty_repeats_change in RUN: a second change_flight after the change succeeded (refused as same_flight) passes every conversation; only CRAWL's tool_contract sees it");
+  it.todo("faulty_goodbye_instead_of_result in CRAWL without expected facts (air_cancel_booking, air_change_seat, air_date_correction): any speech after the tool counts as relaying its result");
+
   // AWAITING THE DOMAIN-FREE ENGINE. The correct assistant, in other natural words (`airline_varied`), or with
   // a dataset written in the docs' standard keys (data/probes/run-docs-words.json), is misgraded today. Each
   // fails in both delegation modes; examples/airline/README.md says which engine mechanism fails it.

@@ -109,6 +109,12 @@ export function parseDate(text: string, monthBefore?: number): string | undefine
   return `${AIRLINE_FACTS.travel_year}-${pad(chosen.month)}-${pad(chosen.day)}`;
 }
 
+/** The first "Month day" the text says, negated or not ("March 16, no, the 6th" → March 16). */
+export function firstDateSaid(text: string): string | undefined {
+  const m = new RegExp(String.raw`\b${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?\b`, "i").exec(text);
+  return m ? `${AIRLINE_FACTS.travel_year}-${pad(MONTHS.indexOf(m[1]!.toLowerCase()) + 1)}-${pad(Number(m[2]))}` : undefined;
+}
+
 export const monthOf = (date: string | undefined) => (date ? Number(date.slice(5, 7)) : undefined);
 
 // ── What the caller wants ────────────────────────────────────────────────────────────────────────────

@@ -28,6 +28,7 @@ import {
   parseDate,
   parseFlightNumbers,
   parseSeat,
+  firstDateSaid,
   taskOf,
   type BookingDetails,
   type FactTopic,
@@ -36,6 +37,15 @@ import {
 import { clockWords, dollars, dollarsInWords, spokenDate, spokenFlight, spokenTime, tidyPunctuation } from "./spoken";
 
 export const AIRLINE_POLICY_NAME = "airline-rules";
+
+/** Deliberate defects, each to show that the evaluation catches it (or, where it does not yet, that it misses it). */
+export const AIRLINE_FAULTS = [
+  { id: "changes_without_go_ahead", description: "Changes the flight as soon as it can, without quoting the cost and waiting for a yes." },
+  { id: "repeats_change", description: "Calls change_flight a second time after the change succeeded." },
+  { id: "states_superseded_date", description: "After a change, states the date the caller said first, not the corrected one the change used." },
+  { id: "goodbye_instead_of_result", description: "After a change, a seat change or a cancellation succeeds, says goodbye instead of the result." },
+] as const;
+export type AirlineFault = (typeof AIRLINE_FAULTS)[number]["id"];
 export const AIRLINE_POLICY_VERSION = "1.0.0";
 
 const ANYTHING_ELSE = "Is there anything else I can help you with?";
@@ -153,6 +163,8 @@ interface Conversation {
   /** How often the assistant has already refused each booking. */
   refusals: Record<string, number>;
   disowned: boolean;
+  /** The first date the caller said in the conversation (for the fault `states_superseded_date`). */
+  first_date?: string;
 }
 
 function readCaller(text: string, c: Conversation): Move {
@@ -161,6 +173,7 @@ function readCaller(text: string, c: Conversation): Move {
   const flight = parseFlightNumbers(text).at(-1);
   const date = parseDate(text, monthOf(c.details.departure_date));
   const seat = parseSeat(text);
+  c.first_date ??= firstDateSaid(text);
   if (code) parsed.confirmation_code = code;
   if (flight) parsed.flight_number = flight;
   if (date) parsed.departure_date = date;
@@ -249,7 +262,7 @@ interface FlightChange {
 type Action =
   | { kind: "answer"; text: string }
   | { kind: "quote"; args: FlightChange }
-  | { kind: "change"; args: FlightChange }
+  | { kind: "change"; args: FlightChange; first_date?: string }
   | { kind: "seat"; args: { confirmation_code: string; seat: string } }
   | { kind: "cancel"; args: { confirmation_code: string } }
   | { kind: "lookup"; args: { confirmation_code: string } };
@@ -267,7 +280,7 @@ function factsAnswer(topics: readonly FactTopic[]): string {
   return topics.length > 0 ? topics.map((t) => sentences[t]).join(" ") : HELP;
 }
 
-function decide(r: Reading, w: Wording): Action {
+function decide(r: Reading, w: Wording, faults: ReadonlySet<AirlineFault>): Action {
   const c = r.conversation;
   switch (r.move) {
     case "facts":
@@ -298,7 +311,8 @@ function decide(r: Reading, w: Wording): Action {
       if (!details.flight_number) return { kind: "answer", text: "Which flight number would you like to move to?" };
       if (!details.departure_date) return { kind: "answer", text: `Which date would you like to fly on ${spokenFlight(details.flight_number)}?` };
       const args = { confirmation_code: code, flight_number: details.flight_number, departure_date: details.departure_date };
-      return task === "rebook" && (c.fee_accepted || r.move === "change_confirmed") ? { kind: "change", args } : { kind: "quote", args };
+      const agreed = c.fee_accepted || r.move === "change_confirmed" || faults.has("changes_without_go_ahead");
+      return task === "rebook" && agreed ? { kind: "change", args, ...(c.first_date ? { first_date: c.first_date } : {}) } : { kind: "quote", args };
     }
     case "seat":
       if (!details.seat) return { kind: "answer", text: "Which seat would you like?" };
@@ -387,9 +401,15 @@ function reply(action: Exclude<Action, { kind: "answer" }>, result: PolicyToolRe
   }
 }
 
-async function carryOut(action: Exclude<Action, { kind: "answer" }>, tools: PolicyTools, w: Wording): Promise<string> {
+async function carryOut(action: Exclude<Action, { kind: "answer" }>, tools: PolicyTools, w: Wording, faults: ReadonlySet<AirlineFault>): Promise<string> {
   const tool = { quote: "quote_change", change: "change_flight", seat: "change_seat", cancel: "cancel_booking", lookup: "get_booking" }[action.kind];
-  return reply(action, await tools.call(tool, { ...action.args }), w);
+  const result = await tools.call(tool, { ...action.args });
+  const done = result.status === "completed" && errorCode(outputOf(result)) === undefined;
+  if (action.kind === "change" && faults.has("repeats_change")) await tools.call(tool, { ...action.args });
+  if (done && action.kind !== "quote" && action.kind !== "lookup" && faults.has("goodbye_instead_of_result")) return `Thank you for calling ${AIRLINE_FACTS.name}. Goodbye!`;
+  if (done && action.kind === "change" && action.first_date && faults.has("states_superseded_date"))
+    return reply({ ...action, args: { ...action.args } }, { ...result, output: { ...outputOf(result), departure_date: action.first_date } }, w);
+  return reply(action, result, w);
 }
 
 // ── The two halves ───────────────────────────────────────────────────────────────────────────────────
@@ -414,24 +434,25 @@ function backendContext(task: BackendTask): { summary?: string; history: readonl
   return { summary: task.context?.summary, history: at > 0 ? transcript.slice(0, at - 1) : transcript };
 }
 
-export function airlinePolicy(options: { wording?: AirlineWording } = {}): AssistantPolicy {
+export function airlinePolicy(options: { wording?: AirlineWording; faults?: readonly AirlineFault[] } = {}): AssistantPolicy {
   const wording = options.wording ?? "plain";
   const w = WORDINGS[wording];
+  const faults: ReadonlySet<AirlineFault> = new Set(options.faults ?? []);
   return {
-    name: wording === "plain" ? AIRLINE_POLICY_NAME : `${AIRLINE_POLICY_NAME}+${wording}`,
+    name: [AIRLINE_POLICY_NAME, ...(wording === "plain" ? [] : [wording]), ...[...faults].sort()].join("+"),
     version: AIRLINE_POLICY_VERSION,
     greeting: () => `Thank you for calling ${AIRLINE_FACTS.name}. How can I help?`,
 
     frontend(turn: PolicyTurn): FrontendDecision {
-      const action = decide(readConversation(turn.request, { summary: turn.context?.summary, history: turn.context?.history ?? [] }, w), w);
+      const action = decide(readConversation(turn.request, { summary: turn.context?.summary, history: turn.context?.history ?? [] }, w), w, faults);
       if (action.kind === "answer") return { kind: "reply", text: tidyPunctuation(action.text) };
       return { kind: "delegate", acknowledgement: ACKNOWLEDGEMENTS[action.kind] };
     },
 
     async backend(task: BackendTask, tools: PolicyTools): Promise<BackendResult> {
-      const action = decide(readConversation(task.request, backendContext(task), w), w);
+      const action = decide(readConversation(task.request, backendContext(task), w), w, faults);
       if (action.kind === "answer") return { reply: tidyPunctuation(action.text) };
-      return { reply: tidyPunctuation(await carryOut(action, tools, w)) };
+      return { reply: tidyPunctuation(await carryOut(action, tools, w, faults)) };
     },
   };
 }
