@@ -20,6 +20,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 const tier = (names: string[]) => names.map((n) => `test/${n}.test.ts`);
 
 const TRIALS = tier([
+  "airline-package",
   "artifacts-policy",
   "audio-frames",
   "azure",
