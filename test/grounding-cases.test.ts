@@ -251,6 +251,16 @@ describe("facts the answer must contain", () => {
     }
   });
 
+  it("a words fact holds its numbers however they are said: in digits, in words, digit by digit", () => {
+    const address = fact({ key: "address", value: "14 Quay Street" });
+    for (const text of ["We're at fourteen Quay Street.", "It's one four Quay St.", "Fourteen Quay Street, by the harbour."]) {
+      expect(checkFacts([address], lines("Hi.", text), RESTAURANT)[0]!.ok, text).toBe(true);
+    }
+    for (const text of ["We're at forty Quay Street.", "It's four Quay Street."]) expect(checkFacts([address], lines("Hi.", text), RESTAURANT)[0]!.ok, text).toBe(false);
+    const spelled = fact({ key: "address", value: "Twenty-Five Elm Road" });
+    expect(checkFacts([spelled], lines("Hi.", "We're at 25 Elm Rd."), RESTAURANT)[0]!.ok).toBe(true);
+  });
+
   it("a words fact at the very end of a line", () => {
     expect(checkFacts([fact({ key: "area", value: "the harbour" })], lines("We're down by the harbour"), RESTAURANT).map((v) => v.ok)).toEqual([true]);
     expect(checkFacts([fact({ key: "area", value: "the harbour" })], lines("the"), RESTAURANT).map((v) => v.ok)).toEqual([false]);

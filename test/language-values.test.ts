@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyEvidence, evidenceValues, inEvidence, nameWord, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue } from "../src/core/language/values";
+import { emptyEvidence, evidenceValues, inEvidence, nameWord, numbersAsDigits, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue } from "../src/core/language/values";
 import { RESTAURANT } from "./restaurant-lexicon";
 
 /**
@@ -715,5 +715,52 @@ describe("record ids in evidence and names without a number", () => {
   });
   it("a capitalized cue starting the line still introduces a name", () => {
     expect(values("Under Maya Lopez, please.")).toEqual(["name:maya lopez [Maya Lopez]"]);
+  });
+});
+
+describe("values said in words", () => {
+  const read = (text: string) => readValues(text, { lexicon: RESTAURANT }).map((v) => `${v.kind}:${v.value} [${v.text}]`);
+
+  it("a phone number read digit by digit, in groups or all in words", () => {
+    expect(read("Call us on five five five, zero one four two.")).toEqual(["phone:5550142 [five five five, zero one four two]"]);
+    expect(read("It's 555 oh one four two.")).toEqual(["phone:5550142 [555 oh one four two]"]);
+    expect(read("My number is one two three four five six seven eight nine.")).toEqual(["phone:123456789 [one two three four five six seven eight nine]"]);
+    // Fewer than seven digits is no phone number; two digits said in a row are not either.
+    expect(read("Table for two, two people.").map((v) => v.split(" ")[0])).not.toContain("phone:22");
+    expect(read("one two three four five six")).not.toContainEqual(expect.stringMatching(/^phone/));
+  });
+
+  it("a record id with its digits said one by one and its letters spelled out", () => {
+    expect(read("That's R two zero four zero.")).toEqual(["reference:R2040 [R two zero four zero]"]);
+    expect(read("Reference R E five eight eight two seven.")).toEqual(["reference:RE58827 [R E five eight eight two seven]"]);
+    expect(read("Reservation two zero four zero, please.")).toEqual(["reference:2040 [two zero four zero]"]);
+    expect(read("Confirmation number four four one zero.")).toEqual(["reference:4410 [four four one zero]"]);
+    // After a cue alone, seven digits or more are a phone number.
+    expect(read("Number five five five zero one four two.")).toEqual(["phone:5550142 [five five five zero one four two]"]);
+    // "a" and "I" are words, not the letters of an id.
+    expect(read("I two zero four zero")).not.toContainEqual(expect.stringMatching(/^reference:I/));
+  });
+
+  it("grounds a value said in words against evidence written in digits", () => {
+    const evidence = evidenceValues({ phone: "555-0142", reservation_id: "R-2040" }, { lexicon: RESTAURANT });
+    for (const text of ["Our number is five five five, zero one four two.", "Your reservation is R two zero four zero."]) {
+      const values = readValues(text, { lexicon: RESTAURANT });
+      expect(values.length, text).toBe(1);
+      expect(inEvidence(values[0]!, evidence), text).toBe(true);
+    }
+  });
+
+  it("numbers in words inside text are written as digits, for words compared one by one", () => {
+    expect(numbersAsDigits(["fourteen", "quay", "street"])).toEqual(["14", "quay", "street"]);
+    expect(numbersAsDigits(["one", "four", "quay"])).toEqual(["14", "quay"]);
+    expect(numbersAsDigits(["twenty", "five", "main"])).toEqual(["25", "main"]);
+    expect(numbersAsDigits(["twenty", "main"])).toEqual(["20", "main"]);
+    expect(numbersAsDigits(["two", "hundred", "and", "five", "elm"])).toEqual(["205", "elm"]);
+    expect(numbersAsDigits(["three", "hundred", "elm"])).toEqual(["300", "elm"]);
+    expect(numbersAsDigits(["oh", "one", "four", "two"])).toEqual(["0142"]);
+    expect(numbersAsDigits(["oh", "i", "see"])).toEqual(["oh", "i", "see"]);
+    expect(numbersAsDigits(["the", "one", "on", "14"])).toEqual(["the", "1", "on", "14"]);
+    expect(numbersAsDigits(["1", "4", "quay"])).toEqual(["1", "4", "quay"]);
+    expect(numbersAsDigits(["1", "four", "quay"])).toEqual(["14", "quay"]);
   });
 });

@@ -205,6 +205,27 @@ describe("procedure steps match fields by the world's aliases and argument names
   });
 });
 
+describe("a go-ahead fits the tool's action in the world's verbs", () => {
+  const turns = [
+    { role: "assistant" as const, text: "Shall I rebook you on the 9:40?", start_ms: 0, end_ms: 1000 },
+    { role: "user" as const, text: "Yes, please.", start_ms: 1500, end_ms: 2000 },
+  ];
+  const run = (name: string) => ({ call_id: "c1", name, arguments: { ref: "SKY456" }, raw_arguments: "{}", status: "completed" as const, output: {}, requested_ms: 3000, completed_ms: 3100 });
+  const authorize = (tool: string, heard: string, lexicon = AIRLINE) =>
+    gradeProcedure(
+      { id: "p", steps: [{ id: "ok", kind: "authorization", required: true, critical: true, after: [], tool }] },
+      { turns, caller: [{ text: "Yes, please.", start_ms: 1500, end_ms: 2000, acts: [{ kind: "confirm" }], heard: { kind: "go_ahead", action: heard } }], tool_executions: [run(tool)], world: { initial: {}, final: {}, view: {}, diff: [] }, prohibited: [], lexicon },
+    )!.steps[0]!;
+  it("the caller's yes to a rebooking authorizes the update, not a cancellation", () => {
+    expect(authorize("change_flight", "rebook").status).toBe("passed");
+    expect(authorize("cancel_booking", "rebook")).toMatchObject({ status: "failed", rationale: expect.stringContaining("never took the assistant to ask for a go-ahead to cancel") });
+    // Without the airline's words, the update is named "change": a yes heard as "rebook" does not fit it.
+    expect(authorize("change_flight", "rebook", GENERIC)).toMatchObject({ status: "failed", rationale: expect.stringContaining("a go-ahead to change") });
+    // A read names no action: any go-ahead fits.
+    expect(authorize("find_flights", "rebook").status).toBe("passed");
+  });
+});
+
 describe("defineWorld checks the words it is given", () => {
   const base = { name: "w", version: "1.0.0", state: z.strictObject({}) };
   const op = { kind: "write" as const, description: "d", args: z.strictObject({}), run: () => ({}) };
@@ -238,5 +259,86 @@ describe("defineWorld checks the words it is given", () => {
     expect(fails({ ...base, operations: { go: op } })).toBeNull();
     expect(lexiconOf(airline)).toBe(AIRLINE);
     expect(lexiconOf(null)).toBe(GENERIC);
+  });
+});
+
+describe("every problem a vocabulary can have, said in full", () => {
+  const op = (over: object) => ({ operations: { go: { kind: "write" as const, ...over } } });
+  it("operations: effect, entity and verbs", () => {
+    expect(vocabularyProblems(op({ effect: "book" }))).toEqual(['operation "go": `effect` must be one of "create", "update", "cancel", "read", "other" (got "book")']);
+    expect(vocabularyProblems({ operations: { look: { kind: "read", effect: "read" }, go: { kind: "write", effect: "other" } } })).toEqual([]);
+    expect(vocabularyProblems({ operations: { look: { kind: "read", effect: "cancel" } } })).toEqual(['operation "look": a read cannot have the effect "cancel" (a read\'s effect is "read"; a write\'s is one of the others)']);
+    expect(vocabularyProblems(op({ effect: "create", entity: "order line" }))).toEqual([]);
+    expect(vocabularyProblems(op({ effect: "create", entity: "" }))).toEqual(['operation "go": `entity` must be a noun in words, such as "order" (got "")']);
+    expect(vocabularyProblems(op({ effect: "create", entity: "x" }))).toEqual([]);
+    expect(vocabularyProblems(op({ effect: "update", verbs: "rebook" }))).toEqual(['operation "go": `verbs` must be a list of verbs in words, such as ["rebook"]']);
+    expect(vocabularyProblems(op({ effect: "update", verbs: ["re-book", "9x"] }))).toEqual(['operation "go": `verbs` must be a list of verbs in words, such as ["rebook"]']);
+    expect(vocabularyProblems(op({ effect: "other", verbs: ["ping"] }))).toEqual(['operation "go": `verbs` name a create, update or cancel; declare its `effect` as one of those']);
+    expect(vocabularyProblems({ operations: { look: { kind: "read", verbs: ["peek"] } } })).toEqual(['operation "look": `verbs` name a create, update or cancel; declare its `effect` as one of those']);
+    expect(vocabularyProblems(op({ verbs: [] }))).toEqual([]);
+  });
+
+  it("the vocabulary's fields", () => {
+    const words = (vocabulary: object) => vocabularyProblems({ vocabulary } as never);
+    expect(words({ verbs: [] })).toEqual(['`vocabulary.verbs` must be an object of words and effects, such as { "book": "create" }']);
+    expect(words({ actionNouns: null })).toEqual(['`vocabulary.actionNouns` must be an object of words and effects, such as { "book": "create" }']);
+    expect(words({ verbs: { "2x": "create", ok: "read", fine: "other" } })).toEqual([
+      '`vocabulary.verbs`: "2x" is not a word',
+      '`vocabulary.verbs.ok` must be "create", "update" or "cancel" (got "read")',
+      '`vocabulary.verbs.fine` must be "create", "update" or "cancel" (got "other")',
+    ]);
+    expect(words({ actionNouns: { booking: "created" } })).toEqual(['`vocabulary.actionNouns.booking` must be "create", "update" or "cancel" (got "created")']);
+    for (const key of ["nouns", "counted", "idCues", "availability", "slots"]) {
+      expect(words({ [key]: ["fine", "two words", "o'clock"] }), key).toEqual([]);
+      expect(words({ [key]: ["fine", 3] }), key).toEqual([`\`vocabulary.${key}\` must be a list of words or phrases, such as ["ticket"]`]);
+      expect(words({ [key]: "fine" }), key).toEqual([`\`vocabulary.${key}\` must be a list of words or phrases, such as ["ticket"]`]);
+    }
+    for (const key of ["fields", "callerFields"]) {
+      expect(words({ [key]: { seat_class: ["class", "which … cabin"] } }), key).toEqual([]);
+      expect(words({ [key]: ["class"] }), key).toEqual([`\`vocabulary.${key}\` must be an object of field names and their words, such as { "seat_class": ["class", "cabin"] }`]);
+      expect(words({ [key]: null }), key).toEqual([`\`vocabulary.${key}\` must be an object of field names and their words, such as { "seat_class": ["class", "cabin"] }`]);
+      expect(words({ [key]: { seat_class: ["class", " "] } }), key).toEqual([`\`vocabulary.${key}.seat_class\` must be a list of words or phrases`]);
+      expect(words({ [key]: { seat_class: "class" } }), key).toEqual([`\`vocabulary.${key}.seat_class\` must be a list of words or phrases`]);
+    }
+    expect(words({ aliases: { guests: "party" } })).toEqual([]);
+    expect(words({ aliases: ["guests"] })).toEqual(['`vocabulary.aliases` must be an object of words and the word each stands for, such as { "customers": "customer" }']);
+    expect(words({ aliases: { "1st": "first" } })).toEqual(['`vocabulary.aliases.1st` must map a word to a word (got "first")']);
+    expect(words({ spelling: {}, verbs: {} })).toEqual(["`vocabulary.spelling` is not a vocabulary field; use one of verbs, nouns, actionNouns, counted, idCues, fields, callerFields, aliases, availability, slots"]);
+    expect(vocabularyProblems({ vocabulary: "words" } as never)).toEqual(["`vocabulary` must be an object (verbs, nouns, fields, aliases…)"]);
+    expect(vocabularyProblems({ vocabulary: null } as never)).toEqual(["`vocabulary` must be an object (verbs, nouns, fields, aliases…)"]);
+  });
+});
+
+describe("how a lexicon is compiled", () => {
+  it("lower-cases and trims what a package writes, keys fields as the tables do", () => {
+    const lx = lexiconOf({
+      vocabulary: { verbs: { " Rebook ": "update" }, nouns: ["Flight"], counted: ["Bags"], idCues: ["PNR"], fields: { "Seat Class": ["Cabin"] }, aliases: { Pax: "Passengers" }, availability: ["No Seats"], slots: ["Seat"], actionNouns: { Upgrade: "update" } },
+      operations: { rebook_flight: { kind: "write", effect: "update", entity: "Booking", verbs: ["Move Over"] }, ping: { kind: "write" } },
+    });
+    expect([...lx.ownVerbs]).toEqual([["rebook", "update"], ["move over", "update"]]);
+    expect(lx.nouns).toEqual(["booking", "flight"]);
+    expect(lx.counted.has("bags") && lx.counted.has("flights") && lx.counted.has("people")).toBe(true);
+    expect([...lx.idCues]).toEqual(["confirmation", "number", "id", "reference", "code", "booking", "pnr"]);
+    expect(lx.fields).toEqual({ seat_class: ["cabin"] });
+    expect(lx.callerFields).toEqual({ seat_class: ["cabin"] });
+    expect(lx.aliases).toEqual({ pax: "passengers" });
+    expect(lx.availability).toEqual(["no seats"]);
+    expect([...lx.slots]).toEqual(["slot", "availability", "space", "room", "spot", "opening", "seat"]);
+    expect([...lx.actionNouns]).toEqual([["upgrade", "update"], ["cancellation", "cancel"]]);
+    expect([...lx.operations]).toEqual([["rebook_flight", "update"]]);
+    expect(lx.pastForms.get("rebooked")).toBe("rebook");
+    // A write without an effect is read from its name; with one, its verbs join the lexicon only for a create, update or cancel.
+    expect(effectOf(lx, "ping")).toBeNull();
+    expect(lexiconOf({ operations: { look: { kind: "read", verbs: ["peek"] }, send: { kind: "write", effect: "other", verbs: ["ping"] } } }).ownVerbs.size).toBe(0);
+  });
+
+  it("a name holding a cancel verb cancels, then an update, then a create, whatever their order", () => {
+    expect([effectOf(GENERIC, "create_then_cancel"), effectOf(GENERIC, "createUpdate"), effectOf(GENERIC, "update_and_cancel"), effectOf(GENERIC, "recreate")]).toEqual(["cancel", "update", "cancel", null]);
+    expect([toolOutcome(GENERIC, "noop"), toolOutcome(lexiconOf({ operations: { noop: { kind: "write", effect: "other" } } }), "noop")]).toEqual([null, null]);
+  });
+
+  it("the callers' fields are the package's own table when it gives one", () => {
+    const lx = lexiconOf({ vocabulary: { fields: { seat_class: ["cabin"] }, callerFields: { seat_class: ["cabin", "class"] } } });
+    expect([lx.fields, lx.callerFields]).toEqual([{ seat_class: ["cabin"] }, { seat_class: ["cabin", "class"] }]);
   });
 });

@@ -307,6 +307,31 @@ function readDate(text: string, terms: Term[], i: number, options: ReadOptions):
   return v ? { value: make("date", [v], span(text, terms, i, k)), next: k } : null;
 }
 
+/** Digits said one by one: "zero" or "oh" is 0, "one" 1 … "nine" 9. */
+const DIGIT_WORDS: Record<string, string> = { zero: "0", oh: "0", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9" };
+
+/**
+ * A run of digits said one by one from term i, in one sentence, apart only by spaces, commas or dashes:
+ * "five five five, zero one four two", "oh one four two", "555 zero one four two" (digit groups too, when
+ * `groups`). Its digits, whether a digit was said in words, and where it ends; null when none.
+ */
+function digitRunAt(terms: Term[], i: number, groups: boolean): { digits: string; words: boolean; next: number } | null {
+  let digits = "";
+  let words = false;
+  let j = i;
+  while (j < terms.length && terms[j]!.sentence === terms[i]!.sentence && (j === i || /^[\s,-]*$/.test(terms[j - 1]!.post))) {
+    const n = terms[j]!.norm;
+    if (n in DIGIT_WORDS) {
+      digits += DIGIT_WORDS[n];
+      words = true;
+    } else if (groups && /^\d+$/.test(n)) digits += n;
+    else break;
+    j++;
+  }
+  // "oh" alone is an exclamation; "one" alone a pronoun: a run is at least two digits.
+  return j - i >= 2 ? { digits, words, next: j } : null;
+}
+
 function readReference(text: string, terms: Term[], i: number, options: ReadOptions): Match {
   const t = terms[i]!;
   // "R-2040", "R2040", "R-E58827"
@@ -321,8 +346,21 @@ function readReference(text: string, terms: Term[], i: number, options: ReadOpti
   }
   // "reservation 2040", "confirmation number 4410": after a word the lexicon's idCues hold
   const cue = terms[i - 1];
-  if (/^\d{3,}$/.test(t.norm) && cue && cue.sentence === t.sentence && (options.lexicon ?? GENERIC).idCues.has(cue.norm)) {
+  const cued = cue !== undefined && cue.sentence === t.sentence && (options.lexicon ?? GENERIC).idCues.has(cue.norm);
+  if (/^\d{3,}$/.test(t.norm) && cued) {
     return { value: make("reference", [t.norm], span(text, terms, i, i + 1)), next: i + 1 };
+  }
+  // Said digit by digit, letters spelled out: "R two zero four zero", "R E five eight eight two seven",
+  // "confirmation number four four one zero".
+  let k = i;
+  let letters = "";
+  while (k < i + 3 && /^[a-z]$/.test(terms[k]?.norm ?? "") && !NOT_ID_LETTERS.has(terms[k]!.norm) && terms[k]!.sentence === t.sentence && /^[\s,-]*$/.test(terms[k]!.post)) letters += terms[k++]!.norm;
+  if (letters || cued) {
+    const run = k < terms.length && terms[k]!.sentence === t.sentence ? digitRunAt(terms, k, true) : null;
+    // Seven digits or more said after a cue alone ("number five five five, zero one four two") are a phone number.
+    if (run && run.digits.length >= 3 && (letters || run.digits.length < 7) && (run.words || run.next - k > 1 || letters.length > 1)) {
+      return { value: make("reference", [(letters + run.digits).toUpperCase()], span(text, terms, i, run.next)), next: run.next };
+    }
   }
   return null;
 }
@@ -333,6 +371,9 @@ const PHONE_PART = /^\(?\+?\d[\d.-]*\)?$/;
 function readPhone(text: string, terms: Term[], i: number): Match {
   const t = terms[i]!;
   const raw = (k: number) => text.slice(terms[k]!.start, terms[k]!.end).replace(/[.,;:!?]+$/, "");
+  // Read digit by digit: "five five five, zero one four two" (seven to fifteen digits, some in words).
+  const run = digitRunAt(terms, i, true);
+  if (run && run.words && run.digits.length >= 7 && run.digits.length <= 15) return { value: make("phone", [run.digits], span(text, terms, i, run.next)), next: run.next };
   if (!PHONE_PART.test(raw(i)) && !t.tags.has("PhoneNumber")) return null;
   let j = i + 1;
   let digits = raw(i).replace(/\D/g, "");
@@ -426,6 +467,52 @@ export function nameWord(word: string): string {
  */
 export function startsSentence(previous: string | undefined, current: string): boolean {
   return previous !== undefined && /^[ap]\.?m\.$/i.test(previous) && /^\p{Lu}/u.test(current);
+}
+
+/**
+ * Words with the numbers said in words written as digits, for text compared word by word ("fourteen Quay
+ * Street" is "14 Quay Street"): digit by digit ("one four" → 14, "oh one four two" → 0142), or composed
+ * ("fourteen" → 14, "twenty five" → 25, "one hundred and five" → 105). Lower-case words in, in order.
+ */
+export function numbersAsDigits(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; ) {
+    let j = i;
+    let digits = "";
+    while (j < words.length && (words[j]! in DIGIT_WORDS || /^\d$/.test(words[j]!))) digits += DIGIT_WORDS[words[j++]!] ?? words[j - 1]!;
+    const spelled = words.slice(i, j).some((w) => w in DIGIT_WORDS);
+    if (j - i >= 2 && spelled) {
+      out.push(digits);
+      i = j;
+      continue;
+    }
+    const composed = composedAt(words, i);
+    if (composed) {
+      out.push(String(composed.value));
+      i += composed.length;
+    } else out.push(words[i++]!);
+  }
+  return out;
+}
+
+/** A number said in words from index i: units and teens, tens with a unit, a hundreds part before them ("two hundred and five"); "oh" alone is none. */
+function composedAt(words: readonly string[], i: number): { value: number; length: number } | null {
+  const small = (k: number): { value: number; length: number } | null => {
+    const w = words[k];
+    if (w === undefined || w === "oh") return null;
+    if (w in TENS) {
+      const u = words[k + 1];
+      return u !== undefined && u in UNITS && UNITS[u]! > 0 && UNITS[u]! < 10 && u !== "oh" ? { value: TENS[w]! + UNITS[u]!, length: 2 } : { value: TENS[w]!, length: 1 };
+    }
+    return w in UNITS ? { value: UNITS[w]!, length: 1 } : null;
+  };
+  const head = small(i);
+  if (!head) return null;
+  if (words[i + head.length] !== "hundred" || head.value < 1 || head.value > 9) return head;
+  let k = i + head.length + 1;
+  if (words[k] === "and") k++;
+  const rest = small(k);
+  return rest && rest.value < 100 ? { value: head.value * 100 + rest.value, length: k + rest.length - i } : { value: head.value * 100, length: i + head.length + 1 - i };
 }
 
 const termCache = new Map<string, Term[]>();

@@ -12,7 +12,7 @@ import { parsedJson } from "../language/nlp";
 import { readClaims, type OutcomeClaim } from "../language/claims";
 import { GENERIC, toolOutcome, type Lexicon } from "../language/vocabulary";
 import { isQuestion, read, readOutcome } from "../language/reader";
-import { emptyEvidence, evidenceValues, inEvidence, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue, type ValueKind } from "../language/values";
+import { emptyEvidence, evidenceValues, inEvidence, numbersAsDigits, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue, type ValueKind } from "../language/values";
 
 /** An assistant turn with its evidence id (`utt.assistant.<n>`). */
 export type Utterance = Turn & { evidence_id: string };
@@ -529,15 +529,17 @@ export function describeAvailability(a: ContradictedAvailability): string {
 export type FactValue = { kind: ValueKind; readings: string[] } | { kind: "text"; words: string[] };
 
 const ABBREVIATIONS: Record<string, string> = { street: "st", avenue: "ave", road: "rd", boulevard: "blvd", drive: "dr", lane: "ln", square: "sq" };
+/** A text's words, lower case, abbreviations spelled one way and numbers said in words as digits ("fourteen Quay Street" → 14 quay st). */
 const textWords = (s: string) =>
-  s
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    // At each character that is no letter or digit; the empty words between two of them are dropped.
-    .split(/[^\p{L}\p{N}]/u)
-    .filter(Boolean)
-    .map((w) => ABBREVIATIONS[w] ?? w);
+  numbersAsDigits(
+    s
+      .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      // At each character that is no letter or digit; the empty words between two of them are dropped.
+      .split(/[^\p{L}\p{N}]/u)
+      .filter(Boolean),
+  ).map((w) => ABBREVIATIONS[w] ?? w);
 
 /** "22:00" → time 22:00; "10 p.m." → time 22:00; 4 → count 4; "555-0142" → phone; "14 Quay Street" → words. */
 export function factValue(value: string | number, lexicon: Lexicon = GENERIC): FactValue {
