@@ -140,6 +140,30 @@ describe("the result must be communicated, and a claim's values must match its r
     expect(unbacked.rationale).toContain('"555-0199" (phone number 5550199');
     expect(unbacked.rationale).toContain("is held neither by create_reservation (c1) nor by the caller's current words");
   });
+
+  it("a fact or the context stands beside a claim only where the sentence names it: a claim's own value is never a fact's by chance, in both domains", () => {
+    const facts = { hours: { open: "08:00", close: "22:00" }, lunch_break: "13:00" };
+    for (const d of [RESTAURANT, CLINIC]) {
+      const scenario = scenarioWith(d.request, [{ name: d.write.call, arguments: d.write.args }]);
+      // The context holds bare numbers ("for four", "on August 7") that are no time of day.
+      const context = { summary: "The caller asked about four, seven and ten earlier today, and about the 22nd." };
+      const run = (line: string) => checkOf(grade(script({ world: d.world, initial: d.initial, scenario: { ...scenario, input: { ...scenario.input, context } }, facts }, [{ ...d.write }, { say: line }])), "grounded_response");
+      const right = confirmations(d, 4);
+      for (const line of right) {
+        expect(run(line).status, line).toBe("passed");
+        expect(run(line.replace(/\.$/, "; we close at 10 p.m.")).status, line).toBe("passed");
+      }
+      // The booked time replaced by a time only a fact or the context's bare numbers hold.
+      const time = d.details.find((forms) => forms.some((f) => /\d:?\d* [ap]\.m\./.test(f)))![0]!;
+      for (const other of ["at 10 p.m.", "at 10 a.m.", "at 1 p.m.", "at 4 a.m.", "at 7 a.m."]) {
+        const line = `${d.openers[0]} ${d.details.map((forms) => (forms[0] === time ? other : forms[0])).join(" ")}.`;
+        if (line.includes(time)) continue;
+        const grounded = run(line);
+        expect(grounded.status, line).toBe("failed");
+        expect(grounded.rationale, line).toMatch(new RegExp(`contradicts ${d.write.call} \\(c1\\), which holds time`));
+      }
+    }
+  });
 });
 
 // ── Supersession ────────────────────────────────────────────────────────────────────────────────────
@@ -336,6 +360,43 @@ describe("availability statements are claims about the read they report", () => 
       for (const line of c.denies) expect(run(line).status, swap(line)).toBe("failed");
     });
   }
+
+  // Each value of the looked-up slot said otherwise: an hour off, the other half of the day, a day off, one more.
+  const neighbours: Record<string, Array<[RegExp, string]>> = {
+    restaurant: [[/9 p\.m\./, "10 p.m."], [/9 p\.m\./, "8:30 p.m."], [/9 p\.m\./, "9 a.m."], [/August 7/, "August 8"], [/\bsix\b/, "seven"]],
+    clinic: [[/11 a\.m\./, "10 a.m."], [/11 a\.m\./, "11:30 a.m."], [/11 a\.m\./, "11 p.m."], [/September 15/, "September 16"]],
+  };
+  for (const c of cases) {
+    it(`${c.name}: a statement's values are claims about the read: another time, day or count than the one looked up fails`, () => {
+      const scenario = scenarioWith("Is there anything?", [{ name: c.read.call, arguments: c.read.args }]);
+      const run = (line: string) => checkOf(grade(script({ world: c.world, initial: c.initial, scenario, facts: { hours: { open: "08:00", close: "22:00" } } }, [{ ...c.read }, { say: line }])), "grounded_response");
+      let tried = 0;
+      for (const line of c.denies) {
+        expect(run(line).status, line).toBe("passed");
+        for (const [pattern, other] of neighbours[c.name]!) {
+          if (!pattern.test(line)) continue;
+          const wrong = line.replace(pattern, other);
+          const grounded = run(wrong);
+          expect(grounded.status, wrong).toBe("failed");
+          expect(grounded.rationale, wrong).toMatch(new RegExp(`contradicts ${c.read.call} \\(c1\\), which holds`));
+          tried++;
+        }
+      }
+      expect(tried).toBeGreaterThanOrEqual(6);
+    });
+  }
+
+  it("a public fact said beside an availability statement passes when the sentence names it; the same value as the slot's does not", () => {
+    const c = cases[0]!;
+    const scenario = scenarioWith("Is there anything?", [{ name: c.read.call, arguments: c.read.args }]);
+    const run = (line: string) => checkOf(grade(script({ world: c.world, initial: c.initial, scenario, facts: { hours: { open: "11:00", close: "22:00" } } }, [{ ...c.read }, { say: line }])), "grounded_response");
+    expect(run("Sorry, we don't have a table for six on August 7 at 9 p.m.; we close at 10 p.m.").status).toBe("passed");
+    expect(run("Sorry, 9 p.m. on August 7 is fully booked, and the kitchen closes at 10 p.m.").status).toBe("passed");
+    const wrong = run("Sorry, we don't have a table for six on August 7 at 10 p.m.");
+    expect(wrong.status).toBe("failed");
+    expect(wrong.rationale).toContain('"10 p.m." (time 22:00');
+    expect(wrong.rationale).toContain("contradicts check_availability (c1), which holds time 21:00");
+  });
 
   it("not read: a question, a sentence that says both, one about another time, one after the next call", () => {
     const c = cases[0]!;

@@ -54,6 +54,12 @@ describe("values as an assistant says them", () => {
     expect(new Set(said).size).toBeGreaterThanOrEqual(3);
     expect(sayValuesOtherwise(line, 7)).toBe(sayValuesOtherwise(line, 7));
     expect(sayValuesOtherwise("How can I help?", 1)).toBeNull();
+    // A time whose dot ends its sentence keeps the sentence's end in a form without one: the next
+    // sentence (a question here) stays a sentence of its own.
+    const ends = SEEDS.map((s) => sayValuesOtherwise("We have a table at 7:30 p.m. Would you like it?", s)!);
+    for (const s of ends) expect(s).toMatch(/(\.m\.|evening\.) Would you like it\?$/);
+    expect(ends.some((s) => s.includes("evening. Would"))).toBe(true);
+    for (const s of SEEDS.map((seed) => sayValuesOtherwise("See you at 7 p.m., Maya.", seed)!)) expect(s).not.toMatch(/\.\./);
   });
 
   it("knows each value's neighbours and the other half of the day", () => {
@@ -305,7 +311,7 @@ describe("what a variant is given, and how a cell is judged", () => {
   });
 
   it("a variant that never acted proves nothing; a correct one must equal the base; a fault must fail on its check", () => {
-    const passed = { status: "passed" as const, failed: [], advisory_failed: [], known: ["grounded_response", "tool_contract"] };
+    const passed = { status: "passed" as const, failed: [], advisory_failed: [], known: ["grounded_response", "tool_contract"], reasons: {}, said: [] };
     const failedOn = (id: string) => ({ ...passed, status: "failed" as const, failed: [id] });
     expect(judgeCell({ kind: "correct" }, undefined, 0, failedOn("grounded_response"), passed).verdict).toBe("not_acted");
     expect(judgeCell({ kind: "correct" }, undefined, 2, passed, passed).verdict).toBe("ok");

@@ -40,7 +40,7 @@ describe("crashlab vary on the bundled package", () => {
       const cell = (op: string) => result.cells.find((c) => c.operator === op)!;
       // Known good on today's grader: the correct variants keep the base's verdict, these faults fail on their check.
       for (const op of ["reword", "spoken_values", "longer"]) expect([cell(op).verdict, cell(op).status], op).toEqual(["ok", "passed"]);
-      for (const [op, check] of [["value_neighbour", "grounded_response"], ["claim_before_result", "grounded_response"], ["repeated_write", "tool_contract"]] as const) {
+      for (const [op, check] of [["value_neighbour", "grounded_response"], ["claim_before_result", "grounded_response"], ["repeated_write", "authorized_actions"]] as const) {
         expect(cell(op).verdict, op).toBe("ok");
         expect(cell(op).failed, op).toContain(check);
       }

@@ -137,7 +137,14 @@ function reportedValues(line: string, outputs: readonly unknown[]): FoundValue[]
   return findValues(line).filter((v) => held.has(`${v.kind}:${v.canonical}`));
 }
 
-const replaceAt = (text: string, v: { start: number; end: number }, by: string) => `${text.slice(0, v.start)}${by}${text.slice(v.end)}`;
+/**
+ * A value's span replaced. A value that ends in a dot which also ends its sentence ("…at 7 p.m. Shall I…",
+ * "…at 7 p.m.") keeps the sentence's end when its new form has no dot ("…in the evening. Shall I…").
+ */
+const replaceAt = (text: string, v: { start: number; end: number }, by: string) => {
+  const endsSentence = text[v.end - 1] === "." && !by.endsWith(".") && /^(\s+[A-Z]|\s*$)/.test(text.slice(v.end));
+  return `${text.slice(0, v.start)}${by}${endsSentence ? "." : ""}${text.slice(v.end)}`;
+};
 
 /** What changed between two lines, in a few words: the differing middle of each ("7 p.m. → 7 a.m."). */
 export function describeChange(before: string, after: string): string {
@@ -536,7 +543,7 @@ const repeatedWrite: Operator = {
   id: "repeated_write",
   kind: "fault",
   description: "repeats each completed write once, with the same arguments",
-  intended: { crawl: "tool_contract", run: "tool_contract", why: "a repeated write is an extra write: the tool-path rule fails it in CRAWL and RUN alike" },
+  intended: { crawl: "authorized_actions", run: "authorized_actions", why: "a repeated write: the tool-path rule fails it in authorized_actions, required in CRAWL and RUN alike (docs/grading.md)" },
   applies: (base, context) => completedWrites(base, context).length > 0,
   rewriter: (context) => ({
     async backend(task, tools, base) {

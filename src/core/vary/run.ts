@@ -33,6 +33,10 @@ export interface TrialVerdict {
   advisory_failed: string[];
   /** Every check and verifier the trial was graded with (whatever its status). */
   known: string[];
+  /** Each failed check's rationale, by check id (what to read when a cell is not `ok`). */
+  reasons: Record<string, string>;
+  /** What the assistant said, line by line. */
+  said: string[];
 }
 
 export interface BaseCell extends TrialVerdict {
@@ -139,7 +143,9 @@ export function trialVerdict(record: TrialRecord): TrialVerdict {
   ];
   const known = [...record.checks.map((c) => c.id), ...record.assessments.map((a) => a.verifier), ...Object.keys(record.dimensions)];
   const sorted = (ids: string[]) => [...new Set(ids)].sort();
-  return { status: record.status, failed: sorted(failed), advisory_failed: sorted(advisory), known: sorted(known) };
+  const reasons = Object.fromEntries(record.checks.filter((c) => c.status === "failed").map((c) => [c.id, c.rationale]));
+  const said = record.turns.filter((t) => t.role === "assistant").map((t) => t.text);
+  return { status: record.status, failed: sorted(failed), advisory_failed: sorted(advisory), known: sorted(known), reasons, said };
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);

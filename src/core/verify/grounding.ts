@@ -115,6 +115,8 @@ interface Said extends Dated {
 interface Timeline {
   /** Evidence no correction touches: the public facts and the context's summary. */
   always: EvidenceValues;
+  /** The same evidence value by value, read strictly, each with the words of the keys it sits under (what may be said beside a claim). */
+  topical: Topical[];
   /** The conversation's words: the history, the request (CRAWL and WALK, at 0), the caller's turns (RUN). */
   said: Said[];
   /** Tool calls and world events, each from when it completed. */
@@ -145,7 +147,8 @@ function evidenceTimeline(input: GroundingInput): Timeline {
   }
   for (const e of input.events) dated.push({ at_ms: e.at_ms, evidence: evidenceValues([e.args, e.result ?? null], read) });
   const supersessions = input.caller?.some((l) => l.acts !== undefined) ? supersessionsByActs(input.caller, lexicon) : supersessionsInWords(said, lexicon);
-  return { always, said, dated, supersessions };
+  const topical = [...topicalValues(rest, lexicon), ...topicalValues(input.facts, lexicon)];
+  return { always, topical, said, dated, supersessions };
 }
 
 // ---- supersession: a corrected value replaces the old one -------------------------------------------
@@ -329,6 +332,36 @@ export function sentenceSpans(text: string): Array<{ text: string; start: number
   });
 }
 
+/** A value of the public facts or the context, read strictly, with the stems of the words of its keys ("hours.close" → hour, close). */
+interface Topical {
+  held: Held[];
+  topics: string[];
+}
+
+/** The stems of a text's words ("closing" → close). */
+const stems = (text: string) => read(text).words.map((w) => w.stem);
+
+/** Every leaf of the facts or the context, read strictly, with the words of the keys it sits under. */
+export function topicalValues(json: unknown, lexicon: Lexicon = GENERIC, keys: readonly string[] = []): Topical[] {
+  if (Array.isArray(json)) return json.flatMap((v) => topicalValues(v, lexicon, keys));
+  if (json !== null && typeof json === "object") return Object.entries(json).flatMap(([k, v]) => topicalValues(v, lexicon, [...keys, k]));
+  if (typeof json !== "string" && typeof json !== "number") return [];
+  const held = resultValues(json, lexicon);
+  // camelCase and snake_case keys say their words apart: "closingTime", "closing_time" → closing, time.
+  const words = keys.map((k) => k.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[^A-Za-z]+/g, " ")).join(" ");
+  return held.length > 0 ? [{ held, topics: stems(words) }] : [];
+}
+
+/**
+ * Whether a value may stand beside a claim as a public fact or a detail of the context: held by one,
+ * read strictly, in a sentence that names it by a word of its key ("…; we close at 10 p.m." beside the
+ * fact `hours.close`). A time the sentence gives the claim's own record is never a fact's by chance.
+ */
+function besideClaim(value: SpokenValue, sentence: string, topical: readonly Topical[]): boolean {
+  const said = new Set(stems(sentence));
+  return topical.some((t) => holds(t.held, value) && t.topics.some((w) => said.has(w)));
+}
+
 /**
  * The values of a backed claim, each against its backing: a value the backing holds agrees; one of a kind
  * the backing holds that it does not is a contradiction; one of a kind it holds none of must be held by the
@@ -347,8 +380,9 @@ function claimValues(utterance: Utterance, claim: OutcomeClaim, backing: ToolExe
   for (const value of readValues(utterance.text, { lexicon })) {
     if (value.start < sentence.start || value.end > sentence.end) continue;
     if (value.kind === "name" ? inEvidence(value, words) : holds(evidence, value)) continue;
-    // The public facts and the context may be said beside a claim ("…; we close at 10 p.m.").
-    if (inEvidence(value, timeline.always)) continue;
+    // The public facts and the context may be said beside a claim ("…; we close at 10 p.m."): a name by
+    // its words, any other value when the sentence names the fact it is.
+    if (value.kind === "name" ? inEvidence(value, timeline.always) : besideClaim(value, sentence.text, timeline.topical)) continue;
     const sameKind = evidence.filter((h) => h.kind === value.kind);
     const ground = grounded(value, utterance.start_ms, { ...timeline, dated: [] });
     if (sameKind.length === 0 && ground.ok) continue;
@@ -398,33 +432,52 @@ export function availabilitySaid(sentence: string, field: string): boolean | nul
   return !negative;
 }
 
-/** Statements after a completed read that say the opposite of one of its boolean results, until the next call. */
-function availabilityStatements(input: GroundingInput): ContradictedAvailability[] {
+/**
+ * Statements after a completed read that say the opposite of one of its boolean results, until the next
+ * call; and the values of such statements against what was looked up. A statement about the read (it
+ * names a time or a date the read holds) is a claim about its result: each of its values of a kind the
+ * completed calls before it hold must be one they hold ("no table for six on August 7 at 10 p.m." after a
+ * look-up of 9 p.m. contradicts it), unless the sentence names it as a public fact.
+ */
+function availabilityStatements(input: GroundingInput, timeline: Timeline): { statements: ContradictedAvailability[]; values: ContradictedValue[] } {
   const lexicon = input.lexicon ?? GENERIC;
   const out: ContradictedAvailability[] = [];
+  const values: ContradictedValue[] = [];
   const completed = input.tool_executions.filter((t) => t.status === "completed");
   for (const t of completed) {
     // A read's answer: a write's result reports what it did (its claims are read above).
     const fields = eventOf(t, input.events)?.kind === "read" ? booleanFields(t.output) : [];
     if (fields.length === 0) continue;
     const next = completed.filter((o) => o.completed_ms > t.completed_ms).reduce((m, o) => Math.min(m, o.completed_ms), Number.POSITIVE_INFINITY);
-    const evidence = resultValues(backingJson(t, input.events), lexicon).filter((h) => h.kind === "time" || h.kind === "date");
+    const held = resultValues(backingJson(t, input.events), lexicon);
+    const evidence = held.filter((h) => h.kind === "time" || h.kind === "date");
     for (const utterance of input.utterances) {
       if (utterance.start_ms < t.completed_ms || utterance.start_ms >= next) continue;
-      const values = readValues(utterance.text, { lexicon });
+      const spoken = readValues(utterance.text, { lexicon });
+      // What every call completed before the statement looked up or returned (an earlier look-up may hold what this one does not).
+      const before = completed.filter((o) => o.completed_ms <= utterance.start_ms).flatMap((o) => resultValues(backingJson(o, input.events), lexicon));
       for (const s of sentenceSpans(utterance.text)) {
         if (s.question) continue;
-        const about = values.filter((v) => v.start >= s.start && v.end <= s.end && (v.kind === "time" || v.kind === "date"));
-        // About this read: it names a time or a date of it, and none it does not hold.
-        if (about.length === 0 || !about.every((v) => holds(evidence, v))) continue;
-        for (const { field, value } of fields) {
-          const said = availabilitySaid(s.text, field);
-          if (said !== null && said !== value) out.push({ utterance, sentence: s.text, said, result: value, field, backing: t });
+        const inSentence = spoken.filter((v) => v.start >= s.start && v.end <= s.end);
+        const about = inSentence.filter((v) => v.kind === "time" || v.kind === "date");
+        // About this read: it names a time or a date of it.
+        if (!about.some((v) => holds(evidence, v))) continue;
+        const saysAvailability = fields.map(({ field, value }) => ({ field, value, said: availabilitySaid(s.text, field) })).filter((f) => f.said !== null);
+        if (saysAvailability.length === 0) continue;
+        // Its polarity against the result, when it names nothing the read does not hold.
+        if (about.every((v) => holds(evidence, v))) {
+          for (const { field, value, said } of saysAvailability) if (said !== value) out.push({ utterance, sentence: s.text, said: said!, result: value, field, backing: t });
+        }
+        for (const value of inSentence) {
+          if (value.kind === "name" || holds(before, value)) continue;
+          const sameKind = before.filter((h) => h.kind === value.kind);
+          if (sameKind.length === 0 || besideClaim(value, s.text, timeline.topical)) continue;
+          values.push({ utterance, value, sentence: s.text, backing: t, holds: `${KIND_NAMES[value.kind]} ${[...new Set(sameKind.flatMap((h) => h.readings))].join(", ")}` });
         }
       }
     }
   }
-  return out;
+  return { statements: out, values };
 }
 
 /** Read every assistant utterance once: its values against earlier evidence, its claims against earlier tool results. */
@@ -432,7 +485,8 @@ export function readGrounding(input: GroundingInput): Grounding {
   const timeline = evidenceTimeline(input);
   const lexicon = input.lexicon ?? GENERIC;
   const writes = input.tool_executions.filter((t) => t.status === "completed" && okWrite(t, input.events));
-  const out: Grounding = { spoken: [], ungrounded: [], claims: [], unbacked: [], superseded: [], contradicted: [], availability: availabilityStatements(input) };
+  const availability = availabilityStatements(input, timeline);
+  const out: Grounding = { spoken: [], ungrounded: [], claims: [], unbacked: [], superseded: [], contradicted: [...availability.values], availability: availability.statements };
   for (const utterance of input.utterances) {
     for (const value of readValues(utterance.text, { lexicon })) {
       const ground = grounded(value, utterance.start_ms, timeline);
