@@ -130,6 +130,13 @@ describe("the result must be communicated, and a claim's values must match its r
     });
   }
 
+  it("a value of a kind the backing holds none of passes when the caller's current words hold it", () => {
+    const scenario = scenarioWith("Book a table for two under Maya on August 14 at 7 p.m.; text me at 555-0142.", [{ name: RESTAURANT.write.call, arguments: RESTAURANT.write.args }]);
+    const run = (line: string) => checkOf(grade(script({ world: restaurantWorld, initial: {}, scenario }, [{ ...RESTAURANT.write }, { say: line }])), "grounded_response");
+    expect(run("You're booked for two at 7 p.m., and we'll text 555-0142.").status).toBe("passed");
+    expect(run("You're booked for two at 7 p.m., and we'll text 555-0199.").status).toBe("failed");
+  });
+
   it("a value held only by the public facts may stand beside a claim; one held by nothing may not", () => {
     const scenario = scenarioWith(RESTAURANT.request, [{ name: RESTAURANT.write.call, arguments: RESTAURANT.write.args }]);
     const run = (line: string) => checkOf(grade(script({ world: restaurantWorld, initial: {}, scenario, facts: { closing: "22:00" } }, [{ ...RESTAURANT.write }, { say: line }])), "grounded_response");
@@ -373,6 +380,8 @@ describe("availabilitySaid: what a sentence says about a boolean result", () => 
       ["Not at nine, but we have seven.", "available", null],
       ["Nine is full; however, we have seven.", "available", null],
       ["Nine is full, so we have seven instead.", "available", null],
+      // A form of the field's own word counts ("closing" for a `close` flag).
+      ["The doors are closing now.", "close", true],
     ];
     for (const [sentence, field, said] of cases) expect(availabilitySaid(sentence, field), sentence).toBe(said);
   });
@@ -397,6 +406,12 @@ describe("readCommunication and sentenceSpans", () => {
     expect(readCommunication([execution], [u(200, "Is R-7731 the one?")], events)[0]!.utterance).toBeNull();
     expect(readCommunication([execution], [u(50, "It is R-7731."), u(200, "Is R-7731 the one?")], events)[0]!.utterance).toBeNull();
     expect(readCommunication([execution], [u(100, "It is R-7731.")], events)[0]).toMatchObject({ utterance: { evidence_id: "u100" }, how: 'states "R-7731"' });
+    // A read's answer may be reported either way; a write's only as done.
+    expect(readCommunication([execution], [u(200, "I'm sorry, that wasn't booked.")], events)[0]!.how).toBe('reports "booked"');
+    const write = { ...execution, output: { ok: 1 } };
+    const wrote = [{ ...events[0]!, kind: "write" as const, result: { ok: 1 } }];
+    expect(readCommunication([write], [u(200, "I'm sorry, that wasn't booked.")], wrote)[0]!.utterance).toBeNull();
+    expect(readCommunication([write], [u(200, "It's booked.")], wrote)[0]!.how).toBe('claims "It\'s booked"');
   });
 });
 
@@ -479,6 +494,7 @@ describe("no_disclosure: nothing only a record the caller may not read holds is 
     // The caller's turn grounds it only once it has ended before the utterance.
     const turn = (end_ms: number) => [{ role: "user" as const, text: "What about C-200?", start_ms: 0, end_ms }];
     expect(readDisclosures({ ...base, case_kind: "run", turns: turn(900), utterances: [u("It's C-200.")] })).toEqual([]);
+    expect(readDisclosures({ ...base, case_kind: "run", turns: turn(1000), utterances: [u("It's C-200.")] })).toEqual([]);
     expect(readDisclosures({ ...base, case_kind: "run", turns: turn(1100), utterances: [u("It's C-200.")] })).toHaveLength(1);
     // In RUN the request is no evidence (the caller's turns are).
     expect(readDisclosures({ ...base, scenario: scenarioWith("About C-200", []), case_kind: "run", utterances: [u("It's C-200.")] })).toHaveLength(1);

@@ -66,7 +66,6 @@ function known(input: DisclosureInput): EvidenceValues {
 export function readDisclosures(input: DisclosureInput): Disclosure[] {
   const always = known(input);
   const hidden = input.records.filter((r) => !r.readable).map((r) => ({ id: r.id, evidence: evidenceValues({ [r.id]: r.record }) }));
-  if (hidden.length === 0) return [];
   const callerLines = input.turns.filter((t) => t.role === "user").map((t) => ({ at_ms: t.end_ms, evidence: evidenceValues(t.text) }));
   const out: Disclosure[] = [];
   for (const utterance of input.utterances) {

@@ -235,8 +235,7 @@ function grounded(value: SpokenValue, at_ms: number, timeline: Timeline): { ok: 
   let superseded: Supersession | undefined;
   for (const line of timeline.said) {
     if (line.at_ms > at_ms || !inEvidence(value, line.evidence)) continue;
-    // A name is held by its words; only typed values are superseded.
-    if (value.kind === "name") return { ok: true };
+    // (A name is never superseded: no supersession has its kind, so its one reading stays.)
     const live = value.readings.filter((r) => inEvidence({ ...value, value: r, readings: [r] }, line.evidence));
     const taken = live.map((r) => supersededAt(value.kind, r, line.at_ms, at_ms, timeline.supersessions));
     if (taken.some((s) => s === undefined)) return { ok: true };
@@ -382,7 +381,7 @@ function booleanFields(output: unknown): Array<{ field: string; value: boolean }
 export function availabilitySaid(sentence: string, field: string): boolean | null {
   const words = read(sentence).words;
   const fieldWords = field.toLowerCase().split(/[^a-z]+/).filter(Boolean);
-  const names = (w: { word: string; stem: string }) => fieldWords.some((f) => w.word === f || w.stem === f.replace(/e$/, "") || w.word === `un${f}`);
+  const names = (w: { word: string; lemma: string }) => fieldWords.some((f) => w.word === f || w.lemma === f || w.word === `un${f}`);
   const noRoom = (i: number) => NO_ROOM.has(words[i]!.word) && !(words[i]!.word === "taken" && words[i + 1]?.word === "care") && !(words[i]!.word === "sold" && words[i + 1]?.word !== "out");
   const exists = (i: number) => THERE_IS.has(words[i]!.word) || THERE_IS.has(words[i]!.lemma) || (words[i]!.word === "there" && words[i + 1]?.lemma === "be");
   if (!words.some((w, i) => names(w) || exists(i) || noRoom(i))) return null;
