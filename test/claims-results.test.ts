@@ -273,6 +273,25 @@ describe("an unresolvable half of the day is ambiguous, never both", () => {
     expect(holds([{ kind: "count", readings: ["20"] }], v("at 8 p.m."))).toBe(false);
   });
 
+  it("in the caller's words and the evidence too: an hour without its half grounds the same, never a definite one; a number grounds no hour", () => {
+    const u = (start_ms: number, text: string): Utterance => ({ role: "assistant", text, start_ms, end_ms: start_ms + 300, evidence_id: `utt.assistant.${start_ms}` });
+    const turns = [{ role: "user" as const, text: "A table for two at 8, please.", start_ms: 0, end_ms: 500 }];
+    const ground = (line: string, over: Partial<Parameters<typeof readGrounding>[0]> = {}) =>
+      readGrounding({ scenario: scenarioWith("unused", []), case_kind: "run", turns, utterances: [u(1000, line)], tool_executions: [], events: [], ...over }).spoken.filter((s) => s.value.kind === "time").map((s) => s.grounded);
+    expect(ground("At 8, then.")).toEqual([true]);
+    expect(ground("At 8 p.m., then.")).toEqual([false]);
+    expect(ground("At 8 a.m., then.")).toEqual([false]);
+    // "for two" is a count: it grounds no 2 o'clock.
+    expect(ground("At 2 p.m., then.")).toEqual([false]);
+    // A tool's stated time resolves it.
+    const tool = { call_id: "c1", name: "check", arguments: { time: "20:00" }, raw_arguments: "{}", status: "completed" as const, requested_ms: 600, completed_ms: 700 };
+    expect(ground("At 8 p.m., then.", { tool_executions: [tool] })).toEqual([true]);
+    expect(ground("At 8 a.m., then.", { tool_executions: [tool] })).toEqual([false]);
+    // The public facts state times too; a number among them is no hour.
+    expect(ground("We close at 10 p.m.", { facts: { close: "22:00", tables: 10 } })).toEqual([true]);
+    expect(ground("We close at 10 a.m.", { facts: { close: "22:00", tables: 10 } })).toEqual([false]);
+  });
+
   it("a claim that flips the half of the day fails in both domains", () => {
     for (const [d, line] of [
       [RESTAURANT, "You're booked for two on August 14 at 7 a.m."],

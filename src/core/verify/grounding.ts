@@ -100,6 +100,8 @@ export interface Grounding {
 interface Dated {
   at_ms: number;
   evidence: EvidenceValues;
+  /** The times it states, each with its readings (one, or two when its half of the day is not said). */
+  times: Held[];
 }
 
 /** Words of the conversation (the caller's lines, the history's lines): evidence whose values a correction supersedes. */
@@ -112,6 +114,7 @@ interface Said extends Dated {
 interface Timeline {
   /** Evidence no correction touches: the public facts and the context's summary. */
   always: EvidenceValues;
+  alwaysTimes: Held[];
   /** The conversation's words: the history, the request (CRAWL and WALK, at 0), the caller's turns (RUN). */
   said: Said[];
   /** Tool calls and world events, each from when it completed. */
@@ -126,8 +129,9 @@ function evidenceTimeline(input: GroundingInput): Timeline {
   // Context and public facts, where given (evidence holds nothing from an absent one).
   evidenceValues(rest, {}, always);
   evidenceValues(input.facts, {}, always);
+  const alwaysTimes = timesOf([rest, input.facts ?? null]);
   const said: Said[] = [];
-  const line = (text: string, at_ms: number, caller: boolean) => said.push({ text, at_ms, caller, evidence: evidenceValues(text) });
+  const line = (text: string, at_ms: number, caller: boolean) => said.push({ text, at_ms, caller, evidence: evidenceValues(text), times: timesOf(text) });
   // The history came before the request; a correction in it supersedes what came before it too.
   for (const h of history ?? []) line(h.text, -1, h.role === "user");
   // In CRAWL and WALK the caller's request is the input itself; in RUN the caller's lines are turns.
@@ -136,12 +140,16 @@ function evidenceTimeline(input: GroundingInput): Timeline {
   // Stryker disable next-line ArrayDeclaration: equivalent, an element put in at the start has no at_ms, and undefined <= a time is false, so it grounds nothing
   const dated: Dated[] = [];
   for (const t of input.tool_executions) {
-    dated.push({ at_ms: t.completed_ms, evidence: evidenceValues([t.arguments ?? t.raw_arguments, t.output ?? null]) });
+    const json = [t.arguments ?? t.raw_arguments, t.output ?? null];
+    dated.push({ at_ms: t.completed_ms, evidence: evidenceValues(json), times: timesOf(json) });
   }
-  for (const e of input.events) dated.push({ at_ms: e.at_ms, evidence: evidenceValues([e.args, e.result ?? null]) });
+  for (const e of input.events) dated.push({ at_ms: e.at_ms, evidence: evidenceValues([e.args, e.result ?? null]), times: timesOf([e.args, e.result ?? null]) });
   const supersessions = input.caller?.some((l) => l.acts !== undefined) ? supersessionsByActs(input.caller) : supersessionsInWords(said);
-  return { always, said, dated, supersessions };
+  return { always, alwaysTimes, said, dated, supersessions };
 }
+
+/** The times evidence states, read strictly: a number is never an hour, a time keeps both halves of the day when it names neither. */
+const timesOf = (json: unknown): Held[] => resultValues(json).filter((h) => h.kind === "time");
 
 // ---- supersession: a corrected value replaces the old one -------------------------------------------
 
@@ -230,13 +238,20 @@ function supersededAt(kind: ValueKind, reading: string, said_ms: number, at_ms: 
  * superseded words held it, the supersession is given.
  */
 function grounded(value: SpokenValue, at_ms: number, timeline: Timeline): { ok: boolean; superseded?: Supersession } {
-  if (inEvidence(value, timeline.always)) return { ok: true };
-  if (timeline.dated.some((d) => d.at_ms <= at_ms && inEvidence(value, d.evidence))) return { ok: true };
+  // A time is held only by a time the evidence states, compared as ambiguous when its half of the day is
+  // not said: "at 8" (8 a.m. or 8 p.m.) grounds neither "8 a.m." nor "8 p.m.", and the number 8 no hour.
+  const time = value.kind === "time";
+  const has = (evidence: EvidenceValues, times: readonly Held[], v: SpokenValue) => (time ? holds(times, v) : inEvidence(v, evidence));
+  if (has(timeline.always, timeline.alwaysTimes, value)) return { ok: true };
+  if (timeline.dated.some((d) => d.at_ms <= at_ms && has(d.evidence, d.times, value))) return { ok: true };
   let superseded: Supersession | undefined;
   for (const line of timeline.said) {
-    if (line.at_ms > at_ms || !inEvidence(value, line.evidence)) continue;
+    if (line.at_ms > at_ms || !has(line.evidence, line.times, value)) continue;
     // (A name is never superseded: no supersession has its kind, so its one reading stays.)
-    const live = value.readings.filter((r) => inEvidence({ ...value, value: r, readings: [r] }, line.evidence));
+    // The readings this line holds: of the times it states that hold the value (or, for other kinds, one by one).
+    const live = time
+      ? value.readings.filter((r) => line.times.some((h) => holds([h], value) && h.readings.includes(r)))
+      : value.readings.filter((r) => inEvidence({ ...value, value: r, readings: [r] }, line.evidence));
     const taken = live.map((r) => supersededAt(value.kind, r, line.at_ms, at_ms, timeline.supersessions));
     if (taken.some((s) => s === undefined)) return { ok: true };
     superseded ??= taken[0];
