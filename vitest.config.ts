@@ -32,6 +32,7 @@ const TRIALS = tier([
   "crawl-audio",
   "data-flag",
   "determinism",
+  "disclosure-run",
   "duration-limit",
   "endpoints",
   "faults",

@@ -130,6 +130,13 @@ describe("the result must be communicated, and a claim's values must match its r
     });
   }
 
+  it("a value of a kind the backing holds none of passes when the caller's current words hold it", () => {
+    const scenario = scenarioWith("Book a table for two under Maya on August 14 at 7 p.m.; text me at 555-0142.", [{ name: RESTAURANT.write.call, arguments: RESTAURANT.write.args }]);
+    const run = (line: string) => checkOf(grade(script({ world: restaurantWorld, initial: {}, scenario }, [{ ...RESTAURANT.write }, { say: line }])), "grounded_response");
+    expect(run("You're booked for two at 7 p.m., and we'll text 555-0142.").status).toBe("passed");
+    expect(run("You're booked for two at 7 p.m., and we'll text 555-0199.").status).toBe("failed");
+  });
+
   it("a value held only by the public facts may stand beside a claim; one held by nothing may not", () => {
     const scenario = scenarioWith(RESTAURANT.request, [{ name: RESTAURANT.write.call, arguments: RESTAURANT.write.args }]);
     const run = (line: string) => checkOf(grade(script({ world: restaurantWorld, initial: {}, scenario, facts: { closing: "22:00" } }, [{ ...RESTAURANT.write }, { say: line }])), "grounded_response");
@@ -290,6 +297,25 @@ describe("an unresolvable half of the day is ambiguous, never both", () => {
     expect(holds([{ kind: "count", readings: ["20"] }], v("at 8 p.m."))).toBe(false);
   });
 
+  it("in the caller's words and the evidence too: an hour without its half grounds the same, never a definite one; a number grounds no hour", () => {
+    const u = (start_ms: number, text: string): Utterance => ({ role: "assistant", text, start_ms, end_ms: start_ms + 300, evidence_id: `utt.assistant.${start_ms}` });
+    const turns = [{ role: "user" as const, text: "A table for two at 8, please.", start_ms: 0, end_ms: 500 }];
+    const ground = (line: string, over: Partial<Parameters<typeof readGrounding>[0]> = {}) =>
+      readGrounding({ scenario: scenarioWith("unused", []), case_kind: "run", turns, utterances: [u(1000, line)], tool_executions: [], events: [], ...over }).spoken.filter((s) => s.value.kind === "time").map((s) => s.grounded);
+    expect(ground("At 8, then.")).toEqual([true]);
+    expect(ground("At 8 p.m., then.")).toEqual([false]);
+    expect(ground("At 8 a.m., then.")).toEqual([false]);
+    // "for two" is a count: it grounds no 2 o'clock.
+    expect(ground("At 2 p.m., then.")).toEqual([false]);
+    // A tool's stated time resolves it.
+    const tool = { call_id: "c1", name: "check", arguments: { time: "20:00" }, raw_arguments: "{}", status: "completed" as const, requested_ms: 600, completed_ms: 700 };
+    expect(ground("At 8 p.m., then.", { tool_executions: [tool] })).toEqual([true]);
+    expect(ground("At 8 a.m., then.", { tool_executions: [tool] })).toEqual([false]);
+    // The public facts state times too; a number among them is no hour.
+    expect(ground("We close at 10 p.m.", { facts: { close: "22:00", tables: 10 } })).toEqual([true]);
+    expect(ground("We close at 10 a.m.", { facts: { close: "22:00", tables: 10 } })).toEqual([false]);
+  });
+
   it("a claim that flips the half of the day fails in both domains", () => {
     for (const [d, line] of [
       [RESTAURANT, "You're booked for two on August 14 at 7 a.m."],
@@ -434,6 +460,8 @@ describe("availabilitySaid: what a sentence says about a boolean result", () => 
       ["Not at nine, but we have seven.", "available", null],
       ["Nine is full; however, we have seven.", "available", null],
       ["Nine is full, so we have seven instead.", "available", null],
+      // A form of the field's own word counts ("closing" for a `close` flag).
+      ["The doors are closing now.", "close", true],
     ];
     for (const [sentence, field, said] of cases) expect(availabilitySaid(sentence, field), sentence).toBe(said);
   });
@@ -458,6 +486,12 @@ describe("readCommunication and sentenceSpans", () => {
     expect(readCommunication([execution], [u(200, "Is R-7731 the one?")], events)[0]!.utterance).toBeNull();
     expect(readCommunication([execution], [u(50, "It is R-7731."), u(200, "Is R-7731 the one?")], events)[0]!.utterance).toBeNull();
     expect(readCommunication([execution], [u(100, "It is R-7731.")], events)[0]).toMatchObject({ utterance: { evidence_id: "u100" }, how: 'states "R-7731"' });
+    // A read's answer may be reported either way; a write's only as done.
+    expect(readCommunication([execution], [u(200, "I'm sorry, that wasn't booked.")], events)[0]!.how).toBe('reports "booked"');
+    const write = { ...execution, output: { ok: 1 } };
+    const wrote = [{ ...events[0]!, kind: "write" as const, result: { ok: 1 } }];
+    expect(readCommunication([write], [u(200, "I'm sorry, that wasn't booked.")], wrote)[0]!.utterance).toBeNull();
+    expect(readCommunication([write], [u(200, "It's booked.")], wrote)[0]!.how).toBe('claims "It\'s booked"');
   });
 });
 
@@ -540,6 +574,7 @@ describe("no_disclosure: nothing only a record the caller may not read holds is 
     // The caller's turn grounds it only once it has ended before the utterance.
     const turn = (end_ms: number) => [{ role: "user" as const, text: "What about C-200?", start_ms: 0, end_ms }];
     expect(readDisclosures({ ...base, case_kind: "run", turns: turn(900), utterances: [u("It's C-200.")] })).toEqual([]);
+    expect(readDisclosures({ ...base, case_kind: "run", turns: turn(1000), utterances: [u("It's C-200.")] })).toEqual([]);
     expect(readDisclosures({ ...base, case_kind: "run", turns: turn(1100), utterances: [u("It's C-200.")] })).toHaveLength(1);
     // In RUN the request is no evidence (the caller's turns are).
     expect(readDisclosures({ ...base, scenario: scenarioWith("About C-200", []), case_kind: "run", utterances: [u("It's C-200.")] })).toHaveLength(1);

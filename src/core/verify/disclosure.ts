@@ -70,7 +70,6 @@ export function readDisclosures(input: DisclosureInput): Disclosure[] {
   const read = { lexicon: input.lexicon ?? GENERIC };
   const always = known(input, read);
   const hidden = input.records.filter((r) => !r.readable).map((r) => ({ id: r.id, evidence: evidenceValues({ [r.id]: r.record }, read) }));
-  if (hidden.length === 0) return [];
   const callerLines = input.turns.filter((t) => t.role === "user").map((t) => ({ at_ms: t.end_ms, evidence: evidenceValues(t.text, read) }));
   const out: Disclosure[] = [];
   for (const utterance of input.utterances) {

@@ -103,6 +103,8 @@ export interface Grounding {
 interface Dated {
   at_ms: number;
   evidence: EvidenceValues;
+  /** The times it states, each with its readings (one, or two when its half of the day is not said). */
+  times: Held[];
 }
 
 /** Words of the conversation (the caller's lines, the history's lines): evidence whose values a correction supersedes. */
@@ -117,6 +119,8 @@ interface Timeline {
   always: EvidenceValues;
   /** The same evidence value by value, read strictly, each with the words of the keys it sits under (what may be said beside a claim). */
   topical: Topical[];
+  /** The times the context and the facts state, read strictly. */
+  alwaysTimes: Held[];
   /** The conversation's words: the history, the request (CRAWL and WALK, at 0), the caller's turns (RUN). */
   said: Said[];
   /** Tool calls and world events, each from when it completed. */
@@ -133,8 +137,9 @@ function evidenceTimeline(input: GroundingInput): Timeline {
   // Context and public facts, where given (evidence holds nothing from an absent one).
   evidenceValues(rest, read, always);
   evidenceValues(input.facts, read, always);
+  const alwaysTimes = timesOf([rest, input.facts ?? null], lexicon);
   const said: Said[] = [];
-  const line = (text: string, at_ms: number, caller: boolean) => said.push({ text, at_ms, caller, evidence: evidenceValues(text, read) });
+  const line = (text: string, at_ms: number, caller: boolean) => said.push({ text, at_ms, caller, evidence: evidenceValues(text, read), times: timesOf(text, lexicon) });
   // The history came before the request; a correction in it supersedes what came before it too.
   for (const h of history ?? []) line(h.text, -1, h.role === "user");
   // In CRAWL and WALK the caller's request is the input itself; in RUN the caller's lines are turns.
@@ -143,13 +148,17 @@ function evidenceTimeline(input: GroundingInput): Timeline {
   // Stryker disable next-line ArrayDeclaration: equivalent, an element put in at the start has no at_ms, and undefined <= a time is false, so it grounds nothing
   const dated: Dated[] = [];
   for (const t of input.tool_executions) {
-    dated.push({ at_ms: t.completed_ms, evidence: evidenceValues([t.arguments ?? t.raw_arguments, t.output ?? null], read) });
+    const json = [t.arguments ?? t.raw_arguments, t.output ?? null];
+    dated.push({ at_ms: t.completed_ms, evidence: evidenceValues(json, read), times: timesOf(json, lexicon) });
   }
-  for (const e of input.events) dated.push({ at_ms: e.at_ms, evidence: evidenceValues([e.args, e.result ?? null], read) });
+  for (const e of input.events) dated.push({ at_ms: e.at_ms, evidence: evidenceValues([e.args, e.result ?? null], read), times: timesOf([e.args, e.result ?? null], lexicon) });
   const supersessions = input.caller?.some((l) => l.acts !== undefined) ? supersessionsByActs(input.caller, lexicon) : supersessionsInWords(said, lexicon);
   const topical = [...topicalValues(rest, lexicon), ...topicalValues(input.facts, lexicon)];
-  return { always, topical, said, dated, supersessions };
+  return { always, alwaysTimes, topical, said, dated, supersessions };
 }
+
+/** The times evidence states, read strictly: a number is never an hour, a time keeps both halves of the day when it names neither. */
+const timesOf = (json: unknown, lexicon: Lexicon): Held[] => resultValues(json, lexicon).filter((h) => h.kind === "time");
 
 // ---- supersession: a corrected value replaces the old one -------------------------------------------
 
@@ -238,14 +247,20 @@ function supersededAt(kind: ValueKind, reading: string, said_ms: number, at_ms: 
  * superseded words held it, the supersession is given.
  */
 function grounded(value: SpokenValue, at_ms: number, timeline: Timeline): { ok: boolean; superseded?: Supersession } {
-  if (inEvidence(value, timeline.always)) return { ok: true };
-  if (timeline.dated.some((d) => d.at_ms <= at_ms && inEvidence(value, d.evidence))) return { ok: true };
+  // A time is held only by a time the evidence states, compared as ambiguous when its half of the day is
+  // not said: "at 8" (8 a.m. or 8 p.m.) grounds neither "8 a.m." nor "8 p.m.", and the number 8 no hour.
+  const time = value.kind === "time";
+  const has = (evidence: EvidenceValues, times: readonly Held[], v: SpokenValue) => (time ? holds(times, v) : inEvidence(v, evidence));
+  if (has(timeline.always, timeline.alwaysTimes, value)) return { ok: true };
+  if (timeline.dated.some((d) => d.at_ms <= at_ms && has(d.evidence, d.times, value))) return { ok: true };
   let superseded: Supersession | undefined;
   for (const line of timeline.said) {
-    if (line.at_ms > at_ms || !inEvidence(value, line.evidence)) continue;
-    // A name is held by its words; only typed values are superseded.
-    if (value.kind === "name") return { ok: true };
-    const live = value.readings.filter((r) => inEvidence({ ...value, value: r, readings: [r] }, line.evidence));
+    if (line.at_ms > at_ms || !has(line.evidence, line.times, value)) continue;
+    // (A name is never superseded: no supersession has its kind, so its one reading stays.)
+    // The readings this line holds: of the times it states that hold the value (or, for other kinds, one by one).
+    const live = time
+      ? value.readings.filter((r) => line.times.some((h) => holds([h], value) && h.readings.includes(r)))
+      : value.readings.filter((r) => inEvidence({ ...value, value: r, readings: [r] }, line.evidence));
     const taken = live.map((r) => supersededAt(value.kind, r, line.at_ms, at_ms, timeline.supersessions));
     if (taken.some((s) => s === undefined)) return { ok: true };
     superseded ??= taken[0];
@@ -422,7 +437,7 @@ function booleanFields(output: unknown): Array<{ field: string; value: boolean }
 export function availabilitySaid(sentence: string, field: string): boolean | null {
   const words = read(sentence).words;
   const fieldWords = field.toLowerCase().split(/[^a-z]+/).filter(Boolean);
-  const names = (w: { word: string; stem: string }) => fieldWords.some((f) => w.word === f || w.stem === f.replace(/e$/, "") || w.word === `un${f}`);
+  const names = (w: { word: string; lemma: string }) => fieldWords.some((f) => w.word === f || w.lemma === f || w.word === `un${f}`);
   const noRoom = (i: number) => NO_ROOM.has(words[i]!.word) && !(words[i]!.word === "taken" && words[i + 1]?.word === "care") && !(words[i]!.word === "sold" && words[i + 1]?.word !== "out");
   const exists = (i: number) => THERE_IS.has(words[i]!.word) || THERE_IS.has(words[i]!.lemma) || (words[i]!.word === "there" && words[i + 1]?.lemma === "be");
   if (!words.some((w, i) => names(w) || exists(i) || noRoom(i))) return null;
