@@ -1,3 +1,4 @@
+/** The lexicon a world declares, read by every reader of speech: generic English, the bundled restaurant and an airline written with the public API. */
 import { defineWorld, WorldDefinitionError, z } from "crashlab/alpha";
 import { describe, expect, it } from "vitest";
 import { understand, actionsNamed, awaitedMove, heardAsk, fieldsNamed } from "../src/core/caller/understanding";
