@@ -728,6 +728,11 @@ describe("values said in words", () => {
     // Fewer than seven digits is no phone number; two digits said in a row are not either.
     expect(read("Table for two, two people.").map((v) => v.split(" ")[0])).not.toContain("phone:22");
     expect(read("one two three four five six")).not.toContainEqual(expect.stringMatching(/^phone/));
+    // A run ends at a sentence's end, and at a word between its digits.
+    expect(read("Five five five. Zero one four two.")).not.toContainEqual(expect.stringMatching(/^phone/));
+    expect(read("five five five and zero one four two")).not.toContainEqual(expect.stringMatching(/^phone/));
+    // At most fifteen digits.
+    expect(read("one two three four five six seven eight nine zero one two three four five six")).not.toContainEqual(expect.stringMatching(/^phone/));
   });
 
   it("a record id with its digits said one by one and its letters spelled out", () => {
@@ -762,5 +767,13 @@ describe("values said in words", () => {
     expect(numbersAsDigits(["the", "one", "on", "14"])).toEqual(["the", "1", "on", "14"]);
     expect(numbersAsDigits(["1", "4", "quay"])).toEqual(["1", "4", "quay"]);
     expect(numbersAsDigits(["1", "four", "quay"])).toEqual(["14", "quay"]);
+    // "hundred" multiplies one to nine only; "and" before the rest is optional; a bare "hundred" stays a word.
+    expect(numbersAsDigits(["twenty", "hundred"])).toEqual(["20", "hundred"]);
+    expect(numbersAsDigits(["zero", "hundred"])).toEqual(["0", "hundred"]);
+    expect(numbersAsDigits(["nine", "hundred", "ninety", "nine"])).toEqual(["999"]);
+    expect(numbersAsDigits(["one", "hundred", "and", "x"])).toEqual(["100", "and", "x"]);
+    expect(numbersAsDigits(["hundred", "acres"])).toEqual(["hundred", "acres"]);
+    expect(numbersAsDigits(["twenty", "oh"])).toEqual(["20", "oh"]);
+    expect(numbersAsDigits([])).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+/** The lexicon a world declares, read by every reader of speech: generic English, the bundled restaurant and an airline written with the public API. */
 import { defineWorld, WorldDefinitionError, z } from "crashlab/alpha";
 import { describe, expect, it } from "vitest";
 import { understand, actionsNamed, awaitedMove, heardAsk, fieldsNamed } from "../src/core/caller/understanding";
@@ -202,6 +203,13 @@ describe("procedure steps match fields by the world's aliases and argument names
     const step = (value: string) => gradeProcedure({ id: "p", steps: [{ id: "fix", kind: "correction", required: true, critical: true, after: [], arguments: { field: "time", value } }] }, evidence)!.steps[0]!;
     expect(step("09:40").status).toBe("passed");
     expect(step("10:15")).toMatchObject({ status: "failed", rationale: expect.stringContaining('change_flight at 3000 ms used time "09:40", not "10:15"') });
+    // An argument named exactly like the field wins over one that is only the same field.
+    const both = { ...evidence, tool_executions: [{ ...evidence.tool_executions[0]!, arguments: { departure_time: "10:15", time: "09:40" } }] };
+    expect(gradeProcedure({ id: "p", steps: [{ id: "fix", kind: "correction", required: true, critical: true, after: [], arguments: { field: "time", value: "09:40" } }] }, both)!.steps[0]!.status).toBe("passed");
+    // `ref` is an id only in the airline's words: without them no argument is `booking_id`, and the step falls back to the state, which holds none.
+    const fixRef = { id: "p", steps: [{ id: "fix", kind: "correction" as const, required: true, critical: true, after: [], arguments: { field: "booking_id", value: "SKY456" } }] };
+    expect(gradeProcedure(fixRef, { ...evidence, lexicon: GENERIC })!.steps[0]!).toMatchObject({ status: "failed", rationale: expect.stringContaining("no execution and no state change carried booking_id") });
+    expect(gradeProcedure(fixRef, evidence)!.steps[0]!.status).toBe("passed");
   });
 });
 
@@ -221,8 +229,9 @@ describe("a go-ahead fits the tool's action in the world's verbs", () => {
     expect(authorize("cancel_booking", "rebook")).toMatchObject({ status: "failed", rationale: expect.stringContaining("never took the assistant to ask for a go-ahead to cancel") });
     // Without the airline's words, the update is named "change": a yes heard as "rebook" does not fit it.
     expect(authorize("change_flight", "rebook", GENERIC)).toMatchObject({ status: "failed", rationale: expect.stringContaining("a go-ahead to change") });
-    // A read names no action: any go-ahead fits.
+    // A read names no action: any go-ahead fits; nor does an operation whose effect is "other".
     expect(authorize("find_flights", "rebook").status).toBe("passed");
+    expect(authorize("send_receipt", "rebook", lexiconOf({ operations: { send_receipt: { kind: "write", effect: "other" } } })).status).toBe("passed");
   });
 });
 

@@ -371,8 +371,11 @@ const PHONE_PART = /^\(?\+?\d[\d.-]*\)?$/;
 function readPhone(text: string, terms: Term[], i: number): Match {
   const t = terms[i]!;
   const raw = (k: number) => text.slice(terms[k]!.start, terms[k]!.end).replace(/[.,;:!?]+$/, "");
-  // Read digit by digit: "five five five, zero one four two" (seven to fifteen digits, some in words).
-  const run = digitRunAt(terms, i, true);
+  // Read digit by digit: "five five five, zero one four two" (seven to fifteen digits, some in words),
+  // from the run's first digit only, so a run too long for a phone number leaves no shorter one behind.
+  const before = terms[i - 1];
+  const inRun = before !== undefined && before.sentence === t.sentence && /^[\s,-]*$/.test(before.post) && (before.norm in DIGIT_WORDS || /^\d+$/.test(before.norm));
+  const run = inRun ? null : digitRunAt(terms, i, true);
   if (run && run.words && run.digits.length >= 7 && run.digits.length <= 15) return { value: make("phone", [run.digits], span(text, terms, i, run.next)), next: run.next };
   if (!PHONE_PART.test(raw(i)) && !t.tags.has("PhoneNumber")) return null;
   let j = i + 1;
@@ -512,7 +515,7 @@ function composedAt(words: readonly string[], i: number): { value: number; lengt
   let k = i + head.length + 1;
   if (words[k] === "and") k++;
   const rest = small(k);
-  return rest && rest.value < 100 ? { value: head.value * 100 + rest.value, length: k + rest.length - i } : { value: head.value * 100, length: i + head.length + 1 - i };
+  return rest ? { value: head.value * 100 + rest.value, length: k + rest.length - i } : { value: head.value * 100, length: head.length + 1 };
 }
 
 const termCache = new Map<string, Term[]>();
