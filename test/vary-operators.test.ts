@@ -357,3 +357,19 @@ describe("what a cell says its variant changed", () => {
     expect(describeChange("Done.", "Done. I can also see guest name Victor Hale on file.")).toBe("∅ → I can also see guest name Victor Hale on file.");
   });
 });
+
+describe("the target hook", () => {
+  it("gptLiveTarget applies the settings' wrap_policy once, when built, and its descriptor names the wrapped policy", async () => {
+    const { gptLiveTarget } = await import("../src/core/gpt-live-target/adapter");
+    const { DEFAULT_TARGET_SETTINGS } = await import("../src/core/target/settings");
+    const base = restaurantPolicy();
+    let calls = 0;
+    const options = { instructions: "i", backend_instructions: "b", tools: [], offline: { policy: base } };
+    const wrapped = gptLiveTarget({ ...options, settings: { ...DEFAULT_TARGET_SETTINGS, wrap_policy: (p) => (calls++, rewritingPolicy(p, "x", {})) } });
+    expect(calls).toBe(1);
+    expect(wrapped.policy!.name).toBe(`${base.name}~x`);
+    expect(wrapped.describe().settings!.policy).toBe(`${base.name}~x@${base.version}`);
+    const plain = gptLiveTarget({ ...options, settings: DEFAULT_TARGET_SETTINGS });
+    expect(plain.policy).toBe(base);
+  });
+});

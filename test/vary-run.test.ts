@@ -84,6 +84,19 @@ describe("crashlab vary on the bundled package", () => {
     600_000,
   );
 
+  it(
+    "gives the same matrix for the same seed, whatever the concurrency (wall times aside)",
+    async () => {
+      const args = ["--cases", "harbor_013", "--modes", "client", "--variants", "3", "--operators", "reword,spoken_values,value_neighbour"];
+      const strip = (r: VaryResult) => ({ base: r.base.map(({ wall_ms: _w, ...b }) => b), cells: r.cells.map(({ wall_ms: _w, ...c }) => c) });
+      const once = strip((await vary([...args, "--concurrency", "1"])).result);
+      const twice = strip((await vary([...args, "--concurrency", "2"])).result);
+      expect(twice).toEqual(once);
+      expect(once.cells.map((c) => c.changes.length > 0)).toEqual([true, true, true]);
+    },
+    600_000,
+  );
+
   it("refuses a bad flag, an unknown operator or case, with exit 2 and one paragraph", async () => {
     for (const [args, says] of [
       [["vary", "--package", "crashlab", "--operators", "nonsense"], /unknown operator "nonsense"/],
