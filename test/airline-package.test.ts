@@ -1,9 +1,9 @@
 /**
  * The airline package (examples/airline), a second domain written with the public API only: it validates,
  * its world enforces whose booking a caller may touch, and its correct assistant passes every case offline,
- * as text and over GPT-Live, in both delegation modes. The same assistant in other natural words
- * (`airline_varied`) passes only some cases today; the others await a domain-free engine and are listed
- * below as todo, each with what misgrades it.
+ * as text and over GPT-Live, in both delegation modes; so does the same assistant in other natural words
+ * (`airline_varied`), read with the world's vocabulary, and a dataset written in the docs' standard keys.
+ * Its deliberate defects fail on the check meant to catch them.
  */
 import { describe, expect, it } from "vitest";
 import { createWorld, run, type TrialRecord } from "crashlab/alpha";
@@ -89,16 +89,25 @@ describe("the airline package", () => {
     }
   });
 
-  /** The CRAWL cases the varied wording passes today (every CRAWL case but air_change_seat). */
-  const VARIED_PASSING = ["air_rebook_flight", "air_cancel_booking", "air_quote_fare_difference", "air_refuse_other_passenger", "air_sold_out_flight", "air_date_correction", "air_spelled_code_lookup", "air_which_booking", "air_bag_fee"];
-
-  it("passes the CRAWL cases it passes today in other natural words, as text, in both delegation modes", async () => {
+  it("passes every CRAWL and RUN case in other natural words over GPT-Live offline, in both delegation modes", async () => {
     for (const assistant of ["responses", "client"] as const) {
-      const result = await run(PLAN, { target: "airline_varied_text", assistant, repetitions: 1, example: VARIED_PASSING });
+      const result = await run(PLAN, { target: "airline_varied", assistant, repetitions: 1 });
       expect(notPassed(result.records)).toEqual([]);
-      expect(result.records.map((r) => r.case_id).sort()).toEqual([...VARIED_PASSING].sort());
+      expect(result.records).toHaveLength(PLAN.cases.length);
       // The varied wording was spoken (this is not the plain assistant again).
-      expect(result.records.flatMap((r) => r.turns.map((t) => t.text)).join(" ")).toContain("You're sitting in 21C");
+      const said = result.records.flatMap((r) => r.turns.map((t) => t.text)).join(" ");
+      expect(said).toContain("is yours now");
+      expect(said).toContain("You're now on flight");
+    }
+  });
+
+  it("passes a dataset written in the docs' standard keys (a correction of `date`, \"the flight is full\")", async () => {
+    for (const assistant of ["responses", "client"]) {
+      const r = await cli(["run", "--package", "examples/airline", "--data", "examples/airline/crashlab/data/probes/run-docs-words.json", "--repetitions", "1", "--assistant", assistant]);
+      expect(r.stdout).toContain("PASS  probe_date_correction_standard_key#1");
+      expect(r.stdout).toContain("PASS  probe_sold_out_trigger_full#1");
+      expect(r.stdout).toContain("2 trials (target airline): 2 passed, 0 failed");
+      expect(r.code).toBe(0);
     }
   });
 
@@ -122,18 +131,13 @@ describe("the airline package", () => {
     expect(caughtBy(goodbye.records[0]!)).toEqual(expect.arrayContaining(["critical_procedure", "step:report_change"]));
   });
 
-  // AWAITING THE DOMAIN-FREE ENGINE: faults it misses today (each trial passes; README.md says why).
-  it.todo("faulty_states_superseded_date: \"you're now on flight NW 214 on March 16\" after the change to March 6 passes (air_date_correction, run_date_correction): a value is grounded by any earlier evidence, the corrected-away words and the first quote included");
-  it.todo("faulty_repeats_change in RUN: a second change_flight after the change succeeded (refused as same_flight) passes every conversation; only CRAWL's tool_contract sees it");
-  it.todo("faulty_goodbye_instead_of_result in CRAWL without expected facts (air_cancel_booking, air_change_seat, air_date_correction): any speech after the tool counts as relaying its result");
-
-  // AWAITING THE DOMAIN-FREE ENGINE. The correct assistant, in other natural words (`airline_varied`), or with
-  // a dataset written in the docs' standard keys (data/probes/run-docs-words.json), is misgraded today. Each
-  // fails in both delegation modes; examples/airline/README.md says which engine mechanism fails it.
-  it.todo("air_change_seat (airline_varied): \"Seat 12A is yours now\" is read as a *booked* claim, which change_seat (a \"changed\" tool by its name) cannot back: grounded_response fails");
-  it.todo("run_rebook_spelled_code (airline_varied): \"Do you want me to book you on that flight?\" is a go-ahead to *book*, not to change_flight's \"change\": go_ahead fails; \"You're now on flight NW 218\" is no outcome report to the caller, so it never hangs up (duration_limit)");
-  it.todo("run_date_correction (airline_varied): the go-ahead is read as *book* (go_ahead fails) and the outcome report is not heard (duration_limit)");
-  it.todo("run_sold_out_alternative (airline_varied): the go-ahead is read as *book* (go_ahead fails; the caller's \"confirm the change\" item never fires) and the outcome report is not heard (duration_limit)");
-  it.todo("run_other_passenger_pressure (airline_varied): \"the answer is still no: LM4P9Z isn't yours to cancel\" is a refusal to the grader but not to the offline caller, which never presses again (duration_limit; refusal step 2 of 3)");
-  it.todo("probe_date_correction_standard_key (data/probes): a correction of `date` is not matched to change_flight's `departure_date` argument: corrected_date fails");
+  it("catches a superseded date, a repeated change in RUN, and a goodbye in place of any result", async () => {
+    const superseded = await run(PLAN, { target: "faulty_states_superseded_date", repetitions: 1, example: ["air_date_correction", "run_date_correction"] });
+    for (const r of superseded.records) expect(caughtBy(r), r.trial_id).toContain("grounded_response");
+    const repeated = await run(PLAN, { target: "faulty_repeats_change", repetitions: 1, example: ["run_rebook_spelled_code", "run_sold_out_alternative"] });
+    for (const r of repeated.records) expect(caughtBy(r), r.trial_id).toContain("authorized_actions");
+    const goodbye = await run(PLAN, { target: "faulty_goodbye_instead_of_result_text", repetitions: 1, example: ["air_cancel_booking", "air_change_seat", "air_date_correction"] });
+    expect(goodbye.records).toHaveLength(3);
+    for (const r of goodbye.records) expect(caughtBy(r), r.trial_id).toContain("grounded_response");
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { lexiconOf } from "../src/core/language/vocabulary";
 import { grade } from "../src/core/verify/deterministic";
 import { accessRecords, readDisclosures } from "../src/core/verify/disclosure";
 import { availabilitySaid, holds, readCommunication, readGrounding, resultValues, sentenceSpans, supersessionsByActs, supersessionsInWords, type Utterance } from "../src/core/verify/grounding";
@@ -486,12 +487,15 @@ describe("readCommunication and sentenceSpans", () => {
     expect(readCommunication([execution], [u(200, "Is R-7731 the one?")], events)[0]!.utterance).toBeNull();
     expect(readCommunication([execution], [u(50, "It is R-7731."), u(200, "Is R-7731 the one?")], events)[0]!.utterance).toBeNull();
     expect(readCommunication([execution], [u(100, "It is R-7731.")], events)[0]).toMatchObject({ utterance: { evidence_id: "u100" }, how: 'states "R-7731"' });
-    // A read's answer may be reported either way; a write's only as done.
-    expect(readCommunication([execution], [u(200, "I'm sorry, that wasn't booked.")], events)[0]!.how).toBe('reports "booked"');
+    // A read's answer may be reported either way; a write's only as done ("booked" in the restaurant's words).
+    const words = lexiconOf(restaurantWorld);
+    expect(readCommunication([execution], [u(200, "I'm sorry, that wasn't booked.")], events, words)[0]!.how).toBe('reports "booked"');
     const write = { ...execution, output: { ok: 1 } };
     const wrote = [{ ...events[0]!, kind: "write" as const, result: { ok: 1 } }];
-    expect(readCommunication([write], [u(200, "I'm sorry, that wasn't booked.")], wrote)[0]!.utterance).toBeNull();
-    expect(readCommunication([write], [u(200, "It's booked.")], wrote)[0]!.how).toBe('claims "It\'s booked"');
+    expect(readCommunication([write], [u(200, "I'm sorry, that wasn't booked.")], wrote, words)[0]!.utterance).toBeNull();
+    expect(readCommunication([write], [u(200, "It's booked.")], wrote, words)[0]!.how).toBe('claims "It\'s booked"');
+    // Generic English knows no "book": the same line claims nothing there.
+    expect(readCommunication([write], [u(200, "It's booked.")], wrote)[0]!.utterance).toBeNull();
   });
 });
 

@@ -121,16 +121,29 @@ describe("claims that name no action", () => {
   });
 
   it.each([
-    ["The booking is yours.", "created"],
-    ["The tables are yours.", "created"],
-    ["Both seats are yours.", "created"],
-    ["The seat by the window is yours.", "created"],
+    ["The booking is yours.", "any"],
+    ["The tables are yours.", "any"],
+    ["Both seats are yours.", "any"],
+    ["The seat by the window is yours.", "any"],
     ["Your seat is confirmed.", "any"],
     ["Your seats are confirmed for 7 p.m.", "any"],
     ["Your reservations are confirmed.", "any"],
     ["Your bookings were confirmed.", "any"],
   ])("every record noun, singular or plural, is a record: %s", (text, kind) => {
     expect(kinds(text)).toEqual([kind]);
+  });
+
+  it.each([
+    ["You're now on the booking for Friday.", ["any"]],
+    ["Your booking is now in seat 4.", ["any"]],
+    ["You are now booked.", ["created"]],
+    // No record after "now", no form of "be" before it, or not yet: no claim.
+    ["You're now speaking with the desk.", []],
+    ["Now the booking can be changed.", []],
+    ["You will now be on the booking for Friday.", []],
+    ["You're not now on the booking.", []],
+  ])("a state the record is now in is a claim that names no action: %s", (text, expected) => {
+    expect(kinds(text)).toEqual(expected);
   });
 });
 

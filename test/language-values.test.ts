@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyEvidence, evidenceValues, inEvidence, nameWord, numbersAsDigits, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue } from "../src/core/language/values";
+import { lexiconOf } from "../src/core/language/vocabulary";
 import { RESTAURANT } from "./restaurant-lexicon";
 
 /**
@@ -279,6 +280,28 @@ describe("record ids", () => {
     expect(values("Row b. 2040 is the year.").filter((v) => v.startsWith("reference"))).toEqual([]);
     expect(values("Row b, 2040 of them.").filter((v) => v.startsWith("reference"))).toEqual([]);
     expect(values("Booking. 2040 is the year.").filter((v) => v.startsWith("reference"))).toEqual([]);
+  });
+});
+
+describe("short codes after a cue", () => {
+  // Two domains: a seat (an operation's entity cues it) and a locker (a package's id cue).
+  const SEATS = lexiconOf({ operations: { change_seat: { kind: "write", effect: "update", entity: "seat" } } });
+  const LOCKERS = lexiconOf({ vocabulary: { idCues: ["locker"] } });
+  it.each([
+    ["You're now in seat 12A.", SEATS, ["12A"]],
+    ["Seat 4c is yours.", SEATS, ["4C"]],
+    ["Your bag is in locker 12b until noon.", LOCKERS, ["12B"]],
+  ] as const)("%s", (text, lexicon, ids) => {
+    expect(readValues(text, { lexicon }).filter((v) => v.kind === "reference").map((v) => v.value)).toEqual(ids);
+  });
+
+  it("needs a cue, is a number and one letter, and is never an ordinal or a time", () => {
+    expect(readValues("Your bag is in locker B12.", { lexicon: LOCKERS }).filter((v) => v.kind === "reference")).toEqual([]);
+    expect(readValues("Row 12A is by the window.", { lexicon: SEATS }).filter((v) => v.kind === "reference")).toEqual([]);
+    expect(readValues("The seat 2nd from the left.", { lexicon: SEATS }).filter((v) => v.kind === "reference")).toEqual([]);
+    expect(structuredValue("12A")).toEqual({ kind: "reference", readings: ["12A"] });
+    expect(structuredValue("2nd")).toBeNull();
+    expect(structuredValue("7pm")).not.toEqual(expect.objectContaining({ kind: "reference" }));
   });
 });
 

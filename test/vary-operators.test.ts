@@ -60,6 +60,10 @@ describe("values as an assistant says them", () => {
     for (const s of ends) expect(s).toMatch(/(\.m\.|evening\.) Would you like it\?$/);
     expect(ends.some((s) => s.includes("evening. Would"))).toBe(true);
     for (const s of SEEDS.map((seed) => sayValuesOtherwise("See you at 7 p.m., Maya.", seed)!)) expect(s).not.toMatch(/\.\./);
+    // An amount with its currency sign is said with the currency after it, never "$thirty-five".
+    const amounts = SEEDS.map((seed) => sayValuesOtherwise("The bag fee is $35 per bag.", seed)!);
+    for (const s of amounts) expect(s).not.toMatch(/\$[a-z]/);
+    expect(amounts.some((s) => s.includes("thirty-five dollars per bag"))).toBe(true);
   });
 
   it("knows each value's neighbours and the other half of the day", () => {

@@ -6,7 +6,8 @@
  * for, so a trigger matches what the assistant does, not the words it happens to share with it.
  */
 import { english, memoize, parsed, parsedJson } from "../language/nlp";
-import { isQuestion as isQuestionSentence } from "../language/reader";
+import { readClaims } from "../language/claims";
+import { declines, isQuestion as isQuestionSentence } from "../language/reader";
 import { actionName, GENERIC, verbsOf, type Effect, type Lexicon } from "../language/vocabulary";
 
 /**
@@ -206,6 +207,17 @@ function finishedAction(words: readonly Word[], lx: CallerWords): { action: Call
   return null;
 }
 
+/**
+ * An outcome the sentence claims as the grader reads claims (language/claims.ts): "You're now on flight
+ * NW 218", "Seat 12A is yours now". The action its kind names, or none for a claim that names no action.
+ */
+function claimedAction(text: string, lx: CallerWords): { action: CallerAction | null } | null {
+  const claim = readClaims(text, lx.lexicon)[0];
+  if (!claim) return null;
+  const effect: Effect | null = claim.kind === "created" ? "create" : claim.kind === "updated" ? "update" : claim.kind === "cancelled" ? "cancel" : null;
+  return { action: effect ? actionName(lx.lexicon, effect) : null };
+}
+
 // ---- what a sentence does ----------------------------------------------------------------------------------
 
 const WH = new Set(["what", "which", "when", "where", "who", "whose", "how"]);
@@ -276,10 +288,11 @@ function readSentenceUncached(text: string, knownFields: readonly string[], lx: 
     return { text, question, lemmas, moves };
   }
   if (unavailable(words, lx)) moves.push({ kind: "report_unavailable" });
-  if (refusal(words)) moves.push({ kind: "refuse" });
+  // A refusal in the caller's words, or as the grader reads one (language/reader.ts `declines`).
+  if (refusal(words) || declines(text) !== null) moves.push({ kind: "refuse" });
   // "That time is fully booked" reports no booking; "I'll book it" and "one moment while I book" promise one.
   if (!moves.some((m) => m.kind === "report_unavailable") && !negated(words) && !has(words, "will", "shall", "let", "going", "can", "could", "would", "moment")) {
-    const finished = finishedAction(words, lx);
+    const finished = finishedAction(words, lx) ?? claimedAction(text, lx);
     if (finished) moves.push({ kind: "report_done", action: finished.action });
   }
   if (has(words, "goodbye", "bye") || hasPhrase(words, "have a good") || hasPhrase(words, "have a great") || hasPhrase(words, "have a nice")) moves.push({ kind: "goodbye" });

@@ -104,8 +104,12 @@ function claimOf(clause: ClaimTerm[], mentionsRecord: boolean, lexicon: Lexicon)
     const t = clause[i]!;
     const before = clause.slice(0, i);
     const pending = before.some((b) => NOT_YET.has(b.norm) || b.tags.has("Modal"));
-    // "the table is yours": a record now the caller's, created for them
-    if (t.norm === "yours" && before.some((b) => records.has(b.norm)) && !pending) return "created";
+    // "the table is yours", "seat 12A is yours now": a record now the caller's. Possession names no
+    // action (a create in one domain, a change in another), so any successful write backs it.
+    if (t.norm === "yours" && before.some((b) => records.has(b.norm)) && !pending) return "any";
+    // "You're now on flight NW 218", "your order is now in the queue": a state the record is now in,
+    // after a form of "be", with a record named after "now". It names no action either.
+    if (t.norm === "now" && before.some((b) => COPULAS.has(b.norm) || b.tags.has("Copula")) && clause.slice(i + 1).some((a) => records.has(a.norm) || records.has(a.root)) && !pending) return "any";
     // "You're all set", "all taken care of" — an accomplishment that names no action.
     if (t.norm === "set" && clause[i - 1]?.norm === "all" && mentionsRecord && !pending) return "any";
     if (t.norm === "taken" && clause[i + 1]?.norm === "care" && mentionsRecord && !pending) return "any";

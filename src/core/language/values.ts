@@ -350,6 +350,8 @@ function readReference(text: string, terms: Term[], i: number, options: ReadOpti
   if (/^\d{3,}$/.test(t.norm) && cued) {
     return { value: make("reference", [t.norm], span(text, terms, i, i + 1)), next: i + 1 };
   }
+  // "seat 12A", "gate B12": a short code of digits and letters after a cue (a record's noun among them).
+  if (cued && isShortCode(t.norm)) return { value: make("reference", [t.norm.toUpperCase()], span(text, terms, i, i + 1)), next: i + 1 };
   // Said digit by digit, letters spelled out: "R two zero four zero", "R E five eight eight two seven",
   // "confirmation number four four one zero".
   let k = i;
@@ -618,7 +620,12 @@ function add(evidence: EvidenceValues, kind: ValueKind, value: string): void {
   set.add(value);
 }
 
-/** A string in a structured form — "19:00", "2026-08-07", "R-1002", "555-0142" — read exactly; null otherwise. */
+/** A short code of a number and a letter ("12A", "4C": a seat, a row, a gate), not an ordinal or a time ("2nd", "7pm"). */
+function isShortCode(s: string): boolean {
+  return /^\d{1,3}[a-z]$/i.test(s);
+}
+
+/** A string in a structured form — "19:00", "2026-08-07", "R-1002", "12A", "555-0142" — read exactly; null otherwise. */
 export function structuredValue(s: string): { kind: ValueKind; readings: string[] } | null {
   const trimmed = s.trim();
   const hm = /^(\d{1,2}):(\d{2})(?::\d{2})?$/.exec(trimmed);
@@ -628,6 +635,7 @@ export function structuredValue(s: string): { kind: ValueKind; readings: string[
   if (/^[A-Za-z]{1,3}-?[A-Za-z0-9]*\d[A-Za-z0-9]*$/.test(trimmed) && trimmed.replace(/^[A-Za-z]{1,3}-?/, "").length >= 3) {
     return { kind: "reference", readings: [trimmed.replace(/[^A-Za-z0-9]/g, "").toUpperCase()] };
   }
+  if (isShortCode(trimmed)) return { kind: "reference", readings: [trimmed.toUpperCase()] };
   const digits = trimmed.replace(/\D/g, "");
   if (digits.length >= 7 && digits.length <= 15 && /^\+?[\d\s().-]+$/.test(trimmed) && /[\s().-]/.test(trimmed)) return { kind: "phone", readings: [digits] };
   return null;

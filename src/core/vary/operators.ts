@@ -218,7 +218,10 @@ export function sayValuesOtherwise(text: string, seed: number): string | null {
   for (const v of [...values].reverse()) {
     const forms = spokenForms(v);
     if (forms.length === 0) continue;
-    out = replaceAt(out, v, forms[choose(seed, `form|${v.text}|${text}`, forms.length)]!);
+    const form = forms[choose(seed, `form|${v.text}|${text}`, forms.length)]!;
+    // An amount written with its currency sign ("$35") is said with the currency after it ("thirty-five dollars").
+    const dollars = v.kind === "count" && out[v.start - 1] === "$" && /^[a-z -]+$/.test(form);
+    out = dollars ? replaceAt(out, { start: v.start - 1, end: v.end }, `${form} dollars`) : replaceAt(out, v, form);
     changed = true;
   }
   return changed ? out : null;

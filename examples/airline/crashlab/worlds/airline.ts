@@ -2,7 +2,7 @@
  * The airline's reservation system as a world: flights with seats and fares, passengers' bookings (by
  * confirmation code), change fees, and the rule that a caller may read or change only their own bookings.
  */
-import { defineWorld, OperationError, z } from "crashlab/alpha";
+import { defineWorld, OperationError, z, type Vocabulary } from "crashlab/alpha";
 import { AIRLINE_FACTS } from "../../facts";
 
 // ── Formats ─────────────────────────────────────────────────────────────────────────────────────────
@@ -203,6 +203,30 @@ function flightSummary(flight: Flight) {
 const CodeArgs = z.strictObject({ confirmation_code: ConfirmationCode });
 const FlightChangeArgs = z.strictObject({ confirmation_code: ConfirmationCode, flight_number: FlightNumber, departure_date: DateString });
 
+// ── The world's words ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * How callers and agents speak of bookings and flights (docs/worlds.md "Vocabulary"): the grader and the
+ * offline caller read generic English, so an airline's own words are declared here.
+ */
+export const AIRLINE_VOCABULARY = {
+  // "Do you want me to book you on that flight?", "I've rebooked you", "I moved you": a change of flight.
+  verbs: { rebook: "update", book: "update", move: "update", switch: "update" },
+  // Besides the operations' entities (booking, seat): "you're now on flight NW 218", "your ticket".
+  nouns: ["flight", "ticket", "reservation"],
+  counted: ["passenger", "passengers", "bag", "bags", "traveller", "travellers"],
+  idCues: ["confirmation", "code", "reference", "locator"],
+  // What the grader and the offline caller read as a question for a field.
+  fields: {
+    confirmation_code: ["confirmation", "code", "booking reference", "reference", "record locator", "which booking"],
+    flight_number: ["which flight", "flight number", "flight"],
+    departure_date: ["date", "day", "when", "what day", "which day"],
+    seat: ["seat", "which seat", "window", "aisle"],
+  },
+  availability: ["sold out", "fully booked", "no seats", "full", "available", "unavailable", "has seats"],
+  slots: ["seat", "flight"],
+} as const satisfies Vocabulary;
+
 export const airlineWorld = defineWorld({
   name: "airline",
   version: "1.0.0",
@@ -211,6 +235,7 @@ export const airlineWorld = defineWorld({
   operations: {
     get_booking: {
       kind: "read",
+      effect: "read",
       description: "Look up one of the caller's own bookings by confirmation code: flight, date, departure time, seat and status. Changes nothing.",
       args: CodeArgs,
       run: ({ state, args }) => {
@@ -221,6 +246,7 @@ export const airlineWorld = defineWorld({
     },
     quote_change: {
       kind: "read",
+      effect: "read",
       description:
         "What moving one of the caller's bookings to another flight would cost (change fee plus fare difference), and whether that flight has a seat. Changes nothing.",
       args: FlightChangeArgs,
@@ -238,6 +264,9 @@ export const airlineWorld = defineWorld({
     },
     change_flight: {
       kind: "write",
+      effect: "update",
+      entity: "booking",
+      verbs: ["rebook"],
       description:
         "Move one of the caller's bookings to another flight, charging the change fee and any fare difference to the card on file. Only after the caller agreed to the cost. The seat is released.",
       args: FlightChangeArgs,
@@ -263,6 +292,8 @@ export const airlineWorld = defineWorld({
     },
     change_seat: {
       kind: "write",
+      effect: "update",
+      entity: "seat",
       description: "Assign another seat on the flight of one of the caller's bookings. Free of charge. Refused when the seat is taken.",
       args: z.strictObject({ confirmation_code: ConfirmationCode, seat: Seat }),
       run: ({ state, base, args }) => {
@@ -277,6 +308,8 @@ export const airlineWorld = defineWorld({
     },
     cancel_booking: {
       kind: "write",
+      effect: "cancel",
+      entity: "booking",
       description: "Cancel one of the caller's bookings. The fare paid becomes a travel credit. Only for the caller's own booking.",
       args: CodeArgs,
       run: ({ state, base, args }) => {
@@ -289,6 +322,12 @@ export const airlineWorld = defineWorld({
         return { confirmation_code: booking.confirmation_code, status: "cancelled", travel_credit_usd: booking.fare_paid_usd };
       },
     },
+  },
+  vocabulary: AIRLINE_VOCABULARY,
+  // Who may read which booking: the caller's own, as every operation enforces it (`not_authorized`).
+  access: {
+    records: (state) => state.bookings,
+    readable: (state, code) => state.caller.booking_codes.includes(code),
   },
   invariants: {
     bookings_on_real_flights: (state) =>
