@@ -241,6 +241,14 @@ describe("facts the answer must contain", () => {
     expect(checkFacts([seats], lines("Up to ten guests."), RESTAURANT).map((v) => v.detail)).toEqual(['max_party: no count 8 ("8") was said']);
   });
 
+  it("a typed fact said as it is written counts where no word around it cues its kind", () => {
+    const seat = fact({ key: "seat", value: "21C" });
+    expect(checkFacts([seat], lines("You're sitting in 21C on flight NW 214."), RESTAURANT).map((v) => [v.ok, v.detail])).toEqual([[true, 'seat: "21C" said in utt.assistant.1']]);
+    expect(checkFacts([seat], lines("You're sitting in 21D on flight NW 214."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
+    const id = fact({ key: "reservation", value: "R-2040" });
+    expect(checkFacts([id], lines("It's R 2040."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
+  });
+
   it("a words fact is found as the words in a row, in any utterance", () => {
     const address = fact({ key: "address", value: "14 Quay Street" });
     for (const text of ["We're at 14 Quay St.", "The address is 14 QUAY STREET."]) {

@@ -692,6 +692,9 @@ export function checkFacts(facts: readonly ExpectedFact[], utterances: readonly 
         const hit = readValues(u.text, { lexicon }).find((v) => sameValue(v, expected));
         if (hit) return { fact, ok: true, detail: `${fact.key}: ${describeValue({ utterance: u, value: hit })} states ${fact.value}`, evidence_ids: [u.evidence_id] };
       }
+      // Said as it is written ("You're sitting in 21C"), where no word around it cues its kind.
+      const literal = utterances.find((u) => typeof fact.value === "string" && containsWords(textWords(u.text), textWords(fact.value)));
+      if (literal) return { fact, ok: true, detail: `${fact.key}: "${fact.value}" said in ${literal.evidence_id}`, evidence_ids: [literal.evidence_id] };
       return { fact, ok: false, detail: `${fact.key}: no ${KIND_NAMES[expected.kind]} ${expected.readings.join(" or ")} ("${fact.value}") was said`, evidence_ids: utterances.map((u) => u.evidence_id) };
     }
     if (expected.kind === "text") return { fact, ok: false, detail: `${fact.key}: "${fact.value}" is not a time, date, count, amount, phone number or record id, so it cannot be contradicted; use must "contain"`, evidence_ids: [] };
