@@ -283,6 +283,22 @@ describe("record ids", () => {
   });
 });
 
+describe("record ids spelled out with letters among the digits", () => {
+  it.each([
+    ["Your reservation number is R, zero, zero, D, five, one, nine.", "R00D519"],
+    ["Your reservation number is R six three one E nine eight.", "R631E98"],
+    ["Your reservation number is R dash 8 F F 3 8 8.", "R8FF388"],
+    ["Your code is Q X seven K two B.", "QX7K2B"],
+  ])("%s", (text, id) => {
+    expect(readValues(text, { lexicon: RESTAURANT }).filter((v) => v.kind === "reference").map((v) => v.value)).toEqual([id]);
+  });
+
+  it("stops at a word that is no letter of an id, and keeps a phone number a phone number", () => {
+    expect(readValues("It's R two zero four zero a table for two.", { lexicon: RESTAURANT }).filter((v) => v.kind === "reference").map((v) => v.value)).toEqual(["R2040"]);
+    expect(readValues("Call five five five, zero one four two.", { lexicon: RESTAURANT }).map((v) => v.kind)).toEqual(["phone"]);
+  });
+});
+
 describe("short codes after a cue", () => {
   // Two domains: a seat (an operation's entity cues it) and a locker (a package's id cue).
   const SEATS = lexiconOf({ operations: { change_seat: { kind: "write", effect: "update", entity: "seat" } } });

@@ -315,7 +315,7 @@ const DIGIT_WORDS: Record<string, string> = { zero: "0", oh: "0", one: "1", two:
  * "five five five, zero one four two", "oh one four two", "555 zero one four two" (digit groups too, when
  * `groups`). Its digits, whether a digit was said in words, and where it ends; null when none.
  */
-function digitRunAt(terms: Term[], i: number, groups: boolean): { digits: string; words: boolean; next: number } | null {
+function digitRunAt(terms: Term[], i: number, groups: boolean, least = 2): { digits: string; words: boolean; next: number } | null {
   let digits = "";
   let words = false;
   let j = i;
@@ -328,8 +328,8 @@ function digitRunAt(terms: Term[], i: number, groups: boolean): { digits: string
     else break;
     j++;
   }
-  // "oh" alone is an exclamation; "one" alone a pronoun: a run is at least two digits.
-  return j - i >= 2 ? { digits, words, next: j } : null;
+  // "oh" alone is an exclamation; "one" alone a pronoun: a run is at least two digits (inside an id, one).
+  return j - i >= least ? { digits, words, next: j } : null;
 }
 
 function readReference(text: string, terms: Term[], i: number, options: ReadOptions): Match {
@@ -358,10 +358,38 @@ function readReference(text: string, terms: Term[], i: number, options: ReadOpti
   let letters = "";
   while (k < i + 3 && /^[a-z]$/.test(terms[k]?.norm ?? "") && !NOT_ID_LETTERS.has(terms[k]!.norm) && terms[k]!.sentence === t.sentence && /^[\s,-]*$/.test(terms[k]!.post)) letters += terms[k++]!.norm;
   if (letters || cued) {
-    const run = k < terms.length && terms[k]!.sentence === t.sentence ? digitRunAt(terms, k, true) : null;
-    // Seven digits or more said after a cue alone ("number five five five, zero one four two") are a phone number.
-    if (run && run.digits.length >= 3 && (letters || run.digits.length < 7) && (run.words || run.next - k > 1 || letters.length > 1)) {
-      return { value: make("reference", [(letters + run.digits).toUpperCase()], span(text, terms, i, run.next)), next: run.next };
+    // Each part follows the one before with only spaces, commas or dashes between, in the same sentence; a
+    // spoken "dash" between parts is skipped ("R dash 8 F F 3 8 8").
+    const joins = (m: number) => m < terms.length && terms[m]!.sentence === t.sentence && (m === i || /^[\s,-]*$/.test(terms[m - 1]!.post));
+    const skipDash = (m: number) => (joins(m) && (terms[m]!.norm === "dash" || terms[m]!.norm === "hyphen") ? m + 1 : m);
+    const first = skipDash(k);
+    const run = joins(first) ? digitRunAt(terms, first, true, letters ? 1 : 2) : null;
+    if (run) {
+      let id = letters + run.digits;
+      let digits = run.digits.length;
+      let words = run.words;
+      let next = run.next;
+      // Letters and digits may alternate after the first run: "R six three one E nine eight", "R, zero, zero, D, five, one, nine".
+      for (;;) {
+        let m = skipDash(next);
+        let more = "";
+        while (more.length < 3 && joins(m) && /^[a-z]$/.test(terms[m]!.norm) && !NOT_ID_LETTERS.has(terms[m]!.norm)) more += terms[m++]!.norm;
+        const tail = more && joins(m) ? digitRunAt(terms, m, true, 1) : null;
+        // Letters may end the id where its sentence or clause ends ("Q X seven K two B.").
+        if (!tail && more && !joins(m)) {
+          id += more;
+          next = m;
+        }
+        if (!tail) break;
+        id += more + tail.digits;
+        digits += tail.digits.length;
+        words ||= tail.words;
+        next = tail.next;
+      }
+      // Seven digits or more said after a cue alone ("number five five five, zero one four two") are a phone number.
+      if ((digits >= 3 || (letters && digits >= 2 && id.length >= 5)) && (letters || id !== run.digits || digits < 7) && (words || next - first > 1 || letters.length > 1)) {
+        return { value: make("reference", [id.toUpperCase()], span(text, terms, i, next)), next };
+      }
     }
   }
   return null;
