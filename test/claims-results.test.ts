@@ -461,6 +461,10 @@ describe("availabilitySaid: what a sentence says about a boolean result", () => 
       ["Not at nine, but we have seven.", "available", null],
       ["Nine is full; however, we have seven.", "available", null],
       ["Nine is full, so we have seven instead.", "available", null],
+      // Clause by clause: a clause about something else says nothing of availability.
+      ["Flight 214 has seats, and moving your booking costs $75; there's no fare difference.", "available", null],
+      ["Flight 214 has seats, and the change costs $75.", "available", true],
+      ["Flight 214 is full, and the next one leaves at noon.", "available", false],
       // A form of the field's own word counts ("closing" for a `close` flag).
       ["The doors are closing now.", "close", true],
     ];

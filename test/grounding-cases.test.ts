@@ -245,6 +245,8 @@ describe("facts the answer must contain", () => {
     const seat = fact({ key: "seat", value: "21C" });
     expect(checkFacts([seat], lines("You're sitting in 21C on flight NW 214."), RESTAURANT).map((v) => [v.ok, v.detail])).toEqual([[true, 'seat: "21C" said in utt.assistant.1']]);
     expect(checkFacts([seat], lines("You're sitting in 21D on flight NW 214."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([seat], lines("You're in seat two, one, C on flight NW 214."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
+    expect(checkFacts([seat], lines("You're in seat two, one, D on flight NW 214."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
     const id = fact({ key: "reservation", value: "R-2040" });
     expect(checkFacts([id], lines("It's R 2040."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
   });

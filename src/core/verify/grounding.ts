@@ -11,7 +11,7 @@ import type { WorldEvent } from "../world/types";
 import { parsedJson } from "../language/nlp";
 import { readClaims, type OutcomeClaim } from "../language/claims";
 import { GENERIC, toolOutcome, type Lexicon } from "../language/vocabulary";
-import { isQuestion, read, readOutcome } from "../language/reader";
+import { isQuestion, read, readOutcome, type Word } from "../language/reader";
 import { emptyEvidence, evidenceValues, inEvidence, numbersAsDigits, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue, type ValueKind } from "../language/values";
 
 /** An assistant turn with its evidence id (`utt.assistant.<n>`). */
@@ -435,15 +435,36 @@ function booleanFields(output: unknown): Array<{ field: string; value: boolean }
  * 7") is not read; "taken care of" is no room taken.
  */
 export function availabilitySaid(sentence: string, field: string): boolean | null {
-  const words = read(sentence).words;
+  const all = read(sentence).words;
   const fieldWords = field.toLowerCase().split(/[^a-z]+/).filter(Boolean);
   const names = (w: { word: string; lemma: string }) => fieldWords.some((f) => w.word === f || w.lemma === f || w.word === `un${f}`);
-  const noRoom = (i: number) => NO_ROOM.has(words[i]!.word) && !(words[i]!.word === "taken" && words[i + 1]?.word === "care") && !(words[i]!.word === "sold" && words[i + 1]?.word !== "out");
-  const exists = (i: number) => THERE_IS.has(words[i]!.word) || THERE_IS.has(words[i]!.lemma) || (words[i]!.word === "there" && words[i + 1]?.lemma === "be");
-  if (!words.some((w, i) => names(w) || exists(i) || noRoom(i))) return null;
-  // A leading "No" answers something ("No problem, we have…"); later it negates ("there is no table").
-  const negative = words.some((w, i) => (NEGATING.has(w.word) && !(i === 0 && w.word === "no")) || noRoom(i) || fieldWords.some((f) => w.word === `un${f}`));
-  if (negative && words.some((w) => w.word === "but" || w.word === "however" || w.word === "instead")) return null;
+  // Read clause by clause (at commas, semicolons, colons, dashes and "and"): a clause that says nothing of
+  // availability says nothing either way ("…has seats, and there's no fare difference" has seats).
+  const clauses: Word[][] = [];
+  for (const s of read(sentence).sentences)
+    for (const c of s.clauses) {
+      clauses.push([]);
+      for (const w of c) {
+        if (w.word === "and" && clauses.at(-1)!.length > 0) clauses.push([]);
+        clauses.at(-1)!.push(w);
+      }
+    }
+  const said: boolean[] = [];
+  for (const words of clauses) {
+    const noRoom = (i: number) => NO_ROOM.has(words[i]!.word) && !(words[i]!.word === "taken" && words[i + 1]?.word === "care") && !(words[i]!.word === "sold" && words[i + 1]?.word !== "out");
+    const exists = (i: number) => THERE_IS.has(words[i]!.word) || THERE_IS.has(words[i]!.lemma) || (words[i]!.word === "there" && words[i + 1]?.lemma === "be");
+    if (!words.some((w, i) => names(w) || exists(i) || noRoom(i))) continue;
+    // A leading "No" answers something ("No problem, we have…"); later it negates ("there is no table").
+    const first = all.indexOf(words[0]!);
+    said.push(!words.some((w, i) => (NEGATING.has(w.word) && !(first + i === 0 && w.word === "no")) || noRoom(i) || fieldWords.some((f) => w.word === `un${f}`)));
+  }
+  if (said.length === 0) return null;
+  const negative = said.some((x) => !x);
+  // A sentence that says both is not read: clauses that disagree, or a negation anywhere with "but",
+  // "however" or "instead" ("not at 9, but we have 7").
+  if (negative && said.some((x) => x)) return null;
+  const negated = all.some((w, i) => NEGATING.has(w.word) && !(i === 0 && w.word === "no"));
+  if ((negative || negated) && all.some((w) => w.word === "but" || w.word === "however" || w.word === "instead")) return null;
   return !negative;
 }
 
@@ -677,6 +698,26 @@ function topicSentences(text: string, about: readonly string[]): Array<{ start: 
     .map((terms) => ({ start: terms[0]!.offset.start, end: terms[terms.length - 1]!.offset.start + terms[terms.length - 1]!.offset.length }));
 }
 
+/** Words with each run of single characters and digits that holds a digit joined into one ("two, one, C" → 21c). */
+function spelled(words: readonly string[]): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length > 1 && run.some((w) => /\d/.test(w))) out.push(run.join(""));
+    else out.push(...run);
+    run = [];
+  };
+  for (const w of words) {
+    if (/^[\p{L}\d]$/u.test(w) || /^\d+$/.test(w)) run.push(w);
+    else {
+      flush();
+      out.push(w);
+    }
+  }
+  flush();
+  return out;
+}
+
 /** Each expected fact against everything the assistant said: contained, or never contradicted near its topic. */
 export function checkFacts(facts: readonly ExpectedFact[], utterances: readonly Utterance[], lexicon: Lexicon = GENERIC): FactVerdict[] {
   return facts.map((fact) => {
@@ -693,7 +734,7 @@ export function checkFacts(facts: readonly ExpectedFact[], utterances: readonly 
         if (hit) return { fact, ok: true, detail: `${fact.key}: ${describeValue({ utterance: u, value: hit })} states ${fact.value}`, evidence_ids: [u.evidence_id] };
       }
       // Said as it is written ("You're sitting in 21C"), where no word around it cues its kind.
-      const literal = utterances.find((u) => typeof fact.value === "string" && containsWords(textWords(u.text), textWords(fact.value)));
+      const literal = utterances.find((u) => typeof fact.value === "string" && (containsWords(textWords(u.text), textWords(fact.value)) || containsWords(spelled(textWords(u.text)), spelled(textWords(fact.value)))));
       if (literal) return { fact, ok: true, detail: `${fact.key}: "${fact.value}" said in ${literal.evidence_id}`, evidence_ids: [literal.evidence_id] };
       return { fact, ok: false, detail: `${fact.key}: no ${KIND_NAMES[expected.kind]} ${expected.readings.join(" or ")} ("${fact.value}") was said`, evidence_ids: utterances.map((u) => u.evidence_id) };
     }
