@@ -375,8 +375,8 @@ function readReference(text: string, terms: Term[], i: number, options: ReadOpti
         let more = "";
         while (more.length < 3 && joins(m) && /^[a-z]$/.test(terms[m]!.norm) && !NOT_ID_LETTERS.has(terms[m]!.norm)) more += terms[m++]!.norm;
         const tail = more && joins(m) ? digitRunAt(terms, m, true, 1) : null;
-        // Letters may end the id where its sentence or clause ends ("Q X seven K two B.").
-        if (!tail && more && !joins(m)) {
+        // Letters may end the id ("Q X seven K two B.", "L M 4 P 9 Z has been cancelled").
+        if (!tail && more) {
           id += more;
           next = m;
         }
