@@ -475,6 +475,34 @@ describe("availabilitySaid: what a sentence says about a boolean result", () => 
 // ── Communication and sentences, directly ──────────────────────────────────────────────────────────
 
 describe("readCommunication and sentenceSpans", () => {
+  it("a read's yes-or-no answer is communicated by a statement that agrees with it, in any domain's words, and not by one that contradicts it or asks", () => {
+    const u = (start_ms: number, text: string): Utterance => ({ role: "assistant", text, start_ms, end_ms: start_ms + 100, evidence_id: `u${start_ms}` });
+    // Fields and things from three domains; openers and places generated around them.
+    const domains = [
+      { field: "free", thing: "a service slot", day: "Thursday" },
+      { field: "available", thing: "a seat", day: "the 9:40 flight" },
+      { field: "open", thing: "an appointment", day: "Monday morning" },
+    ];
+    const openers = ["Yes, ", "Good news: ", "", "I checked, and "];
+    for (const d of domains)
+      for (const [k, opener] of openers.entries()) {
+        const output = { [d.field]: true, when: "x" };
+        const execution = { call_id: "c1", name: "look", arguments: {}, raw_arguments: "{}", status: "completed" as const, output, requested_ms: 0, completed_ms: 100, world_seq: 1 };
+        const events = [{ seq: 1, at_ms: 100, operation: "look", kind: "read" as const, args: {}, outcome: "ok" as const, result: output, patches: [], cause: { trial: "t", call_id: "c1" } }];
+        const yes = `${opener}we have ${d.thing} ${d.field === "free" ? "free " : ""}on ${d.day}. Nothing is changed yet.`;
+        const said = readCommunication([execution], [u(200 + k, yes)], events)[0]!;
+        expect(said.utterance?.evidence_id, yes).toBe(`u${200 + k}`);
+        // The same words against a result that says no: they contradict it, so they communicate nothing.
+        const no = { ...output, [d.field]: false };
+        const claim = yes.slice(0, yes.indexOf(".") + 1);
+        const contradicted = readCommunication([{ ...execution, output: no }], [u(200, claim)], [{ ...events[0]!, result: no }])[0]!;
+        expect(contradicted.utterance, claim).toBeNull();
+        expect(readCommunication([execution], [u(200, claim)], events)[0]!.how, claim).toBe(`says "${claim}"`);
+        // Asked, not said.
+        expect(readCommunication([execution], [u(200, `Do we have ${d.thing} on ${d.day}?`)], events)[0]!.utterance).toBeNull();
+      }
+  });
+
   it("spans each sentence with whether it asks", () => {
     const text = "You're booked. Anything else? Bye.";
     expect(sentenceSpans(text)).toEqual([

@@ -575,6 +575,9 @@ export function readCommunication(executions: readonly ToolExecution[], utteranc
       const statements = sentenceSpans(utterance.text).filter((s) => !s.question);
       const value = readValues(utterance.text, { lexicon }).find((v) => holds(result, v) && statements.some((s) => v.start >= s.start && v.end <= s.end));
       if (value) return { execution, utterance, how: `states "${value.text}"` };
+      // A read's yes-or-no answer said as such: an availability statement that agrees with a boolean it returned.
+      const answered = write ? undefined : statements.find((s) => booleanFields(execution.output).some(({ field, value }) => availabilitySaid(s.text, field) === value));
+      if (answered) return { execution, utterance, how: `says "${answered.text}"` };
     }
     return { execution, utterance: null, how: null };
   });
