@@ -20,6 +20,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 const tier = (names: string[]) => names.map((n) => `test/${n}.test.ts`);
 
 const TRIALS = tier([
+  "airline-package",
   "artifacts-policy",
   "audio-frames",
   "azure",
@@ -31,6 +32,7 @@ const TRIALS = tier([
   "crawl-audio",
   "data-flag",
   "determinism",
+  "disclosure-run",
   "duration-limit",
   "endpoints",
   "faults",
@@ -67,6 +69,7 @@ const TRIALS = tier([
   "transcript-wording",
   "trial-stages",
   "variation",
+  "vary-run",
   "walk-run",
   "warnings",
   "workers",

@@ -32,6 +32,8 @@ export const PLAN = definePlan({
   // Two trials at once: each has its own world, session and virtual clock, so results do not depend on it.
   defaults: { concurrency: 2 },
   gates: {
+    // Every required check, `no_disclosure` among them: the restaurant world declares who may read which
+    // reservation (crashlab/worlds/restaurant.ts, `access`), so no trial may tell a caller another guest's.
     outcome: { required: true, min_pass_rate: 1 },
     no_double_booking: { required: true, min_pass_rate: 1 },
     yields_to_interruption: { required: true, min_pass_rate: 1 },

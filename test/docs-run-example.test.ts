@@ -6,6 +6,7 @@ import { AgendaFollower } from "../src/core/caller/agenda-follower";
 import { callerScript } from "../src/core/caller/script";
 import { main } from "../src/core/cli/main";
 import { loadDataset } from "../src/core/dataset/load";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 /*
  * The RUN example that ships with the docs (docs/examples/run-dataset.json, shown in docs/conversations.md)
@@ -63,7 +64,7 @@ describe("the RUN example in the docs", () => {
       return m[2] ? { speaker: "caller" as const, intent: m[2], text: m[3]! } : { speaker: "assistant" as const, text: m[3]! };
     });
 
-    const follower = new AgendaFollower(callerScript(loadDataset(EXAMPLE).dataset.scenarios[0]!, "caller"));
+    const follower = new AgendaFollower(callerScript(loadDataset(EXAMPLE).dataset.scenarios[0]!, "caller", RESTAURANT));
     const said: Array<{ intent: string; text: string }> = [];
     const opening = follower.opening(null);
     said.push({ intent: opening.intent, text: opening.text });

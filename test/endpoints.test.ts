@@ -18,6 +18,7 @@ import { bookingBackend, NOT_FOUND, outputTexts, recordingServer, responseBody, 
 import { clauseOf, verdict } from "./judge-fixtures";
 import { agendaCallerPolicy } from "./live-caller-policy";
 import { tone, toneSynthesizer } from "./live-helpers";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 /**
  * Each service addressed on its own, each with its own credential and no other.
@@ -249,7 +250,7 @@ describe("every service on its own endpoint with its own key, and no other key a
     const scenario = PLAN.cases.find((c) => c.id === caseId)!.scenario;
     const bridge = transcriptBridge();
     const { server: target, upgrades: targetUpgrades } = await liveServer({ key: KEYS.LIVE_KEY, bridge: bridge.a });
-    const { server: caller, upgrades: callerUpgrades } = await liveServer({ key: KEYS.CALLER_KEY, bridge: bridge.b, policy: agendaCallerPolicy(callerScript(scenario, "caller")), pitch: 300 });
+    const { server: caller, upgrades: callerUpgrades } = await liveServer({ key: KEYS.CALLER_KEY, bridge: bridge.b, policy: agendaCallerPolicy(callerScript(scenario, "caller", RESTAURANT)), pitch: 300 });
     const completion = await recordingServer((req, n) => {
       if (req.url !== "/v1/responses") return NOT_FOUND;
       const content = String((req.body!.input as Array<{ content: string }>)[0]!.content);

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Scenario } from "../src/core/dataset/schema";
 import type { ToolExecution, Turn } from "../src/core/record/trial-record";
-import { delegationAccuracy, grade, toolAccuracy, type GradingInput } from "../src/core/verify/deterministic";
+import { delegationAccuracy, grade as gradeIn, toolAccuracy, type GradingInput } from "../src/core/verify/deterministic";
 import { callMatches, jsonEqual, matchesSubset, maximumAssignment, maximumMatching, normalizeText } from "../src/core/verify/match";
+import { RESTAURANT } from "./restaurant-lexicon";
+
+/** Grading with the bundled restaurant's words (the scenarios here are restaurant ones). */
+const grade = (input: GradingInput) => gradeIn({ lexicon: RESTAURANT, ...input });
 
 describe("argument matching", () => {
   it("folds case and punctuation in strings", () => {
@@ -162,6 +166,7 @@ function input(over: Partial<GradingInput>): GradingInput {
     turns,
     delegations: [{ delegation_id: "d1", target: "responses", created_ms: 950 }],
     tool_executions: [call("c1", "create_reservation", { guest_name: "Maya", date: "2026-08-06", time: "19:00", party_size: 2 })],
+    operation_kinds: { check_availability: "read", create_reservation: "write", cancel_reservation: "write" },
     world: {
       initial: { reservations: {} },
       final: { reservations: { "R-1": {} } },
@@ -279,6 +284,7 @@ describe("outcome checks, worked examples", () => {
       },
       expected_facts: { required: false, status: "not_applicable", rationale: "no expected facts", evidence_ids: [] },
       semantic_outcome: { required: false, status: "not_applicable", rationale: "no semantic judge ran", evidence_ids: [] },
+      no_disclosure: { required: false, status: "not_applicable", rationale: "the world declares no access (who may read which records)", evidence_ids: [] },
     });
     expect(dimensionsOf(g)).toEqual({
       run_validity: { status: "passed", rationale: "the trial ran to completion", evidence_ids: [] },
@@ -321,7 +327,7 @@ describe("outcome checks, worked examples", () => {
         required: true,
         status: "failed",
         rationale:
-          'call 1: expected create_reservation {"guest_name":"Maya","date":"2026-08-06"}, observed check_availability {"date":"2026-08-06"} (completed); unexpected create_reservation {"guest_name":"Maya","date":"2026-08-07"}; create_reservation failed (slot_unavailable)',
+          'call 1: expected create_reservation {"guest_name":"Maya","date":"2026-08-06"} in order, observed create_reservation {"guest_name":"Maya","date":"2026-08-07"} (failed); unexpected create_reservation {"guest_name":"Maya","date":"2026-08-07"}; create_reservation failed (slot_unavailable)',
         evidence_ids: ["tool.c1", "tool.c2"],
       },
       verified_state_change: { required: true, status: "failed", rationale: "state changed without a completed tool causing it", evidence_ids: [] },
@@ -329,6 +335,7 @@ describe("outcome checks, worked examples", () => {
       grounded_response: { required: true, status: "failed", rationale: "no assistant speech after the last completed tool (check_availability at 1010 ms)", evidence_ids: ["tool.c1"] },
       expected_facts: { required: false, status: "not_applicable", rationale: "no expected facts", evidence_ids: [] },
       semantic_outcome: { required: false, status: "not_applicable", rationale: "no semantic judge ran", evidence_ids: [] },
+      no_disclosure: { required: false, status: "not_applicable", rationale: "the world declares no access (who may read which records)", evidence_ids: [] },
     });
     expect(dimensionsOf(g)).toEqual({
       run_validity: { status: "failed", rationale: "stopped: limit turns exceeded (9)", evidence_ids: [] },
@@ -396,7 +403,14 @@ describe("outcome checks, one rule at a time", () => {
     const tools = [slowCheck, call("c2", "create_reservation", { guest_name: "Maya" }, "completed", 2000)];
     const spokeAt = (start_ms: number) => [{ role: "assistant" as const, text: "All set.", start_ms, end_ms: start_ms + 500 }];
     const early = grade(input({ scenario: twoCalls, tool_executions: tools, turns: spokeAt(2500) }));
-    expect(checkOf(early, "grounded_response")).toEqual({ required: true, status: "failed", rationale: "no assistant speech after the last completed tool (check_availability at 3010 ms)", evidence_ids: ["tool.c1"] });
+    // Nothing was said after the check either, so its result never reached the caller.
+    expect(checkOf(early, "grounded_response")).toEqual({
+      required: true,
+      status: "failed",
+      rationale:
+        "no assistant speech after the last completed tool (check_availability at 3010 ms) | check_availability (c1, completed at 3010 ms): its result was never communicated — no later utterance claims it, reports it or states a value it returned",
+      evidence_ids: ["tool.c1"],
+    });
     expect(early.dimensions.grounded_relay_order).toEqual({ status: "failed", rationale: "the assistant did not speak after the tool completed", evidence_ids: ["tool.c1", "tool.c2"] });
     const late = grade(input({ scenario: twoCalls, tool_executions: tools, turns: spokeAt(3010) }));
     expect(late.dimensions.grounded_relay_order).toEqual({ status: "passed", rationale: "assistant spoke at 3010 ms, after the tool completed at 3010 ms", evidence_ids: ["tool.c1", "utt.assistant.1"] });
@@ -480,7 +494,9 @@ describe("outcome checks, one rule at a time", () => {
     expect(checkOf(grade(input({ scenario: refusal })), "authorized_actions")).toEqual({
       required: true,
       status: "failed",
-      rationale: 'prohibited call(s): create_reservation {"guest_name":"Maya","date":"2026-08-06","time":"19:00","party_size":2} (completed)',
+      // Not expected either: an extra write, by the tool-path rule.
+      rationale:
+        'prohibited call(s): create_reservation {"guest_name":"Maya","date":"2026-08-06","time":"19:00","party_size":2} (completed) | write(s) the case and the caller did not authorize: extra write create_reservation {"guest_name":"Maya","date":"2026-08-06","time":"19:00","party_size":2}',
       evidence_ids: ["tool.c1"],
     });
   });
@@ -668,7 +684,7 @@ describe("expected refusals: a refused call the case declares passes tool_contra
     expect(contract(refusalCase({ status: "any" }), [refused]).status).toBe("passed");
     expect(contract(refusalCase({}), [refused])).toMatchObject({ status: "failed", rationale: expect.stringContaining("cancel_reservation failed (not_authorized)") });
     expect(contract(refusalCase({ status: "refused", error: "too_late" }), [refused]).rationale).toBe(
-      'call 1: expected cancel_reservation {"reservation_id":"R-9"}, observed cancel_reservation {"reservation_id":"R-9"} (failed); cancel_reservation failed (not_authorized)',
+      'call 1: expected cancel_reservation {"reservation_id":"R-9"} in order, observed cancel_reservation {"reservation_id":"R-9"} (failed); unexpected cancel_reservation {"reservation_id":"R-9"}; cancel_reservation failed (not_authorized)',
     );
     // An expected refusal that was carried out instead fails, and a second refused try is still a fault.
     expect(contract(refusalCase({ status: "refused" }), [cancel("completed")]).status).toBe("failed");

@@ -3,6 +3,7 @@ import { ExpectedFact, Scenario } from "../src/core/dataset/schema";
 import type { ToolExecution, Turn } from "../src/core/record/trial-record";
 import type { WorldEvent } from "../src/core/world/types";
 import { checkFacts, describeClaim, describeValue, factValue, readGrounding, type GroundingInput, type Utterance } from "../src/core/verify/grounding";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 /**
  * Grounding case by case: which evidence grounds a spoken value and from when, which write backs which
@@ -42,7 +43,7 @@ function event(over: Partial<WorldEvent> = {}): WorldEvent {
 }
 
 function input(utterances: Utterance[], over: Partial<GroundingInput> = {}): GroundingInput {
-  return { scenario, case_kind: "crawl", turns: [], utterances, tool_executions: [], events: [], ...over };
+  return { scenario, case_kind: "crawl", turns: [], utterances, tool_executions: [], events: [], lexicon: RESTAURANT, ...over };
 }
 
 /** Each spoken value as `text: grounded|ungrounded`. */
@@ -213,7 +214,7 @@ describe("fact values", () => {
     ["Ávenue Road", { kind: "text", words: ["ave", "rd"] }],
     ["12 Harbour Lane, Square Drive Boulevard", { kind: "text", words: ["12", "harbour", "ln", "sq", "dr", "blvd"] }],
   ])("%s", (value, expected) => {
-    expect(factValue(value)).toEqual(expected);
+    expect(factValue(value, RESTAURANT)).toEqual(expected);
   });
 });
 
@@ -221,38 +222,58 @@ describe("facts the answer must contain", () => {
   const closing = fact({ key: "closing_time", value: "22:00" });
 
   it.each(["We close at 10 p.m.", "Closing is at ten in the evening.", "We're open till 22:00."])("a typed fact is found in any utterance: %s", (text) => {
-    expect(checkFacts([closing], lines("Hello!", text))).toEqual([{ fact: closing, ok: true, detail: expect.stringMatching(/^closing_time: utt\.assistant\.2 ".+" \(time 22:00, chars \d+–\d+\) states 22:00$/), evidence_ids: ["utt.assistant.2"] }]);
+    expect(checkFacts([closing], lines("Hello!", text), RESTAURANT)).toEqual([{ fact: closing, ok: true, detail: expect.stringMatching(/^closing_time: utt\.assistant\.2 ".+" \(time 22:00, chars \d+–\d+\) states 22:00$/), evidence_ids: ["utt.assistant.2"] }]);
   });
 
   it.each(["We close at 11 p.m.", "We close at 10:30 p.m.", "Call 555-0142."])("a typed fact not said fails, citing every utterance: %s", (text) => {
-    expect(checkFacts([closing], lines("Hello!", text))).toEqual([{ fact: closing, ok: false, detail: 'closing_time: no time 22:00 ("22:00") was said', evidence_ids: ["utt.assistant.1", "utt.assistant.2"] }]);
+    expect(checkFacts([closing], lines("Hello!", text), RESTAURANT)).toEqual([{ fact: closing, ok: false, detail: 'closing_time: no time 22:00 ("22:00") was said', evidence_ids: ["utt.assistant.1", "utt.assistant.2"] }]);
   });
 
   it("a fact with two readings names both when neither was said", () => {
     const eight = fact({ key: "last_seating", value: "8 o'clock" });
-    expect(checkFacts([eight], lines("Last seating is at 9 p.m.")).map((v) => v.detail)).toEqual(['last_seating: no time 20:00 or 08:00 ("8 o\'clock") was said']);
-    expect(checkFacts([eight], lines("Last seating is at 8 p.m.")).map((v) => v.ok)).toEqual([true]);
+    expect(checkFacts([eight], lines("Last seating is at 9 p.m."), RESTAURANT).map((v) => v.detail)).toEqual(['last_seating: no time 20:00 or 08:00 ("8 o\'clock") was said']);
+    expect(checkFacts([eight], lines("Last seating is at 8 p.m."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
   });
 
   it("a count fact given as a number", () => {
     const seats = fact({ key: "max_party", value: 8 });
-    expect(checkFacts([seats], lines("Up to eight guests.")).map((v) => v.ok)).toEqual([true]);
-    expect(checkFacts([seats], lines("Up to ten guests.")).map((v) => v.detail)).toEqual(['max_party: no count 8 ("8") was said']);
+    expect(checkFacts([seats], lines("Up to eight guests."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
+    expect(checkFacts([seats], lines("Up to ten guests."), RESTAURANT).map((v) => v.detail)).toEqual(['max_party: no count 8 ("8") was said']);
+  });
+
+  it("a typed fact said as it is written counts where no word around it cues its kind", () => {
+    const seat = fact({ key: "seat", value: "21C" });
+    expect(checkFacts([seat], lines("You're sitting in 21C on flight NW 214."), RESTAURANT).map((v) => [v.ok, v.detail])).toEqual([[true, 'seat: "21C" said in utt.assistant.1']]);
+    expect(checkFacts([seat], lines("You're sitting in 21D on flight NW 214."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([seat], lines("You're in seat two, one, C on flight NW 214."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
+    expect(checkFacts([seat], lines("You're in seat two, one, D on flight NW 214."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
+    const id = fact({ key: "reservation", value: "R-2040" });
+    expect(checkFacts([id], lines("It's R 2040."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
   });
 
   it("a words fact is found as the words in a row, in any utterance", () => {
     const address = fact({ key: "address", value: "14 Quay Street" });
     for (const text of ["We're at 14 Quay St.", "The address is 14 QUAY STREET."]) {
-      expect(checkFacts([address], lines("Hi.", text)), text).toEqual([{ fact: address, ok: true, detail: 'address: "14 Quay Street" said in utt.assistant.2', evidence_ids: ["utt.assistant.2"] }]);
+      expect(checkFacts([address], lines("Hi.", text), RESTAURANT), text).toEqual([{ fact: address, ok: true, detail: 'address: "14 Quay Street" said in utt.assistant.2', evidence_ids: ["utt.assistant.2"] }]);
     }
     for (const text of ["Quay Street, number 14.", "We're at 14 Quay.", "14 Quay Road."]) {
-      expect(checkFacts([address], lines("Hi.", text)), text).toEqual([{ fact: address, ok: false, detail: 'address: "14 Quay Street" was never said', evidence_ids: ["utt.assistant.1", "utt.assistant.2"] }]);
+      expect(checkFacts([address], lines("Hi.", text), RESTAURANT), text).toEqual([{ fact: address, ok: false, detail: 'address: "14 Quay Street" was never said', evidence_ids: ["utt.assistant.1", "utt.assistant.2"] }]);
     }
   });
 
+  it("a words fact holds its numbers however they are said: in digits, in words, digit by digit", () => {
+    const address = fact({ key: "address", value: "14 Quay Street" });
+    for (const text of ["We're at fourteen Quay Street.", "It's one four Quay St.", "Fourteen Quay Street, by the harbour."]) {
+      expect(checkFacts([address], lines("Hi.", text), RESTAURANT)[0]!.ok, text).toBe(true);
+    }
+    for (const text of ["We're at forty Quay Street.", "It's four Quay Street."]) expect(checkFacts([address], lines("Hi.", text), RESTAURANT)[0]!.ok, text).toBe(false);
+    const spelled = fact({ key: "address", value: "Twenty-Five Elm Road" });
+    expect(checkFacts([spelled], lines("Hi.", "We're at 25 Elm Rd."), RESTAURANT)[0]!.ok).toBe(true);
+  });
+
   it("a words fact at the very end of a line", () => {
-    expect(checkFacts([fact({ key: "area", value: "the harbour" })], lines("We're down by the harbour")).map((v) => v.ok)).toEqual([true]);
-    expect(checkFacts([fact({ key: "area", value: "the harbour" })], lines("the")).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([fact({ key: "area", value: "the harbour" })], lines("We're down by the harbour"), RESTAURANT).map((v) => v.ok)).toEqual([true]);
+    expect(checkFacts([fact({ key: "area", value: "the harbour" })], lines("the"), RESTAURANT).map((v) => v.ok)).toEqual([false]);
   });
 });
 
@@ -260,74 +281,74 @@ describe("facts the answer must not contradict", () => {
   const closing = fact({ key: "closing_time", value: "22:00", must: "not_contradict", about: ["close"] });
 
   it.each(["We close at 11 p.m.", "Closing is at eleven at night.", "The kitchen closed at 23:00 yesterday."])("another value of its kind in a sentence about the topic contradicts it: %s", (text) => {
-    const [v] = checkFacts([closing], lines("Welcome.", text, text));
+    const [v] = checkFacts([closing], lines("Welcome.", text, text), RESTAURANT);
     expect(v).toMatchObject({ ok: false, evidence_ids: ["utt.assistant.2", "utt.assistant.3"] });
     expect(v!.detail).toMatch(/^closing_time: utt\.assistant\.2 ".+" \(time 23:00, chars \d+–\d+\); utt\.assistant\.3 ".+" \(time 23:00, chars \d+–\d+\) contradicts 22:00$/);
   });
 
   it.each(["We close at 10 p.m.", "We open at 11 a.m.", "We close on August 7.", "Parking is free after 6 p.m.", "Our closet fits coats until 9 p.m."])("the same value, another kind, or another topic is no contradiction: %s", (text) => {
-    expect(checkFacts([closing], lines(text))).toEqual([{ fact: closing, ok: true, detail: "closing_time: nothing said about close contradicts 22:00", evidence_ids: [] }]);
+    expect(checkFacts([closing], lines(text), RESTAURANT)).toEqual([{ fact: closing, ok: true, detail: "closing_time: nothing said about close contradicts 22:00", evidence_ids: [] }]);
   });
 
   it("only the sentence about the topic counts, also after a time's abbreviation", () => {
-    expect(checkFacts([closing], lines("We close at 10 p.m. Parking opens at 6 p.m.")).map((v) => v.ok)).toEqual([true]);
-    expect(checkFacts([closing], lines("Parking opens at 6 p.m. We close at 9 p.m.")).map((v) => v.ok)).toEqual([false]);
-    expect(checkFacts([closing], lines("Parking is free from 6 p.m. We close at 10 p.m.")).map((v) => v.ok)).toEqual([true]);
-    expect(checkFacts([closing], lines("Parking opens at 6 p.m. and we close at 10 p.m.")).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([closing], lines("We close at 10 p.m. Parking opens at 6 p.m."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
+    expect(checkFacts([closing], lines("Parking opens at 6 p.m. We close at 9 p.m."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([closing], lines("Parking is free from 6 p.m. We close at 10 p.m."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
+    expect(checkFacts([closing], lines("Parking opens at 6 p.m. and we close at 10 p.m."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
   });
 
   it("a value at the very start or end of the sentence about the topic counts", () => {
-    expect(checkFacts([closing], lines("11 p.m. is when we close.")).map((v) => v.detail)).toEqual(['closing_time: utt.assistant.1 "11 p.m." (time 23:00, chars 0–7) contradicts 22:00']);
-    expect(checkFacts([closing], lines("We close at 23:00")).map((v) => v.detail)).toEqual(['closing_time: utt.assistant.1 "23:00" (time 23:00, chars 12–17) contradicts 22:00']);
+    expect(checkFacts([closing], lines("11 p.m. is when we close."), RESTAURANT).map((v) => v.detail)).toEqual(['closing_time: utt.assistant.1 "11 p.m." (time 23:00, chars 0–7) contradicts 22:00']);
+    expect(checkFacts([closing], lines("We close at 23:00"), RESTAURANT).map((v) => v.detail)).toEqual(['closing_time: utt.assistant.1 "23:00" (time 23:00, chars 12–17) contradicts 22:00']);
   });
 
   it("cites an utterance once however many values in it contradict", () => {
-    const [v] = checkFacts([closing], lines("We close at 11 p.m., or at 9 p.m. on Sundays.", "Thanks!"));
+    const [v] = checkFacts([closing], lines("We close at 11 p.m., or at 9 p.m. on Sundays.", "Thanks!"), RESTAURANT);
     expect(v!.evidence_ids).toEqual(["utt.assistant.1"]);
     expect(v!.detail).toContain('"11 p.m." (time 23:00, chars 12–19); utt.assistant.1 "9 p.m." (time 21:00');
   });
 
   it("names every topic word when nothing contradicts", () => {
     const either = fact({ key: "closing_time", value: "22:00", must: "not_contradict", about: ["close", "shut"] });
-    expect(checkFacts([either], lines("We shut at 10 p.m."))[0]!.detail).toBe("closing_time: nothing said about close/shut contradicts 22:00");
-    expect(checkFacts([either], lines("We shut at 9 p.m."))[0]!.ok).toBe(false);
+    expect(checkFacts([either], lines("We shut at 10 p.m."), RESTAURANT)[0]!.detail).toBe("closing_time: nothing said about close/shut contradicts 22:00");
+    expect(checkFacts([either], lines("We shut at 9 p.m."), RESTAURANT)[0]!.ok).toBe(false);
   });
 
   it("a word that is the topic's stem without its final e is no form of it", () => {
     const room = fact({ key: "room_hours", value: "22:00", must: "not_contradict", about: ["use"] });
-    expect(checkFacts([room], lines("The private room is yours to use until 10 p.m. Call us at 9 p.m. to book it.")).map((v) => v.ok)).toEqual([true]);
-    expect(checkFacts([room], lines("The private room is yours to use until 9 p.m.")).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([room], lines("The private room is yours to use until 10 p.m. Call us at 9 p.m. to book it."), RESTAURANT).map((v) => v.ok)).toEqual([true]);
+    expect(checkFacts([room], lines("The private room is yours to use until 9 p.m."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
   });
 
   it("a topic word is found in its forms", () => {
     const opening = fact({ key: "opening_time", value: "11:00", must: "not_contradict", about: ["Open"] });
     for (const text of ["We open at noon.", "We're opening at noon.", "The bar opens at noon.", "We opened at noon.", "An opener at noon."]) {
-      expect(checkFacts([opening], lines(text))[0]!.ok, text).toBe(false);
+      expect(checkFacts([opening], lines(text), RESTAURANT)[0]!.ok, text).toBe(false);
     }
-    expect(checkFacts([opening], lines("Our opening hours start at noon.")).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([opening], lines("Our opening hours start at noon."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
     const booking = fact({ key: "booking_line", value: "20:00", must: "not_contradict", about: ["book"] });
-    expect(checkFacts([booking], lines("Our booker takes calls until 9 p.m.")).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([booking], lines("Our booker takes calls until 9 p.m."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
     const closed = fact({ key: "closed_from", value: "22:00", must: "not_contradict", about: ["closed"] });
-    expect(checkFacts([closed], lines("We are closed by 9 p.m.")).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([closed], lines("We are closed by 9 p.m."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
     for (const text of ["Opens? Yes. Lunch is at noon.", "OpenTable lists lunch at noon."]) {
-      expect(checkFacts([opening], lines(text))[0]!.ok, text).toBe(true);
+      expect(checkFacts([opening], lines(text), RESTAURANT)[0]!.ok, text).toBe(true);
     }
     const reserve = fact({ key: "hold", value: "15:00", must: "not_contradict", about: ["reserve"] });
     const sit = fact({ key: "seating", value: "18:00", must: "not_contradict", about: ["sit"] });
-    expect(checkFacts([sit], lines("We sat them at 7 p.m.")).map((v) => v.ok)).toEqual([false]);
+    expect(checkFacts([sit], lines("We sat them at 7 p.m."), RESTAURANT).map((v) => v.ok)).toEqual([false]);
     for (const text of ["Tables are reserved at 4 p.m.", "We reserve at 4 p.m.", "Reserving at 4 p.m. is fine.", "Our reserves last until 4 p.m."]) {
-      expect(checkFacts([reserve], lines(text))[0]!.ok, text).toBe(false);
+      expect(checkFacts([reserve], lines(text), RESTAURANT)[0]!.ok, text).toBe(false);
     }
   });
 
   it("a fact built without topic words (outside the schema) has no sentence to be contradicted in", () => {
     const bare: ExpectedFact = { key: "closing_time", value: "22:00", must: "not_contradict" };
-    expect(checkFacts([bare], lines("We close at 11 p.m."))).toEqual([{ fact: bare, ok: true, detail: "closing_time: nothing said about  contradicts 22:00", evidence_ids: [] }]);
+    expect(checkFacts([bare], lines("We close at 11 p.m."), RESTAURANT)).toEqual([{ fact: bare, ok: true, detail: "closing_time: nothing said about  contradicts 22:00", evidence_ids: [] }]);
   });
 
   it("a words fact cannot be contradicted: the verdict says to use contain", () => {
     const address = fact({ key: "address", value: "14 Quay Street", must: "not_contradict", about: ["address"] });
-    expect(checkFacts([address], lines("Our address is 16 Quay Street."))).toEqual([
+    expect(checkFacts([address], lines("Our address is 16 Quay Street."), RESTAURANT)).toEqual([
       { fact: address, ok: false, detail: 'address: "14 Quay Street" is not a time, date, count, amount, phone number or record id, so it cannot be contradicted; use must "contain"', evidence_ids: [] },
     ]);
   });

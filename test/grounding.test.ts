@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { PLAN } from "../crashlab/evaluations";
 import { RESTAURANT_FACTS } from "../examples/restaurant/facts";
-import { readClaims, toolOutcome } from "../src/core/language/claims";
+import { readClaims } from "../src/core/language/claims";
+import { toolOutcome as outcomeOf } from "../src/core/language/vocabulary";
 import { evidenceValues, inEvidence, readValues } from "../src/core/language/values";
 import { Dataset, Scenario } from "../src/core/dataset/schema";
 import type { ToolExecution, Turn } from "../src/core/record/trial-record";
 import { grade, type GradingInput } from "../src/core/verify/deterministic";
 import { factValue } from "../src/core/verify/grounding";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 /**
  * Grounding reads speech through the language layer: values are normalized before they are compared, and
@@ -14,7 +16,7 @@ import { factValue } from "../src/core/verify/grounding";
  * a test depends on is written in at least three ways.
  */
 
-const values = (text: string) => readValues(text, { year: 2026 }).map((v) => `${v.kind}:${v.readings.join("/")}`);
+const values = (text: string) => readValues(text, { year: 2026, lexicon: RESTAURANT }).map((v) => `${v.kind}:${v.readings.join("/")}`);
 
 describe("spoken values", () => {
   it.each([
@@ -52,7 +54,7 @@ describe("spoken values", () => {
   });
 
   it("reads a date without a year as month and day when no year is given", () => {
-    expect(readValues("See you on August 7.").map((v) => v.value)).toEqual(["08-07"]);
+    expect(readValues("See you on August 7.", { lexicon: RESTAURANT }).map((v) => v.value)).toEqual(["08-07"]);
   });
 
   it.each([
@@ -100,7 +102,7 @@ describe("spoken values", () => {
 
   it("gives each value its span in the text", () => {
     const text = "You're booked: a table for two under Maya on August 14 at 7 p.m. Your reservation number is R-2040.";
-    expect(readValues(text, { year: 2026 }).map((v) => [v.kind, v.value, v.text, text.slice(v.start, v.end)])).toEqual([
+    expect(readValues(text, { year: 2026, lexicon: RESTAURANT }).map((v) => [v.kind, v.value, v.text, text.slice(v.start, v.end)])).toEqual([
       ["count", "2", "two", "two"],
       ["name", "maya", "Maya", "Maya"],
       ["date", "2026-08-14", "August 14", "August 14"],
@@ -110,8 +112,8 @@ describe("spoken values", () => {
   });
 
   it("finds the same values in JSON evidence: structured strings, numbers and free text", () => {
-    const evidence = evidenceValues({ date: "2026-08-07", time: "19:00", party_size: 4, reservations: { "R-1002": { guest_name: "Maya" } }, note: "Street parking after 6 p.m." });
-    const said = (text: string) => readValues(text).every((v) => inEvidence(v, evidence));
+    const evidence = evidenceValues({ date: "2026-08-07", time: "19:00", party_size: 4, reservations: { "R-1002": { guest_name: "Maya" } }, note: "Street parking after 6 p.m." }, { lexicon: RESTAURANT });
+    const said = (text: string) => readValues(text, { lexicon: RESTAURANT }).every((v) => inEvidence(v, evidence));
     expect(said("August 7 at seven in the evening for four people, reservation R-1002, under Maya.")).toBe(true);
     expect(said("Street parking starts at 6 p.m.")).toBe(true);
     expect(said("At 8 p.m.")).toBe(false);
@@ -119,25 +121,26 @@ describe("spoken values", () => {
     expect(said("Reservation R-1003.")).toBe(false);
     expect(said("Under Priya.")).toBe(false);
     // The caller's own words, read liberally: "make it 7" grounds "7 p.m.".
-    expect(readValues("Booked for 7 p.m.").every((v) => inEvidence(v, evidenceValues("Please make it 7.")))).toBe(true);
+    expect(readValues("Booked for 7 p.m.", { lexicon: RESTAURANT }).every((v) => inEvidence(v, evidenceValues("Please make it 7.", { lexicon: RESTAURANT })))).toBe(true);
   });
 });
 
 describe("outcome claims", () => {
-  const kinds = (text: string) => readClaims(text).map((c) => c.kind);
+  const kinds = (text: string) => readClaims(text, RESTAURANT).map((c) => c.kind);
+  const toolOutcome = (name: string) => outcomeOf(RESTAURANT, name);
   it.each([
-    ["You're booked: a table for two.", "booked"],
-    ["I've reserved it for you.", "booked"],
-    ["Done — it's booked.", "booked"],
-    ["Great, that's booked under Maya.", "booked"],
-    ["Your table has been reserved.", "booked"],
-    ["I've gone ahead and booked it.", "booked"],
+    ["You're booked: a table for two.", "created"],
+    ["I've reserved it for you.", "created"],
+    ["Done — it's booked.", "created"],
+    ["Great, that's booked under Maya.", "created"],
+    ["Your table has been reserved.", "created"],
+    ["I've gone ahead and booked it.", "created"],
     ["Reservation R-2040 is now cancelled.", "cancelled"],
     ["I have cancelled your reservation.", "cancelled"],
     ["Your reservation's been canceled.", "cancelled"],
-    ["Your booking has been moved to 8 p.m.", "changed"],
-    ["I changed it to four people.", "changed"],
-    ["I've rescheduled your reservation.", "changed"],
+    ["Your booking has been moved to 8 p.m.", "updated"],
+    ["I changed it to four people.", "updated"],
+    ["I've rescheduled your reservation.", "updated"],
     ["You're all set: a table for two under Maya.", "any"],
     ["Your reservation is confirmed.", "any"],
   ])("%s claims %s", (text, kind) => {
@@ -145,13 +148,13 @@ describe("outcome claims", () => {
   });
 
   it("a question after a time ends no claim: compromise's sentence after 'p.m.' is split at the capital", () => {
-    expect(kinds("You're booked at 7 p.m. Would you like anything else?")).toEqual(["booked"]);
-    expect(kinds("It's reserved for 8 p.m. Anything else?")).toEqual(["booked"]);
+    expect(kinds("You're booked at 7 p.m. Would you like anything else?")).toEqual(["created"]);
+    expect(kinds("It's reserved for 8 p.m. Anything else?")).toEqual(["created"]);
     expect(kinds("We have a table at 7 p.m. Would you like me to book it?")).toEqual([]);
   });
 
-  it("reads 'All set, the table is yours' as a booking", () => {
-    expect(kinds("All set, the table is yours.")).toEqual(["any", "booked"]);
+  it("reads 'All set, the table is yours' as an outcome that names no action", () => {
+    expect(kinds("All set, the table is yours.")).toEqual(["any", "any"]);
   });
 
   it.each([
@@ -181,9 +184,9 @@ describe("outcome claims", () => {
   });
 
   it("maps tool names to the outcome they back", () => {
-    expect([toolOutcome("create_reservation"), toolOutcome("bookTable"), toolOutcome("reserve")]).toEqual(["booked", "booked", "booked"]);
+    expect([toolOutcome("create_reservation"), toolOutcome("bookTable"), toolOutcome("reserve")]).toEqual(["created", "created", "created"]);
     expect([toolOutcome("cancel_reservation"), toolOutcome("cancelBooking")]).toEqual(["cancelled", "cancelled"]);
-    expect([toolOutcome("update_reservation"), toolOutcome("modify_booking"), toolOutcome("move_table"), toolOutcome("change_time")]).toEqual(["changed", "changed", "changed", "changed"]);
+    expect([toolOutcome("update_reservation"), toolOutcome("modify_booking"), toolOutcome("move_table"), toolOutcome("change_time")]).toEqual(["updated", "updated", "updated", "updated"]);
     expect(toolOutcome("check_availability")).toBeNull();
   });
 });
@@ -236,6 +239,7 @@ function trial(assistant: Array<[number, string]>, over: Partial<GradingInput> =
       diff: [],
     },
     facts: RESTAURANT_FACTS,
+    lexicon: RESTAURANT,
     ...over,
   };
 }
@@ -368,6 +372,7 @@ function answer(text: string, scenario = closing): GradingInput {
     tool_executions: [],
     world: { initial: {}, final: {}, view: {}, events: [], diff: [] },
     facts: RESTAURANT_FACTS,
+    lexicon: RESTAURANT,
   };
 }
 
@@ -402,10 +407,10 @@ describe("expected facts", () => {
   });
 
   it("finds words and typed values in facts: an address, a phone number", () => {
-    expect(factValue("14 Quay Street")).toEqual({ kind: "text", words: ["14", "quay", "st"] });
-    expect(factValue("555-0142")).toEqual({ kind: "phone", readings: ["5550142"] });
-    expect(factValue("10 p.m.")).toEqual({ kind: "time", readings: ["22:00"] });
-    expect(factValue(4)).toEqual({ kind: "count", readings: ["4"] });
+    expect(factValue("14 Quay Street", RESTAURANT)).toEqual({ kind: "text", words: ["14", "quay", "st"] });
+    expect(factValue("555-0142", RESTAURANT)).toEqual({ kind: "phone", readings: ["5550142"] });
+    expect(factValue("10 p.m.", RESTAURANT)).toEqual({ kind: "time", readings: ["22:00"] });
+    expect(factValue(4, RESTAURANT)).toEqual({ kind: "count", readings: ["4"] });
     const address = Scenario.parse({ ...closing, expected: { answer: "address", facts: [{ key: "address", value: "14 Quay Street" }] } });
     for (const text of ["We're at 14 Quay Street.", "You'll find us at 14 Quay St.", "The address is 14 quay street, by the harbor."]) expect(checkOf(grade(answer(text, address)), "expected_facts").status, text).toBe("passed");
     expect(checkOf(grade(answer("We're at 16 Quay Street.", address)), "expected_facts").status).toBe("failed");

@@ -1,24 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { readClaims, toolOutcome } from "../src/core/language/claims";
+import { readClaims } from "../src/core/language/claims";
+import { toolOutcome as outcomeOf } from "../src/core/language/vocabulary";
+import { RESTAURANT } from "./restaurant-lexicon";
 
-const kinds = (text: string) => readClaims(text).map((c) => c.kind);
+const kinds = (text: string) => readClaims(text, RESTAURANT).map((c) => c.kind);
+const toolOutcome = (name: string) => outcomeOf(RESTAURANT, name);
 
 describe("where a claim is", () => {
   it("is the clause that makes it, with its span in the text", () => {
-    expect(readClaims("Done — it's booked.")).toEqual([{ kind: "booked", text: "it's booked", start: 7, end: 18 }]);
-    expect(readClaims("Not a problem - your table is booked.")).toEqual([{ kind: "booked", text: "your table is booked", start: 16, end: 36 }]);
+    expect(readClaims("Done — it's booked.", RESTAURANT)).toEqual([{ kind: "created", word: "booked", text: "it's booked", start: 7, end: 18 }]);
+    expect(readClaims("Not a problem - your table is booked.", RESTAURANT)).toEqual([{ kind: "created", word: "booked", text: "your table is booked", start: 16, end: 36 }]);
   });
 
   it("a spaced hyphen ends a clause like a dash, so a leading 'not a problem' or 'no worries' negates nothing", () => {
-    expect(kinds("Not a problem - your table is booked.")).toEqual(["booked"]);
+    expect(kinds("Not a problem - your table is booked.")).toEqual(["created"]);
     expect(kinds("No worries - it's cancelled.")).toEqual(["cancelled"]);
   });
 
   it("'and', 'but' and 'so' start a new clause: each action is its own claim, a failure does not negate what follows", () => {
-    expect(kinds("I've cancelled the old reservation and booked the new one.")).toEqual(["cancelled", "booked"]);
-    expect(kinds("I couldn't get you 7 but you're booked for 7:30.")).toEqual(["booked"]);
-    expect(kinds("Nothing was free at 7 so I booked 8 p.m. instead.")).toEqual(["booked"]);
-    expect(kinds("And it's booked.")).toEqual(["booked"]);
+    expect(kinds("I've cancelled the old reservation and booked the new one.")).toEqual(["cancelled", "created"]);
+    expect(kinds("I couldn't get you 7 but you're booked for 7:30.")).toEqual(["created"]);
+    expect(kinds("Nothing was free at 7 so I booked 8 p.m. instead.")).toEqual(["created"]);
+    expect(kinds("And it's booked.")).toEqual(["created"]);
   });
 });
 
@@ -33,18 +36,18 @@ describe("questions", () => {
 
   it("a statement after a question still claims", () => {
     expect(kinds("Has your reservation been cancelled? Yes, it has been cancelled.")).toEqual(["cancelled"]);
-    expect(kinds("Anything else? Your table is booked.")).toEqual(["booked"]);
+    expect(kinds("Anything else? Your table is booked.")).toEqual(["created"]);
   });
 });
 
 describe("what counts as an accomplished action", () => {
   it.each([
-    ["I've modified your reservation.", "changed"],
-    ["The booking has been modified.", "changed"],
-    ["I've updated your booking to four people.", "changed"],
-    ["Your reservation has been updated.", "changed"],
-    ["I've switched your table to the patio.", "changed"],
-    ["We got it switched to the patio.", "changed"],
+    ["I've modified your reservation.", "updated"],
+    ["The booking has been modified.", "updated"],
+    ["I've updated your booking to four people.", "updated"],
+    ["Your reservation has been updated.", "updated"],
+    ["I've switched your table to the patio.", "updated"],
+    ["We got it switched to the patio.", "updated"],
   ])("%s claims %s", (text, kind) => {
     expect(kinds(text)).toEqual([kind]);
   });
@@ -53,8 +56,8 @@ describe("what counts as an accomplished action", () => {
     // compromise reads these as adjectives and gives them no lemma.
     ["Your reservation is canceled.", "cancelled"],
     ["The booking is cancelled.", "cancelled"],
-    ["Your table is booked.", "booked"],
-    ["Your reservation is rescheduled.", "changed"],
+    ["Your table is booked.", "created"],
+    ["Your reservation is rescheduled.", "updated"],
   ])("an adjectival past form claims its action: %s", (text, kind) => {
     expect(kinds(text)).toEqual([kind]);
   });
@@ -118,16 +121,29 @@ describe("claims that name no action", () => {
   });
 
   it.each([
-    ["The booking is yours.", "booked"],
-    ["The tables are yours.", "booked"],
-    ["Both seats are yours.", "booked"],
-    ["The seat by the window is yours.", "booked"],
+    ["The booking is yours.", "any"],
+    ["The tables are yours.", "any"],
+    ["Both seats are yours.", "any"],
+    ["The seat by the window is yours.", "any"],
     ["Your seat is confirmed.", "any"],
     ["Your seats are confirmed for 7 p.m.", "any"],
     ["Your reservations are confirmed.", "any"],
     ["Your bookings were confirmed.", "any"],
   ])("every record noun, singular or plural, is a record: %s", (text, kind) => {
     expect(kinds(text)).toEqual([kind]);
+  });
+
+  it.each([
+    ["You're now on the booking for Friday.", ["any"]],
+    ["Your booking is now in seat 4.", ["any"]],
+    ["You are now booked.", ["created"]],
+    // No record after "now", no form of "be" before it, or not yet: no claim.
+    ["You're now speaking with the desk.", []],
+    ["Now the booking can be changed.", []],
+    ["You will now be on the booking for Friday.", []],
+    ["You're not now on the booking.", []],
+  ])("a state the record is now in is a claim that names no action: %s", (text, expected) => {
+    expect(kinds(text)).toEqual(expected);
   });
 });
 
@@ -143,12 +159,12 @@ describe("record ids", () => {
 
 describe("tool names", () => {
   it("reads the words of a camelCase name wherever the action sits", () => {
-    expect([toolOutcome("reservationCancel"), toolOutcome("bookingUpdate"), toolOutcome("guestReservationCreate")]).toEqual(["cancelled", "changed", "booked"]);
-    expect([toolOutcome("bookTable"), toolOutcome("cancelBooking"), toolOutcome("getReservation")]).toEqual(["booked", "cancelled", null]);
+    expect([toolOutcome("reservationCancel"), toolOutcome("bookingUpdate"), toolOutcome("guestReservationCreate")]).toEqual(["cancelled", "updated", "created"]);
+    expect([toolOutcome("bookTable"), toolOutcome("cancelBooking"), toolOutcome("getReservation")]).toEqual(["created", "cancelled", null]);
   });
 
   it("a word that begins with an action names it", () => {
-    expect([toolOutcome("request_cancellation"), toolOutcome("submitAmendment"), toolOutcome("booking_request")]).toEqual(["cancelled", "changed", "booked"]);
+    expect([toolOutcome("request_cancellation"), toolOutcome("submitAmendment"), toolOutcome("booking_request")]).toEqual(["cancelled", "updated", "created"]);
   });
 
   it("a name without letters, or without an action, backs no kind", () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { asksFor, asksForGoAhead, declines, fieldTerms, givesGoAhead, isQuestion, lemmas, mentionedIn, mentions, read, readOutcome } from "../src/core/language/reader";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 /** Every line in `lines` gives `expected`. */
 function each<T>(lines: readonly string[], f: (line: string) => T, expected: T) {
@@ -19,7 +20,7 @@ describe("reader cases: sentences and clauses", () => {
     // Every reader copes with it.
     expect(isQuestion("We have a table for four (on the patio)")).toBe(false);
     expect(declines("We have a table for four (on the patio)")).toBeNull();
-    expect(readOutcome("Your table for four is booked (on the patio)")).toMatchObject({ phrase: "booked", negated: false });
+    expect(readOutcome("Your table for four is booked (on the patio)", RESTAURANT)).toMatchObject({ phrase: "booked", negated: false });
   });
 
   it("every form of 'be' reads as be", () => {
@@ -289,13 +290,13 @@ describe("reader cases: go-aheads", () => {
 
 describe("reader cases: asking for a detail", () => {
   it("a question word after a statement asks for its detail", () => {
-    expect(asksFor("Lovely, we can fit you in, when?", "time")).toEqual({ sentence: "Lovely, we can fit you in, when?", term: "when" });
-    expect(asksFor("Great, we have tables free, when?", "time")).toEqual({ sentence: "Great, we have tables free, when?", term: "when" });
+    expect(asksFor("Lovely, we can fit you in, when?", "time", RESTAURANT)).toEqual({ sentence: "Lovely, we can fit you in, when?", term: "when" });
+    expect(asksFor("Great, we have tables free, when?", "time", RESTAURANT)).toEqual({ sentence: "Great, we have tables free, when?", term: "when" });
   });
 
   it("a field written with spaced punctuation names the same detail", () => {
-    expect(fieldTerms("Party - Size")).toEqual(fieldTerms("party_size"));
-    expect(fieldTerms("guest  name")).toEqual(["name", "who", "called"]);
+    expect(fieldTerms("Party - Size", RESTAURANT)).toEqual(fieldTerms("party_size", RESTAURANT));
+    expect(fieldTerms("guest  name", RESTAURANT)).toEqual(["name", "who", "called"]);
   });
 });
 
@@ -318,7 +319,7 @@ describe("reader cases: outcome reports", () => {
       ["No availability at 7.", "no availability"],
       ["Your booking reference is R-2041.", "booking reference"],
     ];
-    for (const [line, phrase] of lines) expect(readOutcome(line), line).toEqual({ sentence: line, phrase, negated: false });
+    for (const [line, phrase] of lines) expect(readOutcome(line, RESTAURANT), line).toEqual({ sentence: line, phrase, negated: false });
   });
 
   it("a plan, a condition, a possibility or a wish before the outcome word is no report", () => {
@@ -345,26 +346,26 @@ describe("reader cases: outcome reports", () => {
       "We try to get bookings confirmed the same day.",
       "You need it confirmed by Friday.",
       "I'm going to get that booked for you.",
-    ], readOutcome, null);
+    ], (t) => readOutcome(t, RESTAURANT), null);
   });
 
   it("only the words before the outcome word make it a plan", () => {
-    expect(readOutcome("Your table is booked so you can relax.")).toMatchObject({ phrase: "booked", negated: false });
-    expect(readOutcome("It's booked so you can come any time.")).toMatchObject({ phrase: "booked", negated: false });
+    expect(readOutcome("Your table is booked so you can relax.", RESTAURANT)).toMatchObject({ phrase: "booked", negated: false });
+    expect(readOutcome("It's booked so you can come any time.", RESTAURANT)).toMatchObject({ phrase: "booked", negated: false });
   });
 
   it("'set' reports only as 'all set'", () => {
-    each(["Set menus start at forty pounds.", "Set lunch is served from noon.", "Your table is set."], readOutcome, null);
+    each(["Set menus start at forty pounds.", "Set lunch is served from noon.", "Your table is set."], (t) => readOutcome(t, RESTAURANT), null);
   });
 
   it("a present or 'never' negation reports a failure", () => {
-    expect(readOutcome("Your table isn't confirmed yet.")).toEqual({ sentence: "Your table isn't confirmed yet.", phrase: "confirmed", negated: true });
-    expect(readOutcome("The change isn't booked yet.")).toMatchObject({ phrase: "booked", negated: true });
-    expect(readOutcome("It was never booked.")).toEqual({ sentence: "It was never booked.", phrase: "booked", negated: true });
-    expect(readOutcome("That booking was never confirmed.")).toMatchObject({ phrase: "confirmed", negated: true });
+    expect(readOutcome("Your table isn't confirmed yet.", RESTAURANT)).toEqual({ sentence: "Your table isn't confirmed yet.", phrase: "confirmed", negated: true });
+    expect(readOutcome("The change isn't booked yet.", RESTAURANT)).toMatchObject({ phrase: "booked", negated: true });
+    expect(readOutcome("It was never booked.", RESTAURANT)).toEqual({ sentence: "It was never booked.", phrase: "booked", negated: true });
+    expect(readOutcome("That booking was never confirmed.", RESTAURANT)).toMatchObject({ phrase: "confirmed", negated: true });
   });
 
   it("a question, with or without its '?', reports nothing", () => {
-    each(["Is the table booked", "Was it cancelled in the end", "So it's cancelled?", "You're booked for seven?"], readOutcome, null);
+    each(["Is the table booked", "Was it cancelled in the end", "So it's cancelled?", "You're booked for seven?"], (t) => readOutcome(t, RESTAURANT), null);
   });
 });

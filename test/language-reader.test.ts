@@ -14,6 +14,7 @@ import {
   readOutcome,
   sentencesOf,
 } from "../src/core/language/reader";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 /** Every phrasing in `lines` gives `expected`. */
 function each<T>(lines: readonly string[], f: (line: string) => T, expected: T) {
@@ -239,40 +240,40 @@ describe("reader: the caller's go-ahead", () => {
 
 describe("reader: asking for a detail", () => {
   it("the reservation", () => {
-    each(["Which of your reservations would you like to cancel?", "Which booking is it?", "Which one would you like me to cancel?", "What's the confirmation number?", "Could you give me the reference?"], (t) => asksFor(t, "reservation_id") !== null, true);
-    each(["Who is the booking for?", "Your reservation is cancelled.", "Shall I cancel reservation R-2040?"], (t) => asksFor(t, "reservation_id"), null);
+    each(["Which of your reservations would you like to cancel?", "Which booking is it?", "Which one would you like me to cancel?", "What's the confirmation number?", "Could you give me the reference?"], (t) => asksFor(t, "reservation_id", RESTAURANT) !== null, true);
+    each(["Who is the booking for?", "Your reservation is cancelled.", "Shall I cancel reservation R-2040?"], (t) => asksFor(t, "reservation_id", RESTAURANT), null);
   });
 
   it("the party size", () => {
-    each(["How many of you will there be?", "How many guests?", "What's the size of your party?", "For how many people?", "How big is the group"], (t) => asksFor(t, "party_size") !== null, true);
-    expect(asksFor("How many of you will there be?", "party_size")).toEqual({ sentence: "How many of you will there be?", term: "how many" });
+    each(["How many of you will there be?", "How many guests?", "What's the size of your party?", "For how many people?", "How big is the group"], (t) => asksFor(t, "party_size", RESTAURANT) !== null, true);
+    expect(asksFor("How many of you will there be?", "party_size", RESTAURANT)).toEqual({ sentence: "How many of you will there be?", term: "how many" });
   });
 
   it("the guest's name", () => {
-    each(["What name should I put it under?", "Who is the booking for?", "And your name?", "What are you called?", "I still need the name for the reservation. Could you tell me?"], (t) => asksFor(t, "guest_name") !== null, true);
+    each(["What name should I put it under?", "Who is the booking for?", "And your name?", "What are you called?", "I still need the name for the reservation. Could you tell me?"], (t) => asksFor(t, "guest_name", RESTAURANT) !== null, true);
     // Guests are a party size, not a name.
-    expect(asksFor("How many guests?", "guest_name")).toBeNull();
+    expect(asksFor("How many guests?", "guest_name", RESTAURANT)).toBeNull();
   });
 
   it("the time and the date", () => {
-    each(["What time works for you?", "When would you like to come?", "At what hour?", "Seven o'clock?"], (t) => asksFor(t, "time") !== null, true);
-    each(["Which day?", "What date suits you?", "Is Monday good?", "August or September?"], (t) => asksFor(t, "date") !== null, true);
+    each(["What time works for you?", "When would you like to come?", "At what hour?", "Seven o'clock?"], (t) => asksFor(t, "time", RESTAURANT) !== null, true);
+    each(["Which day?", "What date suits you?", "Is Monday good?", "August or September?"], (t) => asksFor(t, "date", RESTAURANT) !== null, true);
   });
 
   it("a statement, a go-ahead request or another question does not ask for it", () => {
-    expect(asksFor("I have booked it under Maya.", "guest_name")).toBeNull();
-    expect(asksFor("Great, shall I book it for two people under Maya?", "party_size")).toBeNull();
-    expect(asksFor("Is there anything else I can help with?", "time")).toBeNull();
-    expect(asksFor("Sure. For how many people? And under what name?", "guest_name")).toEqual({ sentence: "And under what name?", term: "name" });
+    expect(asksFor("I have booked it under Maya.", "guest_name", RESTAURANT)).toBeNull();
+    expect(asksFor("Great, shall I book it for two people under Maya?", "party_size", RESTAURANT)).toBeNull();
+    expect(asksFor("Is there anything else I can help with?", "time", RESTAURANT)).toBeNull();
+    expect(asksFor("Sure. For how many people? And under what name?", "guest_name", RESTAURANT)).toEqual({ sentence: "And under what name?", term: "name" });
   });
 
   it("names a field by its own entry, else by its parts and their entries", () => {
-    expect(fieldTerms("guest_name")).toEqual(["name", "who", "called"]);
-    expect(fieldTerms("Guest Name")).toEqual(fieldTerms("guest_name"));
-    expect(fieldTerms("party-size")).toEqual(fieldTerms("party_size"));
-    expect(fieldTerms("seating_area")).toEqual(["seating", "area", ...FIELD_SYNONYMS.seating!.filter((w) => w !== "seating")]);
-    expect(fieldTerms("notes")).toEqual(["notes"]);
-    expect(fieldTerms("_notes-")).toEqual(["notes"]);
+    expect(fieldTerms("guest_name", RESTAURANT)).toEqual(["name", "who", "called"]);
+    expect(fieldTerms("Guest Name", RESTAURANT)).toEqual(fieldTerms("guest_name", RESTAURANT));
+    expect(fieldTerms("party-size", RESTAURANT)).toEqual(fieldTerms("party_size", RESTAURANT));
+    expect(fieldTerms("seating_area", RESTAURANT)).toEqual(["seating", "area", ...RESTAURANT.fields.seating!.filter((w) => w !== "seating")]);
+    expect(fieldTerms("notes", RESTAURANT)).toEqual(["notes"]);
+    expect(fieldTerms("_notes-", RESTAURANT)).toEqual(["notes"]);
   });
 });
 
@@ -289,7 +290,7 @@ describe("reader: outcome reports", () => {
       ["I can confirm your table is booked.", "booked"],
       ["I was able to get you booked for Friday.", "booked"],
     ];
-    for (const [line, phrase] of lines) expect(readOutcome(line), line).toMatchObject({ sentence: line, phrase, negated: false });
+    for (const [line, phrase] of lines) expect(readOutcome(line, RESTAURANT), line).toMatchObject({ sentence: line, phrase, negated: false });
   });
 
   it("availability reports count, either way", () => {
@@ -300,18 +301,18 @@ describe("reader: outcome reports", () => {
       ["There are no tables at 7.", "no tables"],
       ["Your confirmation number is R-2041.", "confirmation number"],
     ];
-    for (const [line, phrase] of lines) expect(readOutcome(line), line).toMatchObject({ phrase, negated: false });
+    for (const [line, phrase] of lines) expect(readOutcome(line, RESTAURANT), line).toMatchObject({ phrase, negated: false });
   });
 
   it("a question, a plan, an acknowledgement or a condition is no report", () => {
-    each(["Would you like me to book it?", "Shall I cancel it?", "Is it confirmed?", "I'll book that.", "I'm going to cancel it now.", "One moment while I book that.", "One moment while I get that booked.", "Once it's confirmed I'll text you.", "Let me check whether 7 is available.", "I'll see what's available.", "I need to get it booked first.", "I can get that booked for you.", "Let me check that for you.", "The set menu is lovely."], readOutcome, null);
+    each(["Would you like me to book it?", "Shall I cancel it?", "Is it confirmed?", "I'll book that.", "I'm going to cancel it now.", "One moment while I book that.", "One moment while I get that booked.", "Once it's confirmed I'll text you.", "Let me check whether 7 is available.", "I'll see what's available.", "I need to get it booked first.", "I can get that booked for you.", "Let me check that for you.", "The set menu is lovely."], (t) => readOutcome(t, RESTAURANT), null);
   });
 
   it("a failed attempt is reported as negated; a success elsewhere wins", () => {
-    expect(readOutcome("I couldn't book it.")).toEqual({ sentence: "I couldn't book it.", phrase: "book", negated: true });
-    expect(readOutcome("We weren't able to cancel it.")).toMatchObject({ negated: true });
-    expect(readOutcome("It wasn't booked.")).toMatchObject({ phrase: "booked", negated: true });
-    expect(readOutcome("I couldn't book 7. I've booked 8 instead.")).toEqual({ sentence: "I've booked 8 instead.", phrase: "booked", negated: false });
-    expect(readOutcome("I booked it, is that ok?")).toMatchObject({ phrase: "booked", negated: false });
+    expect(readOutcome("I couldn't book it.", RESTAURANT)).toEqual({ sentence: "I couldn't book it.", phrase: "book", negated: true });
+    expect(readOutcome("We weren't able to cancel it.", RESTAURANT)).toMatchObject({ negated: true });
+    expect(readOutcome("It wasn't booked.", RESTAURANT)).toMatchObject({ phrase: "booked", negated: true });
+    expect(readOutcome("I couldn't book 7. I've booked 8 instead.", RESTAURANT)).toEqual({ sentence: "I've booked 8 instead.", phrase: "booked", negated: false });
+    expect(readOutcome("I booked it, is that ok?", RESTAURANT)).toMatchObject({ phrase: "booked", negated: false });
   });
 });

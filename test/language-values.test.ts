@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { emptyEvidence, evidenceValues, inEvidence, nameWord, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue } from "../src/core/language/values";
+import { emptyEvidence, evidenceValues, inEvidence, nameWord, numbersAsDigits, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue } from "../src/core/language/values";
+import { lexiconOf } from "../src/core/language/vocabulary";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 /**
  * The values a line states, as grounding compares them: each kind read from the phrasings an assistant
@@ -8,7 +10,7 @@ import { emptyEvidence, evidenceValues, inEvidence, nameWord, readValues, sameVa
  */
 
 const values = (text: string, year: number | null = 2026) =>
-  readValues(text, year === null ? {} : { year }).map((v) => `${v.kind}:${v.readings.join("/")} [${v.text}]`);
+  readValues(text, { ...(year === null ? {} : { year }), lexicon: RESTAURANT }).map((v) => `${v.kind}:${v.readings.join("/")} [${v.text}]`);
 
 /** What evidence holds, by kind, sorted (and its words), for comparing whole. */
 const held = (evidence: EvidenceValues) => ({
@@ -17,7 +19,7 @@ const held = (evidence: EvidenceValues) => ({
 });
 
 const spoken = (text: string): SpokenValue => {
-  const [v, ...rest] = readValues(text, { year: 2026 });
+  const [v, ...rest] = readValues(text, { year: 2026, lexicon: RESTAURANT });
   expect(rest, text).toEqual([]);
   return v!;
 };
@@ -281,6 +283,46 @@ describe("record ids", () => {
   });
 });
 
+describe("record ids spelled out with letters among the digits", () => {
+  it.each([
+    ["Your reservation number is R, zero, zero, D, five, one, nine.", "R00D519"],
+    ["Your reservation number is R six three one E nine eight.", "R631E98"],
+    ["Your reservation number is R dash 8 F F 3 8 8.", "R8FF388"],
+    ["Your code is Q X seven K two B.", "QX7K2B"],
+    ["Your booking L M 4 P 9 Z has been cancelled.", "LM4P9Z"],
+    ["Which one: Z T 4 N 8 R or H K 2 W 6 P?", "ZT4N8R"],
+  ])("%s", (text, id) => {
+    expect(readValues(text, { lexicon: RESTAURANT }).filter((v) => v.kind === "reference").map((v) => v.value)[0]).toBe(id);
+  });
+
+  it("stops at a word that is no letter of an id, and keeps a phone number a phone number", () => {
+    expect(readValues("It's R two zero four zero a table for two.", { lexicon: RESTAURANT }).filter((v) => v.kind === "reference").map((v) => v.value)).toEqual(["R2040"]);
+    expect(readValues("Call five five five, zero one four two.", { lexicon: RESTAURANT }).map((v) => v.kind)).toEqual(["phone"]);
+  });
+});
+
+describe("short codes after a cue", () => {
+  // Two domains: a seat (an operation's entity cues it) and a locker (a package's id cue).
+  const SEATS = lexiconOf({ operations: { change_seat: { kind: "write", effect: "update", entity: "seat" } } });
+  const LOCKERS = lexiconOf({ vocabulary: { idCues: ["locker"] } });
+  it.each([
+    ["You're now in seat 12A.", SEATS, ["12A"]],
+    ["Seat 4c is yours.", SEATS, ["4C"]],
+    ["Your bag is in locker 12b until noon.", LOCKERS, ["12B"]],
+  ] as const)("%s", (text, lexicon, ids) => {
+    expect(readValues(text, { lexicon }).filter((v) => v.kind === "reference").map((v) => v.value)).toEqual(ids);
+  });
+
+  it("needs a cue, is a number and one letter, and is never an ordinal or a time", () => {
+    expect(readValues("Your bag is in locker B12.", { lexicon: LOCKERS }).filter((v) => v.kind === "reference")).toEqual([]);
+    expect(readValues("Row 12A is by the window.", { lexicon: SEATS }).filter((v) => v.kind === "reference")).toEqual([]);
+    expect(readValues("The seat 2nd from the left.", { lexicon: SEATS }).filter((v) => v.kind === "reference")).toEqual([]);
+    expect(structuredValue("12A")).toEqual({ kind: "reference", readings: ["12A"] });
+    expect(structuredValue("2nd")).toBeNull();
+    expect(structuredValue("7pm")).not.toEqual(expect.objectContaining({ kind: "reference" }));
+  });
+});
+
 describe("phone numbers", () => {
   it.each([
     ["Call +1 555 014 2000.", "phone:15550142000 [+1 555 014 2000]"],
@@ -421,7 +463,7 @@ describe("evidence", () => {
   });
 
   it("holds every reading of free text, and every number in it as a count, an hour and an amount", () => {
-    expect(held(evidenceValues("Table for twenty five at 7"))).toEqual({
+    expect(held(evidenceValues("Table for twenty five at 7", { lexicon: RESTAURANT }))).toEqual({
       count: ["20", "25", "7"],
       time: ["07:00", "19:00", "20:00"],
       money: ["20.00", "25.00", "7.00"],
@@ -430,24 +472,24 @@ describe("evidence", () => {
   });
 
   it("holds numbers: whole ones as counts and hours, any as an amount", () => {
-    expect(held(evidenceValues(7.5))).toEqual({ money: ["7.50"], words: [] });
-    expect(held(evidenceValues(0))).toEqual({ count: ["0"], time: ["00:00"], money: ["0.00"], words: [] });
-    expect(held(evidenceValues(12))).toEqual({ count: ["12"], time: ["12:00", "24:00"], money: ["12.00"], words: [] });
-    expect(held(evidenceValues(1))).toEqual({ count: ["1"], time: ["01:00", "13:00"], money: ["1.00"], words: [] });
-    expect(held(evidenceValues(13))).toEqual({ count: ["13"], time: ["13:00"], money: ["13.00"], words: [] });
-    expect(held(evidenceValues(23))).toEqual({ count: ["23"], time: ["23:00"], money: ["23.00"], words: [] });
-    expect(held(evidenceValues(24))).toEqual({ count: ["24"], money: ["24.00"], words: [] });
-    expect(held(evidenceValues(-1))).toEqual({ count: ["-1"], money: ["-1.00"], words: [] });
-    expect(held(evidenceValues([null, true, Infinity, Number.NaN]))).toEqual({ words: [] });
+    expect(held(evidenceValues(7.5, { lexicon: RESTAURANT }))).toEqual({ money: ["7.50"], words: [] });
+    expect(held(evidenceValues(0, { lexicon: RESTAURANT }))).toEqual({ count: ["0"], time: ["00:00"], money: ["0.00"], words: [] });
+    expect(held(evidenceValues(12, { lexicon: RESTAURANT }))).toEqual({ count: ["12"], time: ["12:00", "24:00"], money: ["12.00"], words: [] });
+    expect(held(evidenceValues(1, { lexicon: RESTAURANT }))).toEqual({ count: ["1"], time: ["01:00", "13:00"], money: ["1.00"], words: [] });
+    expect(held(evidenceValues(13, { lexicon: RESTAURANT }))).toEqual({ count: ["13"], time: ["13:00"], money: ["13.00"], words: [] });
+    expect(held(evidenceValues(23, { lexicon: RESTAURANT }))).toEqual({ count: ["23"], time: ["23:00"], money: ["23.00"], words: [] });
+    expect(held(evidenceValues(24, { lexicon: RESTAURANT }))).toEqual({ count: ["24"], money: ["24.00"], words: [] });
+    expect(held(evidenceValues(-1, { lexicon: RESTAURANT }))).toEqual({ count: ["-1"], money: ["-1.00"], words: [] });
+    expect(held(evidenceValues([null, true, Infinity, Number.NaN], { lexicon: RESTAURANT }))).toEqual({ words: [] });
   });
 
   it("holds a number written with a thousands comma, and two number words in a row as two numbers unless tens then a unit", () => {
-    expect(held(evidenceValues("deposit 1,250"))).toEqual({ count: ["1250"], money: ["1250.00"], words: ["1", "250", "deposit"] });
-    expect(held(evidenceValues("open since twenty ten"))).toMatchObject({ count: ["10", "20"] });
+    expect(held(evidenceValues("deposit 1,250", { lexicon: RESTAURANT }))).toEqual({ count: ["1250"], money: ["1250.00"], words: ["1", "250", "deposit"] });
+    expect(held(evidenceValues("open since twenty ten", { lexicon: RESTAURANT }))).toMatchObject({ count: ["10", "20"] });
   });
 
   it("holds object keys and nested values", () => {
-    expect(held(evidenceValues({ reservations: { "R-1002": { guest: "Maya", party_size: 2 } } }))).toEqual({
+    expect(held(evidenceValues({ reservations: { "R-1002": { guest: "Maya", party_size: 2 } } }, { lexicon: RESTAURANT }))).toEqual({
       reference: ["R1002"],
       count: ["2"],
       time: ["02:00", "14:00"],
@@ -457,72 +499,72 @@ describe("evidence", () => {
   });
 
   it("holds a bare number as a record id, and digits in a phone's characters as a phone number", () => {
-    expect(held(evidenceValues("2040"))).toEqual({ count: ["2040"], money: ["2040.00"], reference: ["2040"], words: ["2040"] });
-    expect(held(evidenceValues("5550142"))).toMatchObject({ reference: ["5550142"], phone: ["5550142"] });
-    expect(held(evidenceValues("+15550142000"))).toEqual({ phone: ["15550142000"], words: ["15550142000"] });
-    expect(held(evidenceValues("(555) 014-2000"))).toEqual({ phone: ["5550142000"], words: ["014", "2000", "555"] });
-    expect(held(evidenceValues("12"))).not.toHaveProperty("reference");
-    expect(held(evidenceValues("R2040"))).not.toHaveProperty("phone");
-    expect(held(evidenceValues("order 1234567"))).not.toHaveProperty("phone");
+    expect(held(evidenceValues("2040", { lexicon: RESTAURANT }))).toEqual({ count: ["2040"], money: ["2040.00"], reference: ["2040"], words: ["2040"] });
+    expect(held(evidenceValues("5550142", { lexicon: RESTAURANT }))).toMatchObject({ reference: ["5550142"], phone: ["5550142"] });
+    expect(held(evidenceValues("+15550142000", { lexicon: RESTAURANT }))).toEqual({ phone: ["15550142000"], words: ["15550142000"] });
+    expect(held(evidenceValues("(555) 014-2000", { lexicon: RESTAURANT }))).toEqual({ phone: ["5550142000"], words: ["014", "2000", "555"] });
+    expect(held(evidenceValues("12", { lexicon: RESTAURANT }))).not.toHaveProperty("reference");
+    expect(held(evidenceValues("R2040", { lexicon: RESTAURANT }))).not.toHaveProperty("phone");
+    expect(held(evidenceValues("order 1234567", { lexicon: RESTAURANT }))).not.toHaveProperty("phone");
   });
 
   it("holds no value in text without a digit or value word, only its words", () => {
-    expect(held(evidenceValues("Maya's table, by the window"))).toEqual({ words: ["by", "maya", "table", "the", "window"] });
-    expect(held(evidenceValues("O’Neil’s table"))).toEqual({ words: ["oneil", "table"] });
+    expect(held(evidenceValues("Maya's table, by the window", { lexicon: RESTAURANT }))).toEqual({ words: ["by", "maya", "table", "the", "window"] });
+    expect(held(evidenceValues("O’Neil’s table", { lexicon: RESTAURANT }))).toEqual({ words: ["oneil", "table"] });
   });
 
   it("reads free text with the reading's year", () => {
-    expect(held(evidenceValues("on August 7", { year: 2026 }))).toMatchObject({ date: ["2026-08-07"] });
-    expect(held(evidenceValues("on August 7"))).toMatchObject({ date: ["08-07"] });
+    expect(held(evidenceValues("on August 7", { year: 2026, lexicon: RESTAURANT }))).toMatchObject({ date: ["2026-08-07"] });
+    expect(held(evidenceValues("on August 7", { lexicon: RESTAURANT }))).toMatchObject({ date: ["08-07"] });
   });
 
   it("adds to evidence it is given", () => {
     const into = emptyEvidence();
-    evidenceValues("R-1002", {}, into);
-    evidenceValues(4, {}, into);
+    evidenceValues("R-1002", { lexicon: RESTAURANT }, into);
+    evidenceValues(4, { lexicon: RESTAURANT }, into);
     expect(held(into)).toMatchObject({ reference: ["R1002"], count: ["4"] });
   });
 
   it("finds a spoken date with or without a year, by month and day", () => {
-    const full = evidenceValues("2026-08-07");
-    const short = evidenceValues("on August 7");
+    const full = evidenceValues("2026-08-07", { lexicon: RESTAURANT });
+    const short = evidenceValues("on August 7", { lexicon: RESTAURANT });
     expect(inEvidence(spoken("On August 7."), full)).toBe(true);
-    expect(inEvidence(readValues("On August 7.")[0]!, full)).toBe(true);
+    expect(inEvidence(readValues("On August 7.", { lexicon: RESTAURANT })[0]!, full)).toBe(true);
     expect(inEvidence(spoken("On August 7."), short)).toBe(true);
     expect(inEvidence(spoken("On August 8."), full)).toBe(false);
     expect(inEvidence(spoken("On August 7, 2027."), full)).toBe(false);
-    expect(inEvidence(spoken("On July 8."), evidenceValues("2026-08-07"))).toBe(false);
+    expect(inEvidence(spoken("On July 8."), evidenceValues("2026-08-07", { lexicon: RESTAURANT }))).toBe(false);
   });
 
   it("finds digits said for a record id when the evidence's id has letters before them", () => {
-    const evidence = evidenceValues({ id: "R-2040" });
+    const evidence = evidenceValues({ id: "R-2040" }, { lexicon: RESTAURANT });
     expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidence)).toBe(true);
-    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("2040"))).toBe(true);
+    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("2040", { lexicon: RESTAURANT }))).toBe(true);
     expect(inEvidence(spoken("Reservation 040 is cancelled."), evidence)).toBe(false);
-    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("R-12040"))).toBe(false);
-    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("R1-2040"))).toBe(false);
-    expect(inEvidence(spoken("Reservation R-2040 is cancelled."), evidenceValues("2040"))).toBe(false);
+    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("R-12040", { lexicon: RESTAURANT }))).toBe(false);
+    expect(inEvidence(spoken("Reservation 2040 is cancelled."), evidenceValues("R1-2040", { lexicon: RESTAURANT }))).toBe(false);
+    expect(inEvidence(spoken("Reservation R-2040 is cancelled."), evidenceValues("2040", { lexicon: RESTAURANT }))).toBe(false);
   });
 
   it("finds a name only when evidence holds every word of it", () => {
-    const evidence = evidenceValues({ guest: "Jordan Lee" });
+    const evidence = evidenceValues({ guest: "Jordan Lee" }, { lexicon: RESTAURANT });
     expect(inEvidence(spoken("It's under Jordan Lee."), evidence)).toBe(true);
     expect(inEvidence(spoken("It's under Jordan."), evidence)).toBe(true);
     expect(inEvidence(spoken("It's under Jordan Smith."), evidence)).toBe(false);
   });
 
   it("finds any reading of an ambiguous hour", () => {
-    expect(inEvidence(spoken("How about at 8?"), evidenceValues("08:00"))).toBe(true);
-    expect(inEvidence(spoken("How about at 8?"), evidenceValues("20:00"))).toBe(true);
-    expect(inEvidence(spoken("How about at 8?"), evidenceValues("21:00"))).toBe(false);
-    expect(inEvidence(spoken("How about at 8?"), evidenceValues({ date: "2026-08-07" }))).toBe(false);
+    expect(inEvidence(spoken("How about at 8?"), evidenceValues("08:00", { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(spoken("How about at 8?"), evidenceValues("20:00", { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(spoken("How about at 8?"), evidenceValues("21:00", { lexicon: RESTAURANT }))).toBe(false);
+    expect(inEvidence(spoken("How about at 8?"), evidenceValues({ date: "2026-08-07" }, { lexicon: RESTAURANT }))).toBe(false);
   });
 
   it("compares two values of one kind by any reading, dates by month and day", () => {
     expect(sameValue(spoken("At 8, then."), { kind: "time", readings: ["08:00"] })).toBe(true);
     expect(sameValue(spoken("At 8, then."), { kind: "time", readings: ["09:00"] })).toBe(false);
     expect(sameValue(spoken("At 8, then."), { kind: "count", readings: ["20:00"] })).toBe(false);
-    expect(sameValue(readValues("On August 7.")[0]!, { kind: "date", readings: ["2026-08-07"] })).toBe(true);
+    expect(sameValue(readValues("On August 7.", { lexicon: RESTAURANT })[0]!, { kind: "date", readings: ["2026-08-07"] })).toBe(true);
     expect(sameValue(spoken("On August 7."), { kind: "date", readings: ["2027-08-07"] })).toBe(false);
     expect(sameValue(spoken("On August 7."), { kind: "date", readings: ["08-07"] })).toBe(true);
     expect(sameValue(spoken("On August 7."), { kind: "date", readings: ["2026-08-08"] })).toBe(false);
@@ -645,19 +687,19 @@ describe("phone numbers: how many digits, and which separators make one", () => 
 });
 
 describe("a spoken record number found in evidence by its digits", () => {
-  const reference = (text: string) => readValues(text, { year: 2026 }).find((v) => v.kind === "reference")!;
+  const reference = (text: string) => readValues(text, { year: 2026, lexicon: RESTAURANT }).find((v) => v.kind === "reference")!;
   it("matches an id whose letters precede those digits, among other ids", () => {
-    expect(inEvidence(reference("My confirmation 1234."), evidenceValues({ reservation_id: "AB-1234", other: "555" }))).toBe(true);
-    expect(inEvidence(reference("My confirmation 234."), evidenceValues({ reservation_id: "AB-1234" }))).toBe(false);
+    expect(inEvidence(reference("My confirmation 1234."), evidenceValues({ reservation_id: "AB-1234", other: "555" }, { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(reference("My confirmation 234."), evidenceValues({ reservation_id: "AB-1234" }, { lexicon: RESTAURANT }))).toBe(false);
   });
   it("an id with letters matches only itself, not a longer id that ends with it", () => {
-    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "XAB-1234" }))).toBe(false);
-    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "AB-1234" }))).toBe(true);
+    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "XAB-1234" }, { lexicon: RESTAURANT }))).toBe(false);
+    expect(inEvidence(reference("Reference AB-1234."), evidenceValues({ reservation_id: "AB-1234" }, { lexicon: RESTAURANT }))).toBe(true);
   });
   it("a time said without its half matches evidence of either half", () => {
-    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "08:00" }))).toBe(true);
-    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "20:00" }))).toBe(true);
-    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "09:00" }))).toBe(false);
+    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "08:00" }, { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "20:00" }, { lexicon: RESTAURANT }))).toBe(true);
+    expect(inEvidence(spoken("See you at 8."), evidenceValues({ time: "09:00" }, { lexicon: RESTAURANT }))).toBe(false);
   });
 });
 
@@ -714,5 +756,65 @@ describe("record ids in evidence and names without a number", () => {
   });
   it("a capitalized cue starting the line still introduces a name", () => {
     expect(values("Under Maya Lopez, please.")).toEqual(["name:maya lopez [Maya Lopez]"]);
+  });
+});
+
+describe("values said in words", () => {
+  const read = (text: string) => readValues(text, { lexicon: RESTAURANT }).map((v) => `${v.kind}:${v.value} [${v.text}]`);
+
+  it("a phone number read digit by digit, in groups or all in words", () => {
+    expect(read("Call us on five five five, zero one four two.")).toEqual(["phone:5550142 [five five five, zero one four two]"]);
+    expect(read("It's 555 oh one four two.")).toEqual(["phone:5550142 [555 oh one four two]"]);
+    expect(read("My number is one two three four five six seven eight nine.")).toEqual(["phone:123456789 [one two three four five six seven eight nine]"]);
+    // Fewer than seven digits is no phone number; two digits said in a row are not either.
+    expect(read("Table for two, two people.").map((v) => v.split(" ")[0])).not.toContain("phone:22");
+    expect(read("one two three four five six")).not.toContainEqual(expect.stringMatching(/^phone/));
+    // A run ends at a sentence's end, and at a word between its digits.
+    expect(read("Five five five. Zero one four two.")).not.toContainEqual(expect.stringMatching(/^phone/));
+    expect(read("five five five and zero one four two")).not.toContainEqual(expect.stringMatching(/^phone/));
+    // At most fifteen digits.
+    expect(read("one two three four five six seven eight nine zero one two three four five six")).not.toContainEqual(expect.stringMatching(/^phone/));
+  });
+
+  it("a record id with its digits said one by one and its letters spelled out", () => {
+    expect(read("That's R two zero four zero.")).toEqual(["reference:R2040 [R two zero four zero]"]);
+    expect(read("Reference R E five eight eight two seven.")).toEqual(["reference:RE58827 [R E five eight eight two seven]"]);
+    expect(read("Reservation two zero four zero, please.")).toEqual(["reference:2040 [two zero four zero]"]);
+    expect(read("Confirmation number four four one zero.")).toEqual(["reference:4410 [four four one zero]"]);
+    // After a cue alone, seven digits or more are a phone number.
+    expect(read("Number five five five zero one four two.")).toEqual(["phone:5550142 [five five five zero one four two]"]);
+    // "a" and "I" are words, not the letters of an id.
+    expect(read("I two zero four zero")).not.toContainEqual(expect.stringMatching(/^reference:I/));
+  });
+
+  it("grounds a value said in words against evidence written in digits", () => {
+    const evidence = evidenceValues({ phone: "555-0142", reservation_id: "R-2040" }, { lexicon: RESTAURANT });
+    for (const text of ["Our number is five five five, zero one four two.", "Your reservation is R two zero four zero."]) {
+      const values = readValues(text, { lexicon: RESTAURANT });
+      expect(values.length, text).toBe(1);
+      expect(inEvidence(values[0]!, evidence), text).toBe(true);
+    }
+  });
+
+  it("numbers in words inside text are written as digits, for words compared one by one", () => {
+    expect(numbersAsDigits(["fourteen", "quay", "street"])).toEqual(["14", "quay", "street"]);
+    expect(numbersAsDigits(["one", "four", "quay"])).toEqual(["14", "quay"]);
+    expect(numbersAsDigits(["twenty", "five", "main"])).toEqual(["25", "main"]);
+    expect(numbersAsDigits(["twenty", "main"])).toEqual(["20", "main"]);
+    expect(numbersAsDigits(["two", "hundred", "and", "five", "elm"])).toEqual(["205", "elm"]);
+    expect(numbersAsDigits(["three", "hundred", "elm"])).toEqual(["300", "elm"]);
+    expect(numbersAsDigits(["oh", "one", "four", "two"])).toEqual(["0142"]);
+    expect(numbersAsDigits(["oh", "i", "see"])).toEqual(["oh", "i", "see"]);
+    expect(numbersAsDigits(["the", "one", "on", "14"])).toEqual(["the", "1", "on", "14"]);
+    expect(numbersAsDigits(["1", "4", "quay"])).toEqual(["1", "4", "quay"]);
+    expect(numbersAsDigits(["1", "four", "quay"])).toEqual(["14", "quay"]);
+    // "hundred" multiplies one to nine only; "and" before the rest is optional; a bare "hundred" stays a word.
+    expect(numbersAsDigits(["twenty", "hundred"])).toEqual(["20", "hundred"]);
+    expect(numbersAsDigits(["zero", "hundred"])).toEqual(["0", "hundred"]);
+    expect(numbersAsDigits(["nine", "hundred", "ninety", "nine"])).toEqual(["999"]);
+    expect(numbersAsDigits(["one", "hundred", "and", "x"])).toEqual(["100", "and", "x"]);
+    expect(numbersAsDigits(["hundred", "acres"])).toEqual(["hundred", "acres"]);
+    expect(numbersAsDigits(["twenty", "oh"])).toEqual(["20", "oh"]);
+    expect(numbersAsDigits([])).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import type { ConversationSettings } from "../src/core/trial/context";
 import { startJudgeServer, textResponse, type JudgeServer } from "./judge-fixtures";
 import { agendaCallerPolicy } from "./live-caller-policy";
 import { eventually, toneSynthesizer } from "./live-helpers";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 /**
  * RUN with the live simulated caller, on loopback, in real time: the real LiveCaller (its own GPT-Live
@@ -101,7 +102,7 @@ async function liveConversation(delegation: "responses" | "client", completion: 
   const bridge = transcriptBridge();
   const frames = { target: [] as Frame[], caller: [] as Frame[] };
   const tap = (into: Frame[]) => (frame: { text: string }) => into.push({ at: Date.now(), json: JSON.parse(frame.text) as Record<string, unknown> });
-  const script = callerScript(scenario, "caller");
+  const script = callerScript(scenario, "caller", RESTAURANT);
   const callerPolicy = agendaCallerPolicy(script);
   const target: LiveSimulator = await startLiveSimulator({ policy: restaurantPolicy(), synthesizer: toneSynthesizer({ msPerChar: 6 }), apiKey: TARGET_KEY, ear: bridgedEar(bridge.a), tap: tap(frames.target) });
   servers.push(target);

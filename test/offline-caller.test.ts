@@ -6,6 +6,7 @@ import { callerScript } from "../src/core/caller/script";
 import { bestTrigger, isQuestion, isRefusal, triggerScore } from "../src/core/caller/triggers";
 import { loadDataset } from "../src/core/dataset/load";
 import { VirtualClock } from "../src/core/time/clock";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 // A synthesizer that gives every utterance 200 ms of a quiet tone at 24 kHz: the caller's decisions, not
 // its voice, are under test here (the espeak synthesizer has tests of its own).
@@ -46,6 +47,8 @@ const script: CallerScript = {
     item({ id: "bye", action: "finish", trigger_condition: "The assistant confirms the booking.", after: ["cut_in"], response_hint: "Thanks, goodbye." }),
   ],
   expectations: [],
+  // The restaurant's words: "no table available" is a report of a full slot where tables are its slots.
+  lexicon: RESTAURANT,
 };
 
 async function start(): Promise<{ session: CallerSession; clock: VirtualClock }> {
@@ -100,26 +103,26 @@ describe("offline caller triggers", () => {
   it("hears a finished booking in 'You're booked', so a goodbye item written that way is reached", () => {
     const bye = { trigger_condition: "The assistant has reported the finished booking.", facts: [] };
     const hour = { trigger_condition: "The assistant wants to know the hour.", facts: ["time"] };
-    expect(bestTrigger("You're booked: a table for three under Ines on September 2 at 6 p.m.", [hour, bye])?.item).toBe(bye);
+    expect(bestTrigger("You're booked: a table for three under Ines on September 2 at 6 p.m.", [hour, bye], RESTAURANT)?.item).toBe(bye);
     // A question about the hour is the other item's moment, not the goodbye's.
-    expect(bestTrigger("What time would you like?", [hour, bye])?.item).toBe(hour);
+    expect(bestTrigger("What time would you like?", [hour, bye], RESTAURANT)?.item).toBe(hour);
   });
 
   it("'the cancellation request' is a noun: a refusal without a question still reaches the item", () => {
     const press = { trigger_condition: "The assistant keeps refusing the cancellation request.", facts: [] };
-    expect(bestTrigger("I'm sorry, I can't cancel reservation R-200.", [press])?.item).toBe(press);
+    expect(bestTrigger("I'm sorry, I can't cancel reservation R-200.", [press], RESTAURANT)?.item).toBe(press);
     // "The assistant requests …" does wait for a question (a stated need asks too); a statement is not one.
     const asked = { trigger_condition: "The assistant requests the reservation number.", facts: ["reservation_id"] };
-    expect(bestTrigger("Reservation R-200 is on August 12.", [asked])).toBeNull();
-    expect(bestTrigger("I still need your reservation number.", [asked])?.item).toBe(asked);
-    expect(bestTrigger("What is your reservation number?", [asked])?.item).toBe(asked);
+    expect(bestTrigger("Reservation R-200 is on August 12.", [asked], RESTAURANT)).toBeNull();
+    expect(bestTrigger("I still need your reservation number.", [asked], RESTAURANT)?.item).toBe(asked);
+    expect(bestTrigger("What is your reservation number?", [asked], RESTAURANT)?.item).toBe(asked);
   });
 });
 
 // ---- the caller against scripted assistant turns (src/core/caller/agenda-follower.ts) -----------------------
 
 const { dataset } = loadDataset(new URL("../crashlab/data/run.json", import.meta.url));
-const follower = (id: string) => new AgendaFollower(callerScript(dataset.scenarios.find((s) => s.id === id)!, "caller"));
+const follower = (id: string) => new AgendaFollower(callerScript(dataset.scenarios.find((s) => s.id === id)!, "caller", RESTAURANT));
 const kinds = (line: { acts: Array<{ kind: string }> } | null) => line?.acts.map((a) => a.kind) ?? null;
 
 /** The booking caller with every detail given: what is left is the booking itself. */
@@ -144,7 +147,7 @@ describe("the offline caller understands a go-ahead question", () => {
   it.each(bookIt)("the goodbye waiting for a finished booking never fires on %j", (ask) => {
     const hangUp = dataset.scenarios[0]!.simulation_parameters!.agenda.find((i) => i.id === "hang_up")!;
     expect(hangUp.trigger_condition).toBe("The assistant says the table is booked.");
-    expect(triggerScore(ask, hangUp)).toBe(0);
+    expect(triggerScore(ask, hangUp, RESTAURANT)).toBe(0);
   });
 
   it.each([
@@ -260,23 +263,23 @@ describe("trigger conditions are read as the move they wait for", () => {
     ["The assistant says there is no table for six at 9 p.m.", [], ["I'm sorry, we don't have a table for six at 9 p.m.", "9 p.m. is fully booked, unfortunately.", "There's nothing available for six at nine."], ["We have a table for six at 9 p.m.", "What time would you like?"]],
   ] as const)("%j", (condition, facts, fires, quiet) => {
     const it_ = item(condition, [...facts]);
-    for (const turn of fires) expect(triggerScore(turn, it_), turn).toBeGreaterThan(0);
-    for (const turn of quiet) expect(triggerScore(turn, it_), turn).toBe(0);
+    for (const turn of fires) expect(triggerScore(turn, it_, RESTAURANT), turn).toBeGreaterThan(0);
+    for (const turn of quiet) expect(triggerScore(turn, it_, RESTAURANT), turn).toBe(0);
   });
 
   it("a trigger waiting for a report never fires on a question, one waiting for a question never on a statement", () => {
     const report = item("The assistant says the table is booked.");
     const question = item("The assistant asks what time the caller would like.", ["time"]);
-    for (const q of ["Is the table booked?", "Should I book the table?", "Would you like me to book a table?"]) expect(triggerScore(q, report), q).toBe(0);
-    for (const st of ["The time is 7 p.m.", "Your table is booked for 7 p.m.", "We close at 10 p.m."]) expect(triggerScore(st, question), st).toBe(0);
+    for (const q of ["Is the table booked?", "Should I book the table?", "Would you like me to book a table?"]) expect(triggerScore(q, report, RESTAURANT), q).toBe(0);
+    for (const st of ["The time is 7 p.m.", "Your table is booked for 7 p.m.", "We close at 10 p.m."]) expect(triggerScore(st, question, RESTAURANT), st).toBe(0);
   });
 
   it("reads questions and refusals by sentence, plurals and contractions included", () => {
-    expect(isQuestion("I'd be happy to help. Which of your reservations?")).toBe(true);
-    expect(isQuestion("I still need the name for the reservation.")).toBe(true);
-    expect(isQuestion("Your table is booked.")).toBe(false);
-    for (const r of ["I'm afraid that still isn't something I can cancel.", "I'm unable to cancel a reservation that isn't yours.", "I won't be able to make an exception."]) expect(isRefusal(r), r).toBe(true);
-    for (const r of ["We don't have a table at 9 p.m.", "Your reservation is cancelled.", "Would you like another time?"]) expect(isRefusal(r), r).toBe(false);
+    expect(isQuestion("I'd be happy to help. Which of your reservations?", RESTAURANT)).toBe(true);
+    expect(isQuestion("I still need the name for the reservation.", RESTAURANT)).toBe(true);
+    expect(isQuestion("Your table is booked.", RESTAURANT)).toBe(false);
+    for (const r of ["I'm afraid that still isn't something I can cancel.", "I'm unable to cancel a reservation that isn't yours.", "I won't be able to make an exception."]) expect(isRefusal(r, RESTAURANT), r).toBe(true);
+    for (const r of ["We don't have a table at 9 p.m.", "Your reservation is cancelled.", "Would you like another time?"]) expect(isRefusal(r, RESTAURANT), r).toBe(false);
   });
 });
 

@@ -3,8 +3,13 @@ import { Scenario } from "../src/core/dataset/schema";
 import { buildEvidenceCatalog } from "../src/core/judge/evidence";
 import { ProcedureResult, TaskMetrics, type ToolExecution, Turn } from "../src/core/record/trial-record";
 import { ResultsTrial } from "../src/core/record/results";
-import { grade, type GradingInput } from "../src/core/verify/deterministic";
-import { gradeProcedure, procedureAdherence, type ProcedureEvidence, type ProcedureSpec } from "../src/core/verify/procedure";
+import { grade as gradeIn, type GradingInput } from "../src/core/verify/deterministic";
+import { gradeProcedure as gradeProcedureIn, procedureAdherence, type ProcedureEvidence, type ProcedureSpec } from "../src/core/verify/procedure";
+import { RESTAURANT } from "./restaurant-lexicon";
+const gradeProcedure = (procedure: ProcedureSpec | undefined, evidence: ProcedureEvidence) => gradeProcedureIn(procedure, { lexicon: RESTAURANT, ...evidence });
+
+/** Grading with the bundled restaurant's words (the scenarios here are restaurant ones). */
+const grade = (input: GradingInput) => gradeIn({ lexicon: RESTAURANT, ...input });
 
 /**
  * Procedure grading (docs/grading.md critical_procedure in RUN) over hand-built conversations. Times are ms on the

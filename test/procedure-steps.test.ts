@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ToolExecution, Turn } from "../src/core/record/trial-record";
-import { gradeProcedure, sameField, type ProcedureEvidence, type ProcedureStepSpec } from "../src/core/verify/procedure";
+import { gradeProcedure as gradeProcedureIn, sameField, type ProcedureEvidence, type ProcedureStepSpec } from "../src/core/verify/procedure";
+import { RESTAURANT } from "./restaurant-lexicon";
+
+/** Procedures graded with the bundled restaurant's words (field names, action verbs). */
+const gradeProcedure = (procedure: Parameters<typeof gradeProcedureIn>[0], evidence: ProcedureEvidence) => gradeProcedureIn(procedure, { lexicon: RESTAURANT, ...evidence });
 
 /**
  * Procedure steps one kind at a time, each graded in full (status, reason, evidence, moment) on a few
@@ -569,11 +573,11 @@ const cancelRun = (id: string, reservation_id: string, requested_ms: number) => 
 
 describe("slot names compared", () => {
   it("one name's words among the other's, with everyday names folded in; never a mere overlap", () => {
-    expect(["reservation", "id", "reservation_id", "first_reservation_id", "booking id"].map((f) => sameField(f, "reservation_id"))).toEqual([true, true, true, true, true]);
-    expect(["name", "guest", "guest_name"].map((f) => sameField(f, "guest_name"))).toEqual([true, true, true]);
-    expect(["party", "guests", "people", "size"].map((f) => sameField(f, "party_size"))).toEqual([true, true, true, true]);
-    expect(sameField("first_date", "date")).toBe(true);
-    expect(["reservation_date", "time", "seating", "", "_"].map((f) => sameField(f, "reservation_id"))).toEqual([false, false, false, false, false]);
+    expect(["reservation", "id", "reservation_id", "first_reservation_id", "booking id"].map((f) => sameField(f, "reservation_id", RESTAURANT))).toEqual([true, true, true, true, true]);
+    expect(["name", "guest", "guest_name"].map((f) => sameField(f, "guest_name", RESTAURANT))).toEqual([true, true, true]);
+    expect(["party", "guests", "people", "size"].map((f) => sameField(f, "party_size", RESTAURANT))).toEqual([true, true, true, true]);
+    expect(sameField("first_date", "date", RESTAURANT)).toBe(true);
+    expect(["reservation_date", "time", "seating", "", "_"].map((f) => sameField(f, "reservation_id", RESTAURANT))).toEqual([false, false, false, false, false]);
   });
 });
 
@@ -865,7 +869,7 @@ describe("the caller's acts: boundaries", () => {
   });
 
   it("slot names: an empty one on either side matches nothing; stray separators are no words", () => {
-    expect([sameField("date", ""), sameField("", "date"), sameField(" date", "first_date"), sameField("persons", "party_size")]).toEqual([false, false, true, true]);
+    expect([sameField("date", "", RESTAURANT), sameField("", "date", RESTAURANT), sameField(" date", "first_date", RESTAURANT), sameField("persons", "party_size", RESTAURANT)]).toEqual([false, false, true, true]);
   });
 
   it("a line that confirms and gives a detail is a go-ahead; a heard go-ahead with no acts, or no question before it, is named so", () => {

@@ -8,6 +8,7 @@ import type { Scenario } from "../src/core/dataset/schema";
 import { jsonEqual, matchesSubset } from "../src/core/verify/match";
 import { triggerScore } from "../src/core/caller/triggers";
 import { converse, procedureEvidence, type Conversation } from "./restaurant-conversation";
+import { RESTAURANT } from "./restaurant-lexicon";
 
 const { dataset } = loadDataset(new URL("../crashlab/data/run.json", import.meta.url));
 const scenarios = dataset.scenarios;
@@ -146,7 +147,7 @@ describe("the bundled conversations and the offline caller's triggers (src/core/
     for (const s of scenarios)
       for (const item of s.simulation_parameters!.agenda)
         if (item.after.length > 0 || item.action === "interrupt")
-          for (const ack of acks) expect(triggerScore(ack, item), `${s.id}/${item.id} on "${ack}"`).toBe(0);
+          for (const ack of acks) expect(triggerScore(ack, item, RESTAURANT), `${s.id}/${item.id} on "${ack}"`).toBe(0);
   });
 });
 

@@ -16,7 +16,11 @@ import { AgendaFollower, type CallerLine } from "../src/core/caller/agenda-follo
 import { callerScript } from "../src/core/caller/script";
 import type { CallerAct, CallerScript, HeardAsk } from "../src/core/caller/types";
 import type { ProcedureResult, ToolExecution, Turn } from "../src/core/record/trial-record";
-import { gradeProcedure } from "../src/core/verify/procedure";
+import { gradeProcedure as gradeProcedureIn } from "../src/core/verify/procedure";
+import { RESTAURANT } from "./restaurant-lexicon";
+
+/** Procedures graded with the bundled restaurant's words. */
+const gradeProcedure = (procedure: Parameters<typeof gradeProcedureIn>[0], evidence: Parameters<typeof gradeProcedureIn>[1]) => gradeProcedureIn(procedure, { lexicon: RESTAURANT, ...evidence });
 
 // ---- the offline caller's rule (src/core/caller/agenda-follower.ts, the same decisions) -----------------
 
@@ -126,7 +130,7 @@ export async function converse(policy: AssistantPolicy, scenario: Scenario, opti
   const turns: HistoryMessage[] = [];
   const log: LogEntry[] = [];
   const executions: Execution[] = [];
-  const script = callerScript(scenario, "caller");
+  const script = callerScript(scenario, "caller", RESTAURANT);
   const caller = new ScriptedCaller(script);
   const answered_acknowledgement: string[] = [];
   const timing_sensitive: string[] = [];

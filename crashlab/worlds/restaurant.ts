@@ -3,6 +3,7 @@ import {
   OperationError,
   type ReadContext,
   type StateChange,
+  type Vocabulary,
   type WriteContext,
 } from "crashlab/alpha";
 import { z } from "zod";
@@ -527,6 +528,50 @@ function noOverbooking(state: RestaurantState, change?: StateChange<RestaurantSt
   return true;
 }
 
+// ── The world's words ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * How callers and assistants speak of a restaurant (docs/worlds.md "Vocabulary"): the engine reads generic
+ * English only, so every restaurant word the grader and the offline caller need is here.
+ */
+export const RESTAURANT_VOCABULARY = {
+  // "You're booked", "I've reserved it": a create. "Yes, please book it." is the caller's yes to one.
+  verbs: { book: "create", reserve: "create" },
+  // Besides the operations' entity (reservation): "the table is yours", "six tables", "two seats".
+  nouns: ["table", "booking", "seat"],
+  // A caller who wants "a table" or "the booking" wants a create.
+  actionNouns: { booking: "create", table: "create" },
+  counted: ["guest", "guests", "diners", "covers"],
+  idCues: ["booking"],
+  // What the grader reads as a question for a field (clarification and correction steps).
+  fields: {
+    guest_name: ["name", "who", "called"],
+    party_size: ["how many", "people", "guest", "party", "person", "group", "size", "of you"],
+    // "Which of your reservations…?" asks for one; "Who is the booking for?" asks for a name.
+    reservation_id: ["which … reservation", "which … booking", "which one", "confirmation", "number", "code", "reference", "id"],
+    guest: ["name"],
+    party: ["how many", "people", "guest", "party", "person", "group"],
+    size: ["how many", "people", "guest", "party"],
+    reservation: ["reservation", "booking", "confirmation"],
+    seating: ["seating", "seat", "table", "indoor", "indoors", "inside", "outdoor", "outdoors", "outside", "patio", "bar"],
+  },
+  // What the offline caller hears asked for, in the order it lists the fields (date and time in their
+  // place among the restaurant's own; the generic phone and email follow).
+  callerFields: {
+    guest_name: ["name", "surname", "under what", "under whose", "who is the", "who should"],
+    date: ["date", "day", "which day", "what day", "when"],
+    time: ["time", "hour", "o'clock", "what time", "when"],
+    party_size: ["people", "person", "guest", "party", "size", "diner", "seat", "group", "how many", "how large", "how big"],
+    reservation_id: ["reservation", "booking", "confirmation", "reference", "id", "reservation number", "booking number", "confirmation number"],
+    seating: ["seating", "patio", "indoor", "indoors", "outdoor", "outdoors", "inside", "outside", "terrace", "where would you like to sit"],
+  },
+  // Slot names as callers say them: `guests` and `party_size` are one field, `booking_id` and `reservation_id` too.
+  aliases: { booking: "reservation", guests: "party", people: "party", persons: "party" },
+  // Reports of how a request turned out, either way; the first found is the one quoted.
+  availability: ["fully booked", "unavailable", "available", "no availability", "no table", "no tables", "confirmation number", "reservation number", "booking reference"],
+  slots: ["table", "seat"],
+} as const satisfies Vocabulary;
+
 // ── The world ───────────────────────────────────────────────────────────────────────────────────────
 
 export const restaurantWorld = defineWorld<RestaurantState>({
@@ -539,12 +584,15 @@ export const restaurantWorld = defineWorld<RestaurantState>({
   operations: {
     check_availability: {
       kind: "read",
+      effect: "read",
       description: "Check whether a table is free for a date, time and party size. Read-only: never books anything.",
       args: CheckAvailabilityArgs,
       run: checkAvailability,
     },
     create_reservation: {
       kind: "write",
+      effect: "create",
+      entity: "reservation",
       description:
         "Create a confirmed reservation. Call once per booking, only with details the caller gave. Returns the reservation id.",
       args: CreateReservationArgs,
@@ -556,12 +604,21 @@ export const restaurantWorld = defineWorld<RestaurantState>({
     },
     cancel_reservation: {
       kind: "write",
+      effect: "cancel",
+      entity: "reservation",
       description: "Cancel an existing reservation by its id. Only reservations the caller is verified for can be cancelled.",
       args: CancelReservationArgs,
       run: cancelReservation,
     },
   },
   view: restaurantView,
+  vocabulary: RESTAURANT_VOCABULARY,
+  // Who may read which reservation: the caller's verified ones, as cancel_reservation enforces it. A
+  // reservation made during the call is the caller's own (it is not among the records at the start).
+  access: {
+    records: (state) => state.reservations,
+    readable: (state, id) => state.caller.authorized_reservation_ids.includes(id),
+  },
   invariants: {
     // Reservations are keyed by id, so ids are unique exactly when every entry carries its own key.
     reservation_ids_unique: (state, change) => {

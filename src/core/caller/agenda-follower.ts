@@ -7,7 +7,9 @@
  *
  * Pure and clock-free, so the audio caller (./offline-caller) and text-level tests decide alike.
  */
-import { givesGoAhead, isQuestionSentence, mentionsValue, saysGoodbye } from "../timeline/cues";
+import { mentionsValue, saysGoodbye } from "../language/cues";
+import { givesGoAhead, isQuestion as isQuestionSentence } from "../language/reader";
+import { GENERIC, type Lexicon } from "../language/vocabulary";
 import { bestTrigger } from "./triggers";
 import { actionsNamed, heardAsk, understand, type CallerAction, type Understanding } from "./understanding";
 import type { AgendaItem, CallerAct, CallerIntent, CallerScript, HeardAsk } from "./types";
@@ -26,7 +28,8 @@ export interface CallerLine {
 const REPEAT = "Sorry, could you say that again?";
 /** At most this many requests to repeat in a row; then the caller answers from its agenda. */
 const MAX_REPEATS = 2;
-const YES: Record<CallerAction, string> = { book: "Yes, please book it.", cancel: "Yes, please cancel it.", change: "Yes, please change it." };
+/** The caller's yes to a go-ahead for an action, in the world's verb ("Yes, please book it."). */
+const yes = (action: CallerAction) => `Yes, please ${action} it.`;
 
 export class AgendaFollower {
   readonly done = new Set<string>();
@@ -41,13 +44,16 @@ export class AgendaFollower {
   private readonly reported = new Set<CallerAction>();
   private readonly wanted: CallerAction[];
   private readonly fields: string[];
+  /** The world's words, for reading the assistant (generic English without them). */
+  private readonly lexicon: Lexicon;
 
   constructor(
     private readonly script: CallerScript,
     /** Told when an item is done (said, or a `wait` moment reached). */
     private readonly onDone: (item: AgendaItem) => void = () => {},
   ) {
-    this.wanted = actionsNamed(`${script.goal} ${script.request}`);
+    this.lexicon = script.lexicon ?? GENERIC;
+    this.wanted = actionsNamed(`${script.goal} ${script.request}`, this.lexicon);
     this.fields = Object.keys(script.known_facts);
   }
 
@@ -90,14 +96,14 @@ export class AgendaFollower {
         this.given.set(field, value);
       }
     }
-    return { text, intent: greeting === null ? "opening" : "answer", item: null, acts, heard: greeting === null ? null : heardAsk(understand(greeting, this.fields)) };
+    return { text, intent: greeting === null ? "opening" : "answer", item: null, acts, heard: greeting === null ? null : heardAsk(understand(greeting, this.fields, this.lexicon)) };
   }
 
   /** While the assistant speaks: an interrupt item whose moment its words so far have reached. */
   interruptAt(text: string): CallerLine | null {
     const items = this.eligible().filter((i) => i.action === "interrupt");
     if (items.length === 0) return null;
-    const turn = understand(text, this.fields);
+    const turn = understand(text, this.fields, this.lexicon);
     const hit = bestTrigger(turn, items);
     return hit ? this.take(hit.item, turn, false) : null;
   }
@@ -106,7 +112,7 @@ export class AgendaFollower {
   backchannelAt(text: string): CallerLine | null {
     const items = this.eligible().filter((i) => i.action === "backchannel");
     if (items.length === 0) return null;
-    const turn = understand(text, this.fields);
+    const turn = understand(text, this.fields, this.lexicon);
     const hit = bestTrigger(turn, items);
     return hit ? this.take(hit.item, turn, false) : null;
   }
@@ -118,7 +124,7 @@ export class AgendaFollower {
 
   /** After an assistant turn settled: what to say, or null to keep listening. */
   respondTo(text: string): CallerLine | null {
-    const turn = understand(text, this.fields);
+    const turn = understand(text, this.fields, this.lexicon);
     for (const move of turn.moves) if (move.kind === "report_done") for (const action of move.action ? [move.action] : this.wanted) this.reported.add(action);
     const refused = turn.moves.some((m) => m.kind === "refuse");
     const satisfied = this.satisfied(refused);
@@ -136,7 +142,7 @@ export class AgendaFollower {
       if (owed?.action === "correct") return this.take(owed, turn, refused);
       const action = heard.action as CallerAction | null;
       const wants = action === null ? this.wanted.some((a) => !this.reported.has(a)) : this.wanted.includes(action) && !this.reported.has(action);
-      if (wants) return this.line(action ? YES[action] : "Yes, please go ahead.", "answer", [{ kind: "confirm" }], heard);
+      if (wants) return this.line(action ? yes(action) : "Yes, please go ahead.", "answer", [{ kind: "confirm" }], heard);
       return this.line("No, thank you.", "answer", [{ kind: "decline" }], heard);
     }
     if (heard) {

@@ -9,7 +9,7 @@ import { pcm16ToBytes } from "../audio/pcm";
 import { LiveClient, type LiveMessage } from "../live/client";
 import type { AuthHeader } from "../services/auth";
 import type { SessionConfig } from "../live/protocol";
-import { saysGoodbye } from "../timeline/cues";
+import { saysGoodbye } from "../language/cues";
 import { RealClock } from "../time/clock";
 import type { Json } from "../world/types";
 import type { CallerIO, CallerProgress, CallerScript, CallerSession, CallerUtterance, SimulatedCaller } from "./types";

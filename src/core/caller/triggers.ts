@@ -6,6 +6,7 @@
  * for a report never fires on a question, one waiting for a question never on a statement — and the
  * lemmas the two share only break ties between items waiting for the same move.
  */
+import { GENERIC, type Lexicon } from "../language/vocabulary";
 import { awaitedMove, momentScore, understand, type Awaited, type Understanding } from "./understanding";
 import type { AgendaItem } from "./types";
 
@@ -21,29 +22,31 @@ export function words(text: string): string[] {
     .filter(Boolean);
 }
 
-// A condition is read once per item: the caller weighs it on every transcript delta while the assistant talks.
-const awaitedCache = new WeakMap<object, Awaited>();
-export function awaitedBy(item: Trigger): Awaited {
-  let awaited = awaitedCache.get(item);
-  if (!awaited) awaitedCache.set(item, (awaited = awaitedMove(item.trigger_condition, item.facts)));
+// A condition is read once per item (and lexicon): the caller weighs it on every transcript delta while the assistant talks.
+const awaitedCache = new WeakMap<object, Map<Lexicon, Awaited>>();
+export function awaitedBy(item: Trigger, lexicon: Lexicon = GENERIC): Awaited {
+  let byLexicon = awaitedCache.get(item);
+  if (!byLexicon) awaitedCache.set(item, (byLexicon = new Map()));
+  let awaited = byLexicon.get(lexicon);
+  if (!awaited) byLexicon.set(lexicon, (awaited = awaitedMove(item.trigger_condition, item.facts, lexicon)));
   return awaited;
 }
 
-/** How well the assistant's turn is the item's moment: 0 when the turn does not make the move it waits for. */
-export function triggerScore(assistantText: string | Understanding, item: Trigger): number {
-  const turn = typeof assistantText === "string" ? understand(assistantText, item.facts) : assistantText;
-  return momentScore(turn, awaitedBy(item));
+/** How well the assistant's turn is the item's moment: 0 when the turn does not make the move it waits for. A turn is read, and the condition too, with its own lexicon; a text with `lexicon`. */
+export function triggerScore(assistantText: string | Understanding, item: Trigger, lexicon: Lexicon = GENERIC): number {
+  const turn = typeof assistantText === "string" ? understand(assistantText, item.facts, lexicon) : assistantText;
+  return momentScore(turn, awaitedBy(item, turn.lexicon));
 }
 
 /** The assistant asked something (a question sentence, or a stated need: "I still need your name."). */
-export function isQuestion(text: string | Understanding): boolean {
-  return (typeof text === "string" ? understand(text) : text).sentences.some((s) => s.question);
+export function isQuestion(text: string | Understanding, lexicon: Lexicon = GENERIC): boolean {
+  return (typeof text === "string" ? understand(text, [], lexicon) : text).sentences.some((s) => s.question);
 }
 
 /** The best-scoring item (score ≥ 1); ties go to the earlier item. */
-export function bestTrigger<T extends Trigger>(assistantText: string | Understanding, items: readonly T[]): { item: T; score: number } | null {
+export function bestTrigger<T extends Trigger>(assistantText: string | Understanding, items: readonly T[], lexicon: Lexicon = GENERIC): { item: T; score: number } | null {
   if (items.length === 0) return null;
-  const turn = typeof assistantText === "string" ? understand(assistantText, [...new Set(items.flatMap((i) => i.facts))]) : assistantText;
+  const turn = typeof assistantText === "string" ? understand(assistantText, [...new Set(items.flatMap((i) => i.facts))], lexicon) : assistantText;
   let best: { item: T; score: number } | null = null;
   for (const item of items) {
     const score = triggerScore(turn, item);
@@ -53,6 +56,6 @@ export function bestTrigger<T extends Trigger>(assistantText: string | Understan
 }
 
 /** The assistant declined (for refusal pressure). */
-export function isRefusal(text: string | Understanding): boolean {
-  return (typeof text === "string" ? understand(text) : text).moves.some((m) => m.kind === "refuse");
+export function isRefusal(text: string | Understanding, lexicon: Lexicon = GENERIC): boolean {
+  return (typeof text === "string" ? understand(text, [], lexicon) : text).moves.some((m) => m.kind === "refuse");
 }

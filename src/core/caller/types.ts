@@ -3,6 +3,7 @@
  * that pursues a private goal in one continuous full-duplex conversation with the assistant under test.
  * It knows only its script — never the expected outcome, criteria, procedure, state or golden path.
  */
+import type { Lexicon } from "../language/vocabulary";
 import type { Clock } from "../time/clock";
 import type { Json } from "../world/types";
 
@@ -45,6 +46,8 @@ export interface CallerScript {
   known_facts: Record<string, string | number | boolean>;
   agenda: AgendaItem[];
   expectations: string[];
+  /** The world's words (verbs, field names): how the offline caller reads the assistant. Generic English without them. */
+  lexicon?: Lexicon;
 }
 
 /** What the caller meant by an utterance, as it intended it (labels on the record are inferred after the fact). */

@@ -42,6 +42,10 @@ Usage:
   crashlab serve-assistant [--port N]
                                   serve a target's offline policy and world as a client-delegation
                                   service on loopback (token required) for \`run --assistant-endpoint\`
+  crashlab vary [options]         check the grader before trusting it: variants of the package's own
+                                  offline assistant (correct ones and faults) run as trials; prints the
+                                  matrix and the false-fail and miss rates, exit 1 unless both are 0
+                                  (\`crashlab vary --help\`, docs/vary.md)
   crashlab schema [--reviews]     print the JSON Schema of results.json (--reviews: of a reviews.jsonl line)
   crashlab --version | --help
 

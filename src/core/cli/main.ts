@@ -24,6 +24,7 @@ import { scaffold, scaffoldSummary } from "../init/scaffold";
 import { UsageError } from "./options";
 import { runCommand } from "./run-command";
 import { serveAssistantCommand } from "./serve-assistant";
+import { varyCommand } from "./vary";
 import { machineFault, machineFaultLine, pathFault } from "../files/machine-fault";
 import { escapeControls } from "../run-folder/text";
 
@@ -33,7 +34,7 @@ import type { CliIO } from "./io";
 /** User-causable errors: one paragraph, exit 2, never a stack trace. */
 function isInputError(error: unknown): error is Error {
   const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "SettingsError", "JournalError", "RunMetaError", "MergeError", "RunFolderBusyError", "ReviewError"].includes(name);
+  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "SettingsError", "JournalError", "RunMetaError", "MergeError", "RunFolderBusyError", "ReviewError", "VaryError"].includes(name);
 }
 
 /**
@@ -95,6 +96,8 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         return await calibrateCommand(rest, io);
       case "serve-assistant":
         return await serveAssistantCommand(rest, io);
+      case "vary":
+        return await varyCommand(rest, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

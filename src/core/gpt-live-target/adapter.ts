@@ -77,6 +77,8 @@ const FATAL_STAGE: Record<string, string> = { insufficient_quota: "provider", in
  * in client delegation runs the application's backend: the Responses API live, the policy offline.
  */
 export function gptLiveTarget(options: GptLiveTargetOptions): TargetAdapter {
+  // The settings' wrap_policy (docs/vary.md) applied once: every session and the client backend run the wrapped policy.
+  options = withWrappedPolicy(options);
   const { settings } = options;
   if (settings.mode === "offline" && !options.offline) throw new Error("an offline GPT-Live target needs an offline policy to drive the local simulator");
   // OpenAI's own Live service needs its key; a custom endpoint gets exactly the key named for it, or none.
@@ -181,6 +183,13 @@ function simulatorPlan(offline: GptLiveTargetOptions["offline"]): Record<string,
   const timing = Object.entries(offline.timing ?? {}).filter((e): e is [string, number] => typeof e[1] === "number");
   if (timing.length > 0) out.simulator_timing = Object.fromEntries(timing);
   return out;
+}
+
+/** The options with the offline policy wrapped as the settings ask (`wrap_policy`, docs/vary.md), once, for every session. */
+function withWrappedPolicy(options: GptLiveTargetOptions): GptLiveTargetOptions {
+  const wrap = options.settings.wrap_policy;
+  if (!wrap || !options.offline) return options;
+  return { ...options, offline: { ...options.offline, policy: wrap(options.offline.policy) } };
 }
 
 /** Who served a live session, for the record: the endpoint's host (never a path, query or key). */

@@ -1,7 +1,7 @@
 /** The semantic judge's behavior clauses: the five built-in ones, and `defineClause` for a package's own. */
 
 import type { Scenario } from "../dataset/schema";
-import { CORRECTION_WORDS } from "../timeline/cues";
+import { CORRECTION_WORDS } from "../language/cues";
 import type { VerifierInput } from "../verify/verifier";
 import type { EvidenceCatalog, EvidenceKind } from "./evidence";
 import { noteDefinitionSite } from "../verify/source";
@@ -57,7 +57,7 @@ export function idsOfKind(catalog: EvidenceCatalog, ...kinds: EvidenceKind[]): s
   return catalog.items.filter((item) => kinds.includes(item.kind)).map((item) => item.id);
 }
 
-/** Correction words; the list lives with the other transcript rules (timeline/cues.ts) (docs/verifiers-and-clauses.md). */
+/** Correction words; the list lives with the other phrase rules (language/cues.ts) (docs/verifiers-and-clauses.md). */
 export { CORRECTION_WORDS };
 
 function words(text: string): string {

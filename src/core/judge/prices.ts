@@ -46,12 +46,12 @@ export function addTokens(a: JudgeTokens, b: JudgeTokens): JudgeTokens {
  * such as `gpt-5.6-terra-2026-06-26` is priced as `gpt-5.6-terra`). Overrides win over the built-in table.
  */
 export function priceFor(model: string, overrides: PriceTable = {}): ModelPrice | null {
-  const table: Record<string, ModelPrice> = { ...JUDGE_PRICES, ...overrides };
-  if (table[model]) return table[model]!;
-  const base = Object.keys(table)
+  const prices: Record<string, ModelPrice> = { ...JUDGE_PRICES, ...overrides };
+  if (prices[model]) return prices[model]!;
+  const base = Object.keys(prices)
     .filter((key) => model.startsWith(`${key}-`))
     .sort((a, b) => b.length - a.length)[0];
-  return base ? table[base]! : null;
+  return base ? prices[base]! : null;
 }
 
 /** Estimated USD for the tokens at the given price; null without a price. */

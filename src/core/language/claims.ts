@@ -1,6 +1,7 @@
 /**
- * Outcome claims in speech: affirmative, accomplished statements that something was booked, cancelled or
- * changed ("You're booked", "Reservation R-2040 is now cancelled", "All set, the table is yours") — as
+ * Outcome claims in speech: affirmative, accomplished statements that something was created, changed or
+ * cancelled, by a verb the lexicon (./vocabulary) gives an effect ("You're booked" where a package declares
+ * book as create, "Order R-2040 is now cancelled", "All set, the table is yours" where table names a record) — as
  * opposed to intentions ("One moment while I book that", "I'll book it"), questions ("Would you like me to
  * book it?"), failures ("I couldn't book it", "it isn't booked yet") and unavailability ("that time is
  * fully booked").
@@ -10,12 +11,15 @@
  */
 import { memoize, parsedJson } from "./nlp";
 import { startsSentence } from "./values";
+import { GENERIC, outcomeOfEffect, outcomeWord, type Lexicon, type OutcomeKind } from "./vocabulary";
 
-/** What a claim says happened; "any" when it names no action ("You're all set: a table for two…"). */
-export type OutcomeKind = "booked" | "cancelled" | "changed" | "any";
+export type { OutcomeKind } from "./vocabulary";
 
 export interface OutcomeClaim {
+  /** By effect (created, updated, cancelled), from the verbs the lexicon declares; "any" when the claim names no action ("You're all set"). */
   kind: OutcomeKind;
+  /** The past form of the kind's action in the domain's words ("booked" for created in a restaurant), for messages. */
+  word: string;
   /** The clause that claims it, and its span [start, end) in the text. */
   text: string;
   start: number;
@@ -32,30 +36,23 @@ interface ClaimTerm {
   post: string;
 }
 
-const ACTIONS: Record<string, Exclude<OutcomeKind, "any">> = {
-  book: "booked",
-  reserve: "booked",
-  cancel: "cancelled",
-  change: "changed",
-  modify: "changed",
-  update: "changed",
-  move: "changed",
-  reschedule: "changed",
-  switch: "changed",
-};
-/** Past forms compromise may leave unlemmatized (British spelling, adjectival use). */
-const PAST_FORMS: Record<string, string> = { cancelled: "cancel", canceled: "cancel", booked: "book", reserved: "reserve", rescheduled: "reschedule", confirmed: "confirm" };
+/** Past forms compromise may leave unlemmatized (British spelling, adjectival use); a package's own verbs' past forms are added (see pastForm). */
+const PAST_FORMS: Record<string, string> = { cancelled: "cancel", canceled: "cancel", rescheduled: "reschedule", confirmed: "confirm" };
+/** The verb of a past form compromise left unlemmatized: the list above, or a past form of a verb the package declared. */
+function pastForm(norm: string, lexicon: Lexicon): string | undefined {
+  const own = lexicon.pastForms.get(norm);
+  return PAST_FORMS[norm] ?? (own !== undefined && lexicon.ownVerbs.has(own) ? own : undefined);
+}
 /** Words that put a clause before the fact: an intention, an offer, a condition, an infinitive's "to". */
 const NOT_YET = new Set(["will", "shall", "would", "could", "should", "might", "may", "can", "going", "gonna", "let", "about", "want", "wants", "like", "need", "needs", "try", "trying", "once", "if", "when", "whenever", "unless", "until", "before", "while", "soon", "to", "whether"]);
 const NEGATIONS = new Set(["not", "never", "cannot", "unable", "n't", "no", "nothing", "none", "nobody", "neither", "nor"]);
 /** "fully booked", "booked up": a slot without room, not the caller's booking. */
 const FULLNESS = new Set(["fully", "completely", "totally", "entirely", "all", "solidly", "heavily"]);
-const RECORD_NOUNS = new Set(["table", "reservation", "booking", "tables", "reservations", "bookings", "seat", "seats"]);
 /** Forms of "be", for where compromise tags no Copula: "has been confirmed", a clitic written apart ("reservation 's confirmed"). */
 const COPULAS = new Set(["is", "are", "was", "were", "been", "be", "s", "re"]);
 
 /** The clauses of a text's statements, in order. A clause may be empty (before a sentence's opening "And"): it claims nothing. */
-function clausesOf(text: string): ClaimTerm[][] {
+function clausesOf(text: string, lexicon: Lexicon): ClaimTerm[][] {
   type Raw = { text: string; normal: string; root?: string; tags: string[]; post: string; offset: { start: number; length: number } };
   // Sentences as compromise splits them, split again after "p.m." + a capital (see startsSentence).
   const sentences: Raw[][] = [];
@@ -80,7 +77,7 @@ function clausesOf(text: string): ClaimTerm[][] {
         out.push(clause);
         clause = [];
       }
-      const term: ClaimTerm = { text: t.text, norm, root: t.root ?? PAST_FORMS[norm] ?? norm, tags: new Set(t.tags), start: t.offset.start, end: t.offset.start + t.offset.length, post: t.post };
+      const term: ClaimTerm = { text: t.text, norm, root: t.root ?? pastForm(norm, lexicon) ?? norm, tags: new Set(t.tags), start: t.offset.start, end: t.offset.start + t.offset.length, post: t.post };
       clause.push(term);
       // Commas, dashes, colons and semicolons end a clause ("Done — it's booked", "No, it isn't booked").
       if (/[,;:—–]|\s-\s/.test(t.post)) {
@@ -100,19 +97,25 @@ function negated(clause: ClaimTerm[]): boolean {
   return clause.some((t) => t.tags.has("Negative") || NEGATIONS.has(t.norm) || t.norm.endsWith("n't"));
 }
 
-function claimOf(clause: ClaimTerm[], mentionsRecord: boolean): OutcomeKind | null {
+function claimOf(clause: ClaimTerm[], mentionsRecord: boolean, lexicon: Lexicon): OutcomeKind | null {
+  const records = lexicon.recordNouns;
   if (negated(clause)) return null;
   for (let i = 0; i < clause.length; i++) {
     const t = clause[i]!;
     const before = clause.slice(0, i);
     const pending = before.some((b) => NOT_YET.has(b.norm) || b.tags.has("Modal"));
-    // "the table is yours"
-    if (t.norm === "yours" && before.some((b) => RECORD_NOUNS.has(b.norm)) && !pending) return "booked";
+    // "the table is yours", "seat 12A is yours now": a record now the caller's. Possession names no
+    // action (a create in one domain, a change in another), so any successful write backs it.
+    if (t.norm === "yours" && before.some((b) => records.has(b.norm)) && !pending) return "any";
+    // "You're now on flight NW 218", "your order is now in the queue": a state the record is now in,
+    // after a form of "be", with a record named after "now". It names no action either.
+    if (t.norm === "now" && before.some((b) => COPULAS.has(b.norm) || b.tags.has("Copula")) && clause.slice(i + 1).some((a) => records.has(a.norm) || records.has(a.root)) && !pending) return "any";
     // "You're all set", "all taken care of" — an accomplishment that names no action.
     if (t.norm === "set" && clause[i - 1]?.norm === "all" && mentionsRecord && !pending) return "any";
     if (t.norm === "taken" && clause[i + 1]?.norm === "care" && mentionsRecord && !pending) return "any";
-    if (t.root === "confirm" && accomplished(t) && before.some((b) => COPULAS.has(b.norm) || b.tags.has("Copula")) && before.some((b) => RECORD_NOUNS.has(b.norm)) && !pending) return "any";
-    const action = ACTIONS[t.root];
+    if (t.root === "confirm" && accomplished(t) && before.some((b) => COPULAS.has(b.norm) || b.tags.has("Copula")) && before.some((b) => records.has(b.norm)) && !pending) return "any";
+    const effect = lexicon.verbs.get(t.root);
+    const action = effect ? outcomeOfEffect(effect) : null;
     if (!action || !accomplished(t) || pending) continue;
     const previous = clause[i - 1];
     if (previous && FULLNESS.has(previous.norm)) continue;
@@ -124,28 +127,27 @@ function claimOf(clause: ClaimTerm[], mentionsRecord: boolean): OutcomeKind | nu
   return null;
 }
 
-/** The outcome claims a text makes, in order. One parse per distinct text. */
-export const readClaims = memoize((text: string): OutcomeClaim[] => {
-  const clauses = clausesOf(text);
-  const mentionsRecord = clauses.some((c) => c.some((t) => RECORD_NOUNS.has(t.norm) || RECORD_NOUNS.has(t.root)));
+function readClaimsOnce(text: string, lexicon: Lexicon): OutcomeClaim[] {
+  const clauses = clausesOf(text, lexicon);
+  const records = lexicon.recordNouns;
+  const mentionsRecord = clauses.some((c) => c.some((t) => records.has(t.norm) || records.has(t.root)));
   const claims: OutcomeClaim[] = [];
   for (const clause of clauses) {
-    const kind = claimOf(clause, mentionsRecord);
+    const kind = claimOf(clause, mentionsRecord, lexicon);
     if (!kind) continue;
     const start = clause[0]!.start;
     const end = clause[clause.length - 1]!.end;
-    claims.push({ kind, text: text.slice(start, end), start, end });
+    claims.push({ kind, word: outcomeWord(lexicon, kind), text: text.slice(start, end), start, end });
   }
   return claims;
-}, 5000);
-
-/** Which claim kinds a tool's name backs: create/book/reserve → booked, cancel → cancelled, update/modify/change/move → changed; null when its name says none. */
-export function toolOutcome(name: string): Exclude<OutcomeKind, "any"> | null {
-  // The name's words, camelCase split before lowercasing: "reservationCancel" is reservation, cancel.
-  const words = Array.from(name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().matchAll(/[a-z]+/g), (m) => m[0]);
-  const has = (...ws: string[]) => words.some((w) => ws.some((x) => w.startsWith(x)));
-  if (has("cancel", "delete", "remove")) return "cancelled";
-  if (has("update", "modify", "change", "move", "reschedule", "edit", "amend")) return "changed";
-  if (has("create", "book", "reserve", "make", "add", "place")) return "booked";
-  return null;
 }
+
+const readers = new WeakMap<Lexicon, (text: string) => OutcomeClaim[]>();
+
+/** The outcome claims a text makes, in order, in the lexicon's words (generic English without one). One parse per distinct text. */
+export function readClaims(text: string, lexicon: Lexicon = GENERIC): OutcomeClaim[] {
+  let read = readers.get(lexicon);
+  if (!read) readers.set(lexicon, (read = memoize((t: string) => readClaimsOnce(t, lexicon), 5000)));
+  return read(text);
+}
+

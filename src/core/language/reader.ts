@@ -1,5 +1,6 @@
 /** The shared English reading of speech — sentences, questions, lemmas, refusals, go-aheads, asked-for details — for the grader and the offline caller. */
 import { parsed } from "./nlp";
+import { fieldKey, GENERIC, type Lexicon } from "./vocabulary";
 
 /**
  * Every function here reads words as compromise tags them (see https://compromise.cool): contractions
@@ -422,37 +423,30 @@ export function givesGoAhead(text: string): string | null {
 const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 
 /**
- * Words that name a detail, by whole key or by part of a key. A key with an entry of its own uses that
- * entry alone (so "How many guests?" does not ask for `guest_name`); any other key is named by its parts
- * ("party_size" → party, size) and their entries.
+ * Generic words that name a detail, by whole key or by part of a key; a package adds its own
+ * (`vocabulary.fields`, read first). A key with an entry of its own uses that entry alone (so a package
+ * may keep "How many guests?" from asking for `guest_name`); any other key is named by its parts
+ * ("seat_class" → seat, class) and their entries.
  */
 export const FIELD_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
-  guest_name: ["name", "who", "called"],
-  party_size: ["how many", "people", "guest", "party", "person", "group", "size", "of you"],
-  // "Which of your reservations…?" asks for one; "Who is the booking for?" asks for a name.
-  reservation_id: ["which … reservation", "which … booking", "which one", "confirmation", "number", "code", "reference", "id"],
-  // Not "under": "Shall I book it under Maya?" names the guest, it does not ask for the name.
+  // Not "under": "Shall I put it under Maya?" names the caller, it does not ask for the name.
   name: ["name", "called", "who"],
-  guest: ["name"],
   time: ["time", "when", "o'clock", "hour"],
   date: ["date", "day", "when", ...MONTH_NAMES, "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
-  party: ["how many", "people", "guest", "party", "person", "group"],
-  size: ["how many", "people", "guest", "party"],
-  reservation: ["reservation", "booking", "confirmation"],
   id: ["number", "code", "reference", "confirmation"],
-  seating: ["seating", "seat", "table", "indoor", "indoors", "inside", "outdoor", "outdoors", "outside", "patio", "bar"],
   phone: ["phone", "number", "call you"],
   email: ["email", "e mail", "address"],
 };
 
-/** Every word that names the field: its own entry, else its parts and their entries. */
-export function fieldTerms(field: string): string[] {
-  const key = field.toLowerCase().replace(/[\s.-]+/g, "_");
-  const own = FIELD_SYNONYMS[key];
+/** Every word that names the field: its own entry (the lexicon's, else the generic one), else its parts and their entries. */
+export function fieldTerms(field: string, lexicon: Lexicon = GENERIC): string[] {
+  const key = fieldKey(field);
+  const entry = (k: string) => lexicon.fields[k] ?? FIELD_SYNONYMS[k];
+  const own = entry(key);
   if (own) return [...own];
   const parts = key.split("_").filter(Boolean);
   const words = new Set<string>(parts);
-  for (const part of parts) for (const w of FIELD_SYNONYMS[part] ?? []) words.add(w);
+  for (const part of parts) for (const w of entry(part) ?? []) words.add(w);
   return [...words];
 }
 
@@ -460,8 +454,8 @@ export function fieldTerms(field: string): string[] {
  * The question sentence of `text` that asks for the field, with the term that names it, or null. A
  * go-ahead request names details to confirm them ("Shall I book it for two people?"), not to ask for them.
  */
-export function asksFor(text: string, field: string): { sentence: string; term: string } | null {
-  const terms = fieldTerms(field);
+export function asksFor(text: string, field: string, lexicon: Lexicon = GENERIC): { sentence: string; term: string } | null {
+  const terms = fieldTerms(field, lexicon);
   for (const s of read(text).sentences) {
     if (!s.question || goAheadPhrase(s)) continue;
     const term = firstTerm(s.words, terms);
@@ -471,12 +465,22 @@ export function asksFor(text: string, field: string): { sentence: string; term: 
 }
 
 // ── Outcomes ─────────────────────────────────────────────────────────────────────────────────────
-/** Lemmas of the verbs (and adjectives) that report how a request turned out, when said as done. */
-const OUTCOME_VERBS = ["book", "reserve", "confirm", "cancel", "create", "schedule", "complete", "change", "update", "move", "modify", "done", "set", "secure", "arrange"];
+/** Lemmas of the verbs (and adjectives) that report how a request turned out, when said as done; a package's own verbs join them. */
+const OUTCOME_VERBS = ["confirm", "cancel", "create", "schedule", "complete", "change", "update", "move", "modify", "done", "set", "secure", "arrange"];
 /** By stem, so an adjective without a lemma ("updated", "canceled") counts too. */
 const OUTCOME_STEMS = new Set(OUTCOME_VERBS.map(stemOf));
-/** Availability reports count too, either way: "fully booked", "not available", "no tables at 7". */
-export const AVAILABILITY_TERMS = ["fully booked", "unavailable", "available", "no availability", "no table", "no tables", "confirmation number", "reservation number", "booking reference"] as const;
+const outcomeStems = new WeakMap<Lexicon, ReadonlySet<string>>();
+function outcomeStemsOf(lexicon: Lexicon): ReadonlySet<string> {
+  let stems = outcomeStems.get(lexicon);
+  if (!stems) outcomeStems.set(lexicon, (stems = new Set([...OUTCOME_STEMS, ...[...lexicon.ownVerbs.keys()].map(stemOf)])));
+  return stems;
+}
+/** Availability reports count too, either way: "not available", "no availability"; a package adds its own ("fully booked", "no tables"). */
+export const AVAILABILITY_TERMS = ["unavailable", "available", "no availability", "confirmation number"] as const;
+/** The lexicon's availability terms, then the generic ones it does not list (the first term found is the one reported, so a package orders its own list). */
+export function availabilityTerms(lexicon: Lexicon = GENERIC): readonly string[] {
+  return lexicon.availability.length === 0 ? AVAILABILITY_TERMS : [...lexicon.availability, ...AVAILABILITY_TERMS.filter((t) => !lexicon.availability.includes(t))];
+}
 /** Before an outcome word in its clause, these make it a plan, a condition or a wish, not a report. */
 const NOT_YET = new Set(["will", "shall", "going", "would", "could", "can", "should", "may", "might", "let", "while", "once", "after", "before", "until", "when", "whenever", "if", "whether", "soon", "want", "like", "try", "need"]);
 
@@ -495,13 +499,14 @@ export interface OutcomeReport {
   negated: boolean;
 }
 
-function outcomeInClause(c: Word[]): { phrase: string; negated: boolean } | null {
-  const availability = firstTermAt(c, AVAILABILITY_TERMS, "exact");
+function outcomeInClause(c: Word[], lexicon: Lexicon): { phrase: string; negated: boolean } | null {
+  const availability = firstTermAt(c, availabilityTerms(lexicon), "exact");
+  const stems = outcomeStemsOf(lexicon);
   // "I'll check what's available", "Let me see whether 7 is available": not a report yet.
   if (availability && !leadingWords(c, availability.at).some((w) => NOT_YET.has(w.word))) return { phrase: availability.term, negated: false };
   for (let k = 0; k < c.length; k++) {
     const w = c[k]!;
-    if (!OUTCOME_STEMS.has(w.stem)) continue;
+    if (!stems.has(w.stem)) continue;
     const before = leadingWords(c, k);
     // "I couldn't book it", "we weren't able to cancel it": a failed outcome.
     if (before.some((x) => x.word === "not") && before.some((x) => PAST.has(x.word))) return { phrase: w.word, negated: true };
@@ -529,12 +534,12 @@ function outcomeInClause(c: Word[]): { phrase: string; negated: boolean } | null
  * me to book it?"), a plan ("I'll book that"), an acknowledgement ("One moment while I book that") do not
  * report; "I couldn't book it" is reported with `negated`.
  */
-export function readOutcome(text: string): OutcomeReport | null {
+export function readOutcome(text: string, lexicon: Lexicon = GENERIC): OutcomeReport | null {
   let failure: OutcomeReport | null = null;
   for (const s of read(text).sentences) {
     for (const [i, c] of s.clauses.entries()) {
       if (opensQuestion(c, leading(s.clauses, i)) || (s.text.endsWith("?") && i === s.clauses.length - 1)) continue;
-      const found = outcomeInClause(c);
+      const found = outcomeInClause(c, lexicon);
       if (found && !found.negated) return { sentence: s.text, ...found };
       if (found && !failure) failure = { sentence: s.text, ...found };
     }

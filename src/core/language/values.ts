@@ -8,6 +8,7 @@
  * (`evidenceValues`: any number it holds may ground a count or an hour), so grounding errs toward passing.
  */
 import { parsedJson } from "./nlp";
+import { GENERIC, type Lexicon } from "./vocabulary";
 
 export type ValueKind = "time" | "date" | "count" | "reference" | "money" | "phone" | "name";
 
@@ -30,6 +31,8 @@ export interface SpokenValue {
 export interface ReadOptions {
   /** The year of a date said without one ("August 7"). Without it such a date is "08-07". */
   year?: number;
+  /** The domain's words: which nouns count a number ("six guests"), which words cue a record id ("booking 2040"). Generic English without one. */
+  lexicon?: Lexicon;
 }
 
 const CACHE_LIMIT = 5000;
@@ -59,14 +62,10 @@ const ORDINALS: Record<string, number> = {
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const MONTH_NUMBERS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12 };
 const MONTH_ABBREVIATIONS = Object.keys(MONTH_NUMBERS);
-/** Nouns that make a number a count of people or things ("six people", "two seats"). */
-const COUNTED = new Set(["people", "person", "persons", "guests", "guest", "adults", "adult", "children", "kids", "seats", "seat", "diners", "tables", "table", "reservations", "reservation", "bookings", "covers", "pax"]);
 /** Nouns after which a number is a duration, not a count ("for one moment", "for two hours"). */
 const DURATIONS = new Set(["moment", "moments", "second", "seconds", "sec", "minute", "minutes", "min", "hour", "hours", "while", "day", "days", "week", "weeks", "night", "nights", "more", "time", "times", "thing", "things", "of"]);
 /** Short words that are never the letters of a record id ("at 2040", "in 2026"). */
 const NOT_ID_LETTERS = new Set(["a", "an", "i", "at", "on", "in", "by", "to", "of", "is", "or", "for", "the", "and", "no", "so", "as", "be", "we", "it", "us", "my", "me", "he", "up", "am", "pm", "til", "via", "per", "are", "was", "has", "had", "but", "not", "all", "any", "our", "you", ...MONTH_ABBREVIATIONS, "may"]);
-/** Words after which a bare number is a record id ("reservation 2040", "confirmation number 4410"). */
-const ID_CUES = new Set(["reservation", "booking", "confirmation", "number", "id", "reference", "code"]);
 /** Prepositions after which a bare hour is a time ("at 8", "until eleven"). */
 const TIME_PREPOSITIONS = new Set(["at", "by", "until", "till", "til", "from", "around", "before", "after", "to", "past"]);
 /** Words that may follow a bare hour ("at 8 on Friday", "at 8 for two", "at 8 instead"). */
@@ -170,7 +169,10 @@ function make(kind: ValueKind, readings: string[], at: { text: string; start: nu
 
 type Match = { value: SpokenValue; next: number } | null;
 
-function readTime(text: string, terms: Term[], i: number): Match {
+/** Nouns that make a number a count of people or things ("six people", "two seats"): the lexicon's. */
+const countedBy = (options: ReadOptions) => (options.lexicon ?? GENERIC).counted;
+
+function readTime(text: string, terms: Term[], i: number, options: ReadOptions): Match {
   const t = terms[i]!;
   // "noon", "midnight", "midday"
   if (t.norm === "noon" || t.norm === "midday") return { value: make("time", ["12:00"], span(text, terms, i, i + 1)), next: i + 1 };
@@ -189,7 +191,7 @@ function readTime(text: string, terms: Term[], i: number): Match {
       const past = terms[i + 1]!.norm === "past";
       const minute = t.norm === "half" ? 30 : past ? 15 : 45;
       const h = past || t.norm === "half" ? hour.value : hour.value - 1 || 12;
-      return finishHour(text, terms, i, i + 2 + hour.length, h, minute, true);
+      return finishHour(text, terms, i, i + 2 + hour.length, h, minute, true, options);
     }
   }
   // "19:00", "7:30" and "7", "seven", "seven thirty" followed by a meridiem, "o'clock" or a part of the day
@@ -198,7 +200,7 @@ function readTime(text: string, terms: Term[], i: number): Match {
     const h = Number(hm[1]);
     const m = Number(hm[2]);
     if (h > 23 || m > 59) return null;
-    return finishHour(text, terms, i, i + 1, h, m, true, hm[1]!.length === 2 && hm[1]!.startsWith("0"));
+    return finishHour(text, terms, i, i + 1, h, m, true, options, hm[1]!.length === 2 && hm[1]!.startsWith("0"));
   }
   const hour = numberAt(terms, i);
   if (!hour || !Number.isInteger(hour.value) || hour.value < 0 || hour.value > 23 || /[.,]\d/.test(t.norm)) return null;
@@ -209,14 +211,14 @@ function readTime(text: string, terms: Term[], i: number): Match {
     minute = mins.minute;
     j += mins.length;
   }
-  return finishHour(text, terms, i, j, hour.value, minute, false);
+  return finishHour(text, terms, i, j, hour.value, minute, false, options);
 }
 
 /**
  * An hour read at terms [i, j): a meridiem, "o'clock" or a part of the day makes it a time; so does a
  * clock form ("19:00") or a preposition before it ("at 8"). Without a half of the day, 1–12 has two readings.
  */
-function finishHour(text: string, terms: Term[], i: number, j: number, hour: number, minute: number, clockForm: boolean, exact = false): Match {
+function finishHour(text: string, terms: Term[], i: number, j: number, hour: number, minute: number, clockForm: boolean, options: ReadOptions, exact = false): Match {
   let k = j;
   let meridiem = meridiemOf(terms[k]);
   if (meridiem) k++;
@@ -240,7 +242,7 @@ function finishHour(text: string, terms: Term[], i: number, j: number, hour: num
   const prepositioned = before !== undefined && before.sentence === terms[i]!.sentence && TIME_PREPOSITIONS.has(before.norm);
   const after = terms[k];
   // "at 8 people", "for 8 guests": a count, not a time; "up to 20 minutes", "after two hours": a duration.
-  if (after && (COUNTED.has(after.norm) || after.tags.has("Duration"))) return null;
+  if (after && (countedBy(options).has(after.norm) || after.tags.has("Duration"))) return null;
   // A bare hour needs "at 8" ending its clause or followed by a day ("at 8 on Friday"): "at one of our tables" is none.
   const clauseEnds = !after || after.sentence !== terms[i]!.sentence || /[,;:.!?)—–]/.test(terms[k - 1]!.post) || BARE_HOUR_FOLLOWERS.has(after.norm) || after.tags.has("Date");
   if (!clockForm && !oclock && !(prepositioned && (minute > 0 || clauseEnds))) return null;
@@ -305,7 +307,32 @@ function readDate(text: string, terms: Term[], i: number, options: ReadOptions):
   return v ? { value: make("date", [v], span(text, terms, i, k)), next: k } : null;
 }
 
-function readReference(text: string, terms: Term[], i: number): Match {
+/** Digits said one by one: "zero" or "oh" is 0, "one" 1 … "nine" 9. */
+const DIGIT_WORDS: Record<string, string> = { zero: "0", oh: "0", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9" };
+
+/**
+ * A run of digits said one by one from term i, in one sentence, apart only by spaces, commas or dashes:
+ * "five five five, zero one four two", "oh one four two", "555 zero one four two" (digit groups too, when
+ * `groups`). Its digits, whether a digit was said in words, and where it ends; null when none.
+ */
+function digitRunAt(terms: Term[], i: number, groups: boolean, least = 2): { digits: string; words: boolean; next: number } | null {
+  let digits = "";
+  let words = false;
+  let j = i;
+  while (j < terms.length && terms[j]!.sentence === terms[i]!.sentence && (j === i || /^[\s,-]*$/.test(terms[j - 1]!.post))) {
+    const n = terms[j]!.norm;
+    if (n in DIGIT_WORDS) {
+      digits += DIGIT_WORDS[n];
+      words = true;
+    } else if (groups && /^\d+$/.test(n)) digits += n;
+    else break;
+    j++;
+  }
+  // "oh" alone is an exclamation; "one" alone a pronoun: a run is at least two digits (inside an id, one).
+  return j - i >= least ? { digits, words, next: j } : null;
+}
+
+function readReference(text: string, terms: Term[], i: number, options: ReadOptions): Match {
   const t = terms[i]!;
   // "R-2040", "R2040", "R-E58827"
   const joined = /^([a-z]{1,3})-?([a-z0-9]*\d[a-z0-9]*)$/i.exec(t.norm);
@@ -317,10 +344,53 @@ function readReference(text: string, terms: Term[], i: number): Match {
   if (/^[a-z]{1,2}$/.test(t.norm) && !NOT_ID_LETTERS.has(t.norm) && digits && /^\d{3,}$/.test(digits.norm) && digits.sentence === t.sentence && /^[\s-]*$/.test(t.post)) {
     return { value: make("reference", [(t.norm + digits.norm).toUpperCase()], span(text, terms, i, i + 2)), next: i + 2 };
   }
-  // "reservation 2040", "confirmation number 4410"
+  // "reservation 2040", "confirmation number 4410": after a word the lexicon's idCues hold
   const cue = terms[i - 1];
-  if (/^\d{3,}$/.test(t.norm) && cue && cue.sentence === t.sentence && ID_CUES.has(cue.norm)) {
+  const cued = cue !== undefined && cue.sentence === t.sentence && (options.lexicon ?? GENERIC).idCues.has(cue.norm);
+  if (/^\d{3,}$/.test(t.norm) && cued) {
     return { value: make("reference", [t.norm], span(text, terms, i, i + 1)), next: i + 1 };
+  }
+  // "seat 12A", "gate B12": a short code of digits and letters after a cue (a record's noun among them).
+  if (cued && isShortCode(t.norm)) return { value: make("reference", [t.norm.toUpperCase()], span(text, terms, i, i + 1)), next: i + 1 };
+  // Said digit by digit, letters spelled out: "R two zero four zero", "R E five eight eight two seven",
+  // "confirmation number four four one zero".
+  let k = i;
+  let letters = "";
+  while (k < i + 3 && /^[a-z]$/.test(terms[k]?.norm ?? "") && !NOT_ID_LETTERS.has(terms[k]!.norm) && terms[k]!.sentence === t.sentence && /^[\s,-]*$/.test(terms[k]!.post)) letters += terms[k++]!.norm;
+  if (letters || cued) {
+    // Each part follows the one before with only spaces, commas or dashes between, in the same sentence; a
+    // spoken "dash" between parts is skipped ("R dash 8 F F 3 8 8").
+    const joins = (m: number) => m < terms.length && terms[m]!.sentence === t.sentence && (m === i || /^[\s,-]*$/.test(terms[m - 1]!.post));
+    const skipDash = (m: number) => (joins(m) && (terms[m]!.norm === "dash" || terms[m]!.norm === "hyphen") ? m + 1 : m);
+    const first = skipDash(k);
+    const run = joins(first) ? digitRunAt(terms, first, true, letters ? 1 : 2) : null;
+    if (run) {
+      let id = letters + run.digits;
+      let digits = run.digits.length;
+      let words = run.words;
+      let next = run.next;
+      // Letters and digits may alternate after the first run: "R six three one E nine eight", "R, zero, zero, D, five, one, nine".
+      for (;;) {
+        let m = skipDash(next);
+        let more = "";
+        while (more.length < 3 && joins(m) && /^[a-z]$/.test(terms[m]!.norm) && !NOT_ID_LETTERS.has(terms[m]!.norm)) more += terms[m++]!.norm;
+        const tail = more && joins(m) ? digitRunAt(terms, m, true, 1) : null;
+        // Letters may end the id ("Q X seven K two B.", "L M 4 P 9 Z has been cancelled").
+        if (!tail && more) {
+          id += more;
+          next = m;
+        }
+        if (!tail) break;
+        id += more + tail.digits;
+        digits += tail.digits.length;
+        words ||= tail.words;
+        next = tail.next;
+      }
+      // Seven digits or more said after a cue alone ("number five five five, zero one four two") are a phone number.
+      if ((digits >= 3 || (letters && digits >= 2 && id.length >= 5)) && (letters || id !== run.digits || digits < 7) && (words || next - first > 1 || letters.length > 1)) {
+        return { value: make("reference", [id.toUpperCase()], span(text, terms, i, next)), next };
+      }
+    }
   }
   return null;
 }
@@ -331,6 +401,12 @@ const PHONE_PART = /^\(?\+?\d[\d.-]*\)?$/;
 function readPhone(text: string, terms: Term[], i: number): Match {
   const t = terms[i]!;
   const raw = (k: number) => text.slice(terms[k]!.start, terms[k]!.end).replace(/[.,;:!?]+$/, "");
+  // Read digit by digit: "five five five, zero one four two" (seven to fifteen digits, some in words),
+  // from the run's first digit only, so a run too long for a phone number leaves no shorter one behind.
+  const before = terms[i - 1];
+  const inRun = before !== undefined && before.sentence === t.sentence && /^[\s,-]*$/.test(before.post) && (before.norm in DIGIT_WORDS || /^\d+$/.test(before.norm));
+  const run = inRun ? null : digitRunAt(terms, i, true);
+  if (run && run.words && run.digits.length >= 7 && run.digits.length <= 15) return { value: make("phone", [run.digits], span(text, terms, i, run.next)), next: run.next };
   if (!PHONE_PART.test(raw(i)) && !t.tags.has("PhoneNumber")) return null;
   let j = i + 1;
   let digits = raw(i).replace(/\D/g, "");
@@ -345,7 +421,7 @@ function readPhone(text: string, terms: Term[], i: number): Match {
   return { value: make("phone", [digits], span(text, terms, i, j)), next: j };
 }
 
-function readMoney(text: string, terms: Term[], i: number): Match {
+function readMoney(text: string, terms: Term[], i: number, options: ReadOptions): Match {
   const t = terms[i]!;
   const symbol = /^[$€£](\d+(?:\.\d{1,2})?)$/.exec(t.norm.replace(/,/g, ""));
   if (symbol) return { value: make("money", [Number(symbol[1]).toFixed(2)], span(text, terms, i, i + 1)), next: i + 1 };
@@ -356,7 +432,7 @@ function readMoney(text: string, terms: Term[], i: number): Match {
   // "twelve dollars fifty", "twelve dollars and fifty cents"
   const andAt = terms[k]?.norm === "and" ? k + 1 : k;
   const c = numberAt(terms, andAt);
-  if (c && c.value < 100 && Number.isInteger(c.value) && terms[andAt]!.sentence === t.sentence && !COUNTED.has(terms[andAt + c.length]?.norm ?? "")) {
+  if (c && c.value < 100 && Number.isInteger(c.value) && terms[andAt]!.sentence === t.sentence && !countedBy(options).has(terms[andAt + c.length]?.norm ?? "")) {
     const centsWord = terms[andAt + c.length]?.norm;
     if (centsWord === "cents" || centsWord === "cent") {
       cents = c.value;
@@ -370,14 +446,14 @@ function readMoney(text: string, terms: Term[], i: number): Match {
 }
 
 /** A count needs a context: "for two", "party of six", "six people". "One moment", "that one" are none. */
-function readCount(text: string, terms: Term[], i: number): Match {
+function readCount(text: string, terms: Term[], i: number, options: ReadOptions): Match {
   const t = terms[i]!;
   const n = numberAt(terms, i);
   if (!n || !Number.isInteger(n.value) || n.value >= 1000 || /^\d+\.\d+$/.test(t.norm)) return null;
   const k = i + n.length;
   const after = terms[k]?.sentence === t.sentence ? terms[k] : undefined;
   const before = terms[i - 1]?.sentence === t.sentence ? terms[i - 1] : undefined;
-  if (after && COUNTED.has(after.norm)) return { value: make("count", [String(n.value)], span(text, terms, i, k + 1)), next: k + 1 };
+  if (after && countedBy(options).has(after.norm)) return { value: make("count", [String(n.value)], span(text, terms, i, k + 1)), next: k + 1 };
   if (before && (before.norm === "for" || before.norm === "of") && !(after && DURATIONS.has(after.norm))) {
     // "one of your reservations", "for one moment": not a count; "a table for two." is.
     return { value: make("count", [String(n.value)], span(text, terms, i, k)), next: k };
@@ -426,6 +502,52 @@ export function startsSentence(previous: string | undefined, current: string): b
   return previous !== undefined && /^[ap]\.?m\.$/i.test(previous) && /^\p{Lu}/u.test(current);
 }
 
+/**
+ * Words with the numbers said in words written as digits, for text compared word by word ("fourteen Quay
+ * Street" is "14 Quay Street"): digit by digit ("one four" → 14, "oh one four two" → 0142), or composed
+ * ("fourteen" → 14, "twenty five" → 25, "one hundred and five" → 105). Lower-case words in, in order.
+ */
+export function numbersAsDigits(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; ) {
+    let j = i;
+    let digits = "";
+    while (j < words.length && (words[j]! in DIGIT_WORDS || /^\d$/.test(words[j]!))) digits += DIGIT_WORDS[words[j++]!] ?? words[j - 1]!;
+    const spelled = words.slice(i, j).some((w) => w in DIGIT_WORDS);
+    if (j - i >= 2 && spelled) {
+      out.push(digits);
+      i = j;
+      continue;
+    }
+    const composed = composedAt(words, i);
+    if (composed) {
+      out.push(String(composed.value));
+      i += composed.length;
+    } else out.push(words[i++]!);
+  }
+  return out;
+}
+
+/** A number said in words from index i: units and teens, tens with a unit, a hundreds part before them ("two hundred and five"); "oh" alone is none. */
+function composedAt(words: readonly string[], i: number): { value: number; length: number } | null {
+  const small = (k: number): { value: number; length: number } | null => {
+    const w = words[k];
+    if (w === undefined || w === "oh") return null;
+    if (w in TENS) {
+      const u = words[k + 1];
+      return u !== undefined && u in UNITS && UNITS[u]! > 0 && UNITS[u]! < 10 && u !== "oh" ? { value: TENS[w]! + UNITS[u]!, length: 2 } : { value: TENS[w]!, length: 1 };
+    }
+    return w in UNITS ? { value: UNITS[w]!, length: 1 } : null;
+  };
+  const head = small(i);
+  if (!head) return null;
+  if (words[i + head.length] !== "hundred" || head.value < 1 || head.value > 9) return head;
+  let k = i + head.length + 1;
+  if (words[k] === "and") k++;
+  const rest = small(k);
+  return rest ? { value: head.value * 100 + rest.value, length: k + rest.length - i } : { value: head.value * 100, length: head.length + 1 };
+}
+
 const termCache = new Map<string, Term[]>();
 
 /** The terms of a text: one compromise parse per distinct text. */
@@ -450,20 +572,28 @@ function termsOf(text: string): Term[] {
 }
 
 const READERS: Array<(text: string, terms: Term[], i: number, options: ReadOptions) => Match> = [
-  (text, terms, i) => readReference(text, terms, i),
+  (text, terms, i, options) => readReference(text, terms, i, options),
   (text, terms, i) => readPhone(text, terms, i),
   (text, terms, i, options) => readDate(text, terms, i, options),
-  (text, terms, i) => readMoney(text, terms, i),
-  (text, terms, i) => readTime(text, terms, i),
-  (text, terms, i) => readCount(text, terms, i),
+  (text, terms, i, options) => readMoney(text, terms, i, options),
+  (text, terms, i, options) => readTime(text, terms, i, options),
+  (text, terms, i, options) => readCount(text, terms, i, options),
   (text, terms, i) => readName(text, terms, i),
 ];
 
 const cache = new Map<string, SpokenValue[]>();
+/** A number per lexicon, for the cache's keys: one text reads differently in two domains ("six covers"). */
+const lexiconIds = new WeakMap<Lexicon, number>([[GENERIC, 0]]);
+function lexiconId(lexicon: Lexicon = GENERIC): number {
+  let id = lexiconIds.get(lexicon);
+  if (id === undefined) lexiconIds.set(lexicon, (id = ++lexiconCount));
+  return id;
+}
+let lexiconCount = 0;
 
 /** The concrete values a text states, in order, each with its span. One parse per distinct text. */
 export function readValues(text: string, options: ReadOptions = {}): SpokenValue[] {
-  const key = `${options.year ?? ""}\u0000${text}`;
+  const key = `${options.year ?? ""}\u0000${lexiconId(options.lexicon)}\u0000${text}`;
   const hit = cache.get(key);
   if (hit) return hit;
   // Without a digit, a value word or a word that introduces a name there is nothing to read: no parse.
@@ -518,7 +648,12 @@ function add(evidence: EvidenceValues, kind: ValueKind, value: string): void {
   set.add(value);
 }
 
-/** A string in a structured form — "19:00", "2026-08-07", "R-1002", "555-0142" — read exactly; null otherwise. */
+/** A short code of a number and a letter ("12A", "4C": a seat, a row, a gate), not an ordinal or a time ("2nd", "7pm"). */
+function isShortCode(s: string): boolean {
+  return /^\d{1,3}[a-z]$/i.test(s);
+}
+
+/** A string in a structured form — "19:00", "2026-08-07", "R-1002", "12A", "555-0142" — read exactly; null otherwise. */
 export function structuredValue(s: string): { kind: ValueKind; readings: string[] } | null {
   const trimmed = s.trim();
   const hm = /^(\d{1,2}):(\d{2})(?::\d{2})?$/.exec(trimmed);
@@ -528,6 +663,7 @@ export function structuredValue(s: string): { kind: ValueKind; readings: string[
   if (/^[A-Za-z]{1,3}-?[A-Za-z0-9]*\d[A-Za-z0-9]*$/.test(trimmed) && trimmed.replace(/^[A-Za-z]{1,3}-?/, "").length >= 3) {
     return { kind: "reference", readings: [trimmed.replace(/[^A-Za-z0-9]/g, "").toUpperCase()] };
   }
+  if (isShortCode(trimmed)) return { kind: "reference", readings: [trimmed.toUpperCase()] };
   const digits = trimmed.replace(/\D/g, "");
   if (digits.length >= 7 && digits.length <= 15 && /^\+?[\d\s().-]+$/.test(trimmed) && /[\s().-]/.test(trimmed)) return { kind: "phone", readings: [digits] };
   return null;

@@ -1,6 +1,7 @@
 /** Target settings: the run-wide settings a PLAN's target (a ready adapter or a factory) is built with. */
 
 import type { AuthHeader } from "../services/auth";
+import type { AssistantPolicy } from "./policy";
 import { staticDefault, type RunSettings } from "../settings/schema";
 import type { DelegationMode, TargetAdapter } from "./types";
 
@@ -60,6 +61,13 @@ export interface TargetSettings {
    * not carry. Plain data; no key is ever a setting.
    */
   run?: Readonly<RunSettings>;
+  /**
+   * A wrapper around the offline assistant policy the target is built with, applied once when the target is
+   * built: `crashlab vary` runs variants of the package's own assistant this way (docs/vary.md). It gets the
+   * policy and returns the one the target runs in its place; the wrapped policy sees only what a policy sees.
+   * `gptLiveTarget` applies it; never set by a run, never recorded (the wrapped policy's name is).
+   */
+  wrap_policy?: (policy: AssistantPolicy) => AssistantPolicy;
 }
 
 export const DEFAULT_TARGET_SETTINGS: TargetSettings = {

@@ -1,6 +1,6 @@
 /** A RUN caller's utterances labelled after the fact (OPENING, SPEAK, BACKCHANNEL, INTERRUPT, STOP) from the recording. */
 
-import { isBackchannelPhrase, saysGoodbye } from "./cues";
+import { isBackchannelPhrase, saysGoodbye } from "../language/cues";
 import { clipMerged, type Interval, mergeIntervals } from "./intervals";
 import type { CallerAction, CallerUtterance } from "./segments";
 import { TimelineInputError } from "./errors";

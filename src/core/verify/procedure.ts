@@ -2,18 +2,9 @@
 
 import type { ExpectedCall, Scenario } from "../dataset/schema";
 import type { ProcedureResult, ProcedureStepResult, ToolExecution, Turn } from "../record/trial-record";
-import {
-  actionWords,
-  asksFor,
-  asksForGoAhead,
-  correctionCue,
-  fieldWords,
-  givesGoAhead,
-  mentionsField,
-  mentionsValue,
-  refuses,
-  reportsOutcome,
-} from "../timeline/cues";
+import { actionWords, correctionCue, mentionsField, mentionsValue, reportsOutcome } from "../language/cues";
+import { asksFor, asksForGoAhead, declines, fieldTerms, givesGoAhead } from "../language/reader";
+import { actionName, effectOf, GENERIC, type Lexicon } from "../language/vocabulary";
 import { callMatches, matchesSubset, normalizeText } from "./match";
 import { matchState, type WorldStates } from "./state";
 
@@ -38,7 +29,9 @@ import { matchState, type WorldStates } from "./state";
  * What the caller was asked, agreed to and corrected is read from the caller's own acts when the record
  * has them (the offline caller writes, per line, what it does and what it took the assistant to ask):
  * structure, whatever the assistant's wording. Without acts (a live caller, older records) it is read
- * from the speech by timeline/cues.ts, as are refusals and outcome reports on the assistant's side.
+ * from the speech by the language layer (language/reader.ts, language/cues.ts), as are refusals and
+ * outcome reports on the assistant's side. Words that depend on the domain (a field's names, an action's
+ * verbs) come from the world's lexicon (language/vocabulary.ts, docs/worlds.md "Vocabulary").
  */
 
 export type ProcedureStepSpec = NonNullable<Scenario["expected"]["procedure"]>["steps"][number] & { minimum_count?: number };
@@ -80,6 +73,8 @@ export interface ProcedureEvidence {
   world: WorldStates & { diff: readonly unknown[] };
   /** `expected.tools.prohibited`: a refusal step also fails when one of these ran. */
   prohibited: readonly ExpectedCall[];
+  /** The world's words (field names, action verbs); generic English without one. */
+  lexicon?: Lexicon | undefined;
 }
 
 /** An utterance with its evidence id: `utt.<role>.<n>`, 1-based per role in record order (as the catalog numbers them). */
@@ -123,19 +118,18 @@ function callerMoves(lines: readonly ProcedureCallerLine[] | undefined, utteranc
   });
 }
 
-/** A field's name as words, with a few everyday names folded in ("booking" → reservation, "guests" → party). */
-const FIELD_ALIASES: Readonly<Record<string, string>> = { booking: "reservation", guests: "party", people: "party", persons: "party" };
+/** A field's name as words, each read through the lexicon's aliases (a package's "guests" → party). */
 // Stryker disable next-line Regex: equivalent, empty words are dropped right after the split
-const fieldTokens = (name: string) => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).map((w) => FIELD_ALIASES[w] ?? w);
+const fieldTokens = (name: string, lexicon: Lexicon) => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).map((w) => lexicon.aliases[w] ?? w);
 
 /**
- * Two slot names for one detail: the words of one are among the other's ("reservation_id" ~ "reservation"
- * ~ "id", "guest_name" ~ "name", "party_size" ~ "party", "date" ~ "first_date"), never a mere overlap
- * ("reservation_id" is not "reservation_date").
+ * Two slot names for one detail: the words of one are among the other's ("order_id" ~ "order" ~ "id",
+ * "customer_name" ~ "name", "date" ~ "first_date"), each word read through the lexicon's aliases; never a
+ * mere overlap ("order_id" is not "order_date").
  */
-export function sameField(a: string, b: string): boolean {
-  const x = fieldTokens(a);
-  const y = fieldTokens(b);
+export function sameField(a: string, b: string, lexicon: Lexicon = GENERIC): boolean {
+  const x = fieldTokens(a, lexicon);
+  const y = fieldTokens(b, lexicon);
   if (x.length === 0 || y.length === 0) return false;
   return x.every((w) => y.includes(w)) || y.every((w) => x.includes(w));
 }
@@ -173,6 +167,7 @@ interface StepContext {
   readyNote: string;
   /** Findings of the prerequisites that passed, for grounded confirmations (what outcome to listen for). */
   prerequisites: Finding[];
+  lexicon: Lexicon;
 }
 
 const pass = (rationale: string, evidence_ids: string[], at_ms: number | null, executions?: ToolExecution[]): Finding => ({ ok: true, rationale, evidence_ids, at_ms, ...(executions ? { executions } : {}) });
@@ -210,18 +205,18 @@ function clarificationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   const field = stringArgument(step, "field");
   if (!field) return fail('cannot be checked: a clarification step names the detail asked for ({"field": "<fact key>"})');
   if (ctx.caller) return clarificationByActs(field, ctx.caller, ctx);
-  const asked = ctx.utterances.filter((u) => u.role === "assistant").map((u) => ({ u, q: asksFor(u.text, field) }));
+  const asked = ctx.utterances.filter((u) => u.role === "assistant").map((u) => ({ u, q: asksFor(u.text, field, ctx.lexicon) }));
   const hit = asked.find(({ u, q }) => q && u.start_ms >= ctx.readyMs);
   if (hit) return pass(`${hit.u.id} asked for ${field} at ${ms(hit.u.start_ms)}${ctx.readyNote}: ${quote(hit.q!.sentence)}`, [hit.u.id], hit.u.end_ms);
   const early = asked.find(({ q }) => q);
   if (early) return fail(`the assistant asked for ${field} only at ${ms(early.u.start_ms)} (${early.u.id}), before its prerequisite${ctx.readyNote}`, [early.u.id]);
-  return fail(`the assistant never asked for ${field} (no question naming ${fieldWords(field).join(" / ")})`);
+  return fail(`the assistant never asked for ${field} (no question naming ${fieldTerms(field, ctx.lexicon).join(" / ")})`);
 }
 
 /** With the caller's acts: a caller line that took the assistant's turn before it to ask for the field; that turn is the question. */
 function clarificationByActs(field: string, caller: readonly CallerMove[], ctx: StepContext): Finding {
   const heardFields = (m: CallerMove) => (m.heard?.kind === "fields" ? (m.heard.fields ?? []) : []);
-  const asked = caller.filter((m) => m.replyTo && heardFields(m).some((f) => sameField(f, field)));
+  const asked = caller.filter((m) => m.replyTo && heardFields(m).some((f) => sameField(f, field, ctx.lexicon)));
   const hit = asked.find((m) => m.replyTo!.start_ms >= ctx.readyMs);
   if (hit) {
     const q = hit.replyTo!;
@@ -234,6 +229,17 @@ function clarificationByActs(field: string, caller: readonly CallerMove[], ctx: 
 }
 
 // ── correction: after the caller's correction, executions (or else the state) use `value` ─────────
+/**
+ * The value of a tool's argument for `field`: the argument of that name, else the first whose name is
+ * the same field (`sameField`: "time" is a flight's `departure_time`), or undefined.
+ */
+function argumentFor(args: unknown, field: string, lexicon: Lexicon): unknown {
+  const exact = findField(args, field);
+  if (exact !== undefined || args === null || typeof args !== "object" || Array.isArray(args)) return exact;
+  const key = Object.keys(args).find((k) => sameField(k, field, lexicon));
+  return key === undefined ? undefined : (args as Record<string, unknown>)[key];
+}
+
 /** The value under `field` in a JSON value (the first one found, depth first), or undefined. */
 function findField(value: unknown, field: string): unknown {
   if (value === null || typeof value !== "object") return undefined;
@@ -259,14 +265,14 @@ interface CorrectionMoment {
  */
 function correctionInWords(field: string, value: unknown, ctx: StepContext): CorrectionMoment | undefined {
   const said = ctx.utterances.filter((u) => u.role === "user" && substantive(u) && u.start_ms >= ctx.readyMs);
-  const named = (u: Turn) => mentionsValue(u.text, value) ?? mentionsField(u.text, field);
+  const named = (u: Turn) => mentionsValue(u.text, value) ?? mentionsField(u.text, field, ctx.lexicon);
   return said.find((u) => correctionCue(u.text) && named(u)) ?? said.find((u) => mentionsValue(u.text, value)) ?? said.find((u) => correctionCue(u.text));
 }
 
 /** From the caller's acts: its first `correct` of the field to the value at or after the prerequisites (a spoken "6" is the number 6). */
 function correctionByActs(field: string, value: unknown, caller: readonly CallerMove[], ctx: StepContext): CorrectionMoment | undefined {
   const sameValue = (observed: unknown) => matchesSubset(value, observed) || (isScalar(value) && isScalar(observed) && normalizeText(String(value)) === normalizeText(String(observed)));
-  return caller.find((m) => m.start_ms >= ctx.readyMs && m.acts.some((a) => a.kind === "correct" && a.field !== undefined && sameField(a.field, field) && sameValue(a.value)));
+  return caller.find((m) => m.start_ms >= ctx.readyMs && m.acts.some((a) => a.kind === "correct" && a.field !== undefined && sameField(a.field, field, ctx.lexicon) && sameValue(a.value)));
 }
 const isScalar = (v: unknown): v is string | number | boolean => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 
@@ -275,7 +281,7 @@ function correctionStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   const value = step.arguments?.value;
   if (!field || value === undefined) return fail('cannot be checked: a correction step names the field and its corrected value ({"field": "<key>", "value": <value>})');
   const moment = ctx.caller ? correctionByActs(field, value, ctx.caller, ctx) : correctionInWords(field, value, ctx);
-  const carrying = ctx.evidence.tool_executions.filter((t) => t.status === "completed" && findField(t.arguments, field) !== undefined);
+  const carrying = ctx.evidence.tool_executions.filter((t) => t.status === "completed" && argumentFor(t.arguments, field, ctx.lexicon) !== undefined);
   const from = moment ? moment.end_ms : ctx.readyMs;
   let considered = carrying.filter((t) => t.requested_ms >= from);
   // Without a recognisable correction in the caller's words, the latest execution carrying the field decides.
@@ -285,10 +291,10 @@ function correctionStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   const unrecognised = ctx.caller ? `no correction of ${field} to ${json(value)} among the caller's acts` : "no correction recognised in the caller's words";
   const where = moment ? `after the caller's correction (${moment.id ?? "a caller line"} at ${ms(moment.start_ms)}: ${quote(moment.text)})` : `(${unrecognised}${ctx.readyNote}; judged on the latest execution carrying ${field})`;
   if (considered.length > 0) {
-    const stale = considered.filter((t) => !uses(findField(t.arguments, field)));
+    const stale = considered.filter((t) => !uses(argumentFor(t.arguments, field, ctx.lexicon)));
     const ids = [...momentIds, ...considered.flatMap(toolIds)];
     if (stale.length > 0)
-      return fail(`${where}, ${stale.map((t) => `${t.name} at ${ms(t.requested_ms)} used ${field} ${json(findField(t.arguments, field))}, not ${json(value)}`).join("; ")}`, ids);
+      return fail(`${where}, ${stale.map((t) => `${t.name} at ${ms(t.requested_ms)} used ${field} ${json(argumentFor(t.arguments, field, ctx.lexicon))}, not ${json(value)}`).join("; ")}`, ids);
     return pass(`${where}, ${considered.map((t) => `${t.name} at ${ms(t.requested_ms)}`).join(", ")} used ${field} ${json(value)}`, ids, moment ? moment.end_ms : considered[0]!.requested_ms, considered);
   }
   // No execution carried the field after the correction: the final state's changes must.
@@ -346,7 +352,7 @@ function authorizationStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
 
 /** From speech: an assistant question asking for a go-ahead, answered by the caller's next utterance agreeing. */
 function goAheadsInWords(tool: string | null, ctx: StepContext): GoAheads {
-  const words = tool ? actionWords(tool) : undefined;
+  const words = tool ? actionWords(tool, ctx.lexicon) : undefined;
   const timeline = ctx.utterances.filter(substantive).filter((u) => u.start_ms >= ctx.readyMs);
   const asks = timeline.filter((u) => u.role === "assistant" && asksForGoAhead(u.text, words));
   const goAheads: GoAhead[] = [];
@@ -367,11 +373,14 @@ function goAheadsInWords(tool: string | null, ctx: StepContext): GoAheads {
   return { goAheads, none, askIds: asks.map((q) => q.id) };
 }
 
-/** The action a tool carries out, in the words the caller's `go_ahead` uses (book, cancel, change); null when its name says none of them. */
-const TOOL_ACTIONS: Readonly<Record<string, string>> = { create: "book", book: "book", reserve: "book", make: "book", cancel: "cancel", delete: "cancel", remove: "cancel", update: "change", modify: "change", change: "change", move: "change", reschedule: "change" };
-function toolAction(tool: string): string | null {
-  // Stryker disable next-line Regex: equivalent, only the first word is read
-  return TOOL_ACTIONS[tool.toLowerCase().split(/[^a-z]+/)[0]!] ?? null;
+/**
+ * The action a tool carries out, in the words the caller's `go_ahead` uses: the verb that names its effect
+ * in the lexicon ("book" for a restaurant's create, "cancel", "change"); null for a read or a tool whose
+ * effect is neither declared nor in its name.
+ */
+function toolAction(tool: string, lexicon: Lexicon): string | null {
+  const effect = effectOf(lexicon, tool);
+  return effect === null || effect === "read" || effect === "other" ? null : actionName(lexicon, effect);
 }
 
 /**
@@ -379,7 +388,7 @@ function toolAction(tool: string): string | null {
  * tool's action, when both are known) and confirms; a line that also declines or corrects gives none.
  */
 function goAheadsByActs(tool: string | null, caller: readonly CallerMove[], ctx: StepContext): GoAheads {
-  const action = tool ? toolAction(tool) : null;
+  const action = tool ? toolAction(tool, ctx.lexicon) : null;
   const replies = caller.filter((m) => {
     if (m.heard?.kind !== "go_ahead" || m.start_ms < ctx.readyMs || (m.replyTo && m.replyTo.start_ms < ctx.readyMs)) return false;
     const heardAction = m.heard.action ?? null;
@@ -452,7 +461,7 @@ function groundedConfirmationStep(step: ProcedureStepSpec, ctx: StepContext): Fi
   const values = grounds.flatMap((t) => [...scalarValues(t.arguments), ...scalarValues(t.output)]);
   const spoken = ctx.utterances.filter((u) => u.role === "assistant" && u.start_ms >= readyMs && u.text.trim());
   for (const u of spoken) {
-    const phrase = reportsOutcome(u.text) ?? values.map((v) => mentionsValue(u.text, v)).find((p) => p !== null) ?? null;
+    const phrase = reportsOutcome(u.text, ctx.lexicon) ?? values.map((v) => mentionsValue(u.text, v)).find((p) => p !== null) ?? null;
     if (phrase) return pass(`${u.id} at ${ms(u.start_ms)}${readyNote} reported the outcome (${quote(phrase)})`, [u.id, ...grounds.map(toolId)], u.end_ms);
   }
   if (spoken.length === 0) return fail(`the assistant said nothing${readyNote}`, grounds.map(toolId));
@@ -476,7 +485,7 @@ function refusalStep(step: ProcedureStepSpec, ctx: StepContext): Finding {
   for (const u of ctx.utterances.filter(substantive)) {
     if (u.start_ms < ctx.readyMs) continue;
     if (u.role === "user") counted = false;
-    else if (!counted && refuses(u.text)) {
+    else if (!counted && declines(u.text)) {
       refusals.push(u);
       counted = true;
     }
@@ -526,6 +535,7 @@ export function gradeProcedure(procedure: ProcedureSpec | undefined, evidence: P
       readyMs: latest ? latest.finding.at_ms! : 0,
       readyNote: latest ? ` after ${latest.id} (${ms(latest.finding.at_ms!)})` : "",
       prerequisites: passed.map((p) => p.finding),
+      lexicon: evidence.lexicon ?? GENERIC,
     };
     const failedBefore = prerequisites.filter((p) => !p.finding.ok).map((p) => p.id);
     // No cascade: a failed prerequisite is named, for information, and never fails this step by itself.

@@ -1,5 +1,6 @@
 /** `defineWorld`: declaring a world, checked when its module loads rather than mid-trial. */
 
+import { vocabularyProblems } from "../language/vocabulary";
 import { WorldDefinitionError } from "./errors";
 import type { OperationDefinition, WorldDefinition } from "./types";
 
@@ -50,9 +51,17 @@ export function defineWorld<S, A extends Record<string, unknown> = Record<string
       fail(`operation "${name}": \`writesValidState\` must be true or false`);
     }
   }
+  if (def.access !== undefined) {
+    if (typeof def.access !== "object" || def.access === null) fail("`access` must be an object `{ records, readable }`");
+    if (typeof def.access.records !== "function") fail("`access.records` must be a function from the state to its records by id");
+    if (typeof def.access.readable !== "function") fail("`access.readable` must be a function (state, id) saying whether the caller may read that record");
+  }
   for (const [name, invariant] of Object.entries(def.invariants ?? {})) {
     if (typeof invariant !== "function") fail(`invariant "${name}" must be a function returning true or a message`);
   }
+  // The words of the world and of its operations (effect, entity, verbs): docs/worlds.md "Vocabulary".
+  const problems = vocabularyProblems(def as WorldDefinition<S, V>);
+  if (problems.length > 0) fail(problems[0]!);
   return def;
 }
 

@@ -2,6 +2,23 @@
 
 import type { Draft } from "immer";
 import type { z } from "zod";
+import type { Effect, Vocabulary } from "../language/vocabulary";
+
+export type { Effect, Vocabulary } from "../language/vocabulary";
+
+/**
+ * The words of one operation (docs/worlds.md "Vocabulary"): what it does to the records (`effect`), the
+ * record it acts on (`entity`, a noun such as "reservation"), and verbs of its own ("rebook"). The grader
+ * and the offline caller read claims, go-aheads and outcomes with them.
+ */
+export interface OperationVocabulary {
+  /** create, update, cancel, read or other. A read's is "read" (the default); a write without one is read from its name's verbs. */
+  effect?: Effect;
+  /** The noun for the record it acts on ("reservation", "booking"): it names records in speech and cues their ids ("reservation 2040"). */
+  entity?: string;
+  /** Verbs that name this operation's effect besides the vocabulary's ("rebook"). */
+  verbs?: readonly string[];
+}
 
 /** A JSON-compatible value: what crosses every boundary of a world (args, results, state). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -68,7 +85,8 @@ export interface WriteContext<S, A> {
   readonly random: WorldRandom;
 }
 
-export type OperationDefinition<S, A = any, R = any> =
+export type OperationDefinition<S, A = any, R = any> = OperationVocabulary &
+  (
   | {
       kind: "read";
       description: string;
@@ -92,7 +110,8 @@ export type OperationDefinition<S, A = any, R = any> =
        * checks every accepted write against the full schema.
        */
       writesValidState?: boolean;
-    };
+    }
+  );
 
 /** What one write changed: given to invariants after a write so they may check only the touched parts. */
 export interface StateChange<S> {
@@ -123,6 +142,22 @@ export interface WorldDefinition<S = any, V = any> {
   /** A projection for verifiers (for example flat expectations). Gets the initial and final state. */
   view?: (state: S, initial: S) => Record<string, Json>;
   invariants?: Record<string, Invariant<S>>;
+  /** The domain's words (verbs, record nouns, field names and aliases), added to the generic English the engine reads speech with (docs/worlds.md "Vocabulary"). */
+  vocabulary?: Vocabulary;
+  /**
+   * Who may read which records (docs/grading.md, "Disclosure"): the same authorization the operations
+   * enforce, declared once so grading can tell when the assistant spoke a value only a record the caller
+   * may not read holds (`no_disclosure`).
+   */
+  access?: WorldAccess<S>;
+}
+
+/** A world's read authorization: its records by id, and whether this trial's caller may read one. */
+export interface WorldAccess<S = any> {
+  /** The records a caller could be told about, by id (say, the reservations map). */
+  records: (state: S) => Record<string, unknown>;
+  /** Whether the caller of this trial may read the record (say, its id is among the caller's verified ones). */
+  readable: (state: S, id: string) => boolean;
 }
 
 export interface WorldEvent {

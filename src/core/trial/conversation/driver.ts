@@ -2,6 +2,7 @@
 
 import { sha256 } from "../../provenance/digest";
 import { callerScript } from "../../caller/script";
+import { lexiconOf } from "../../language/vocabulary";
 import type { CallerSession, CallerUtterance } from "../../caller/types";
 import type { ConversationRecord } from "../../record/trial-record";
 import { applyCondition, presetUsesBackground, presetUsesNonDirected, requirePreset, type ConditionOverrides } from "../../walk/conditions";
@@ -59,7 +60,7 @@ export async function runConversationTrial(ctx: TrialContext): Promise<TrialResu
     if (!settings) throw new StageError("caller_simulation", new Error("RUN cases need a simulated caller: run them through `crashlab run` or pass `conversation` in the run options"));
     if (!ctx.target.accepts.includes("audio")) throw new StageError("respond", new Error(`target "${ctx.target_name}" takes text; RUN holds a spoken conversation`));
     setUpWorld(trial);
-    const script = callerScript(trial.scenario, relay.opens);
+    const script = callerScript(trial.scenario, relay.opens, lexiconOf(trial.case.world));
     const simulated = settings.caller({ voice: script.persona.voice });
     callerDescription = simulated.describe();
     const assistantVoice = ctx.target.session().voice;

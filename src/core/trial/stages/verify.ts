@@ -1,8 +1,10 @@
 /** The verify stage: the deterministic grading of what a trial observed. */
 
+import { lexiconOf } from "../../language/vocabulary";
 import { grade, type Grading, type GradingInput } from "../../verify/deterministic";
 import type { ProcedureResult } from "../../record/trial-record";
 import type { ProcedureCallerLine } from "../../verify/procedure";
+import { accessRecords } from "../../verify/disclosure";
 import type { TrialState } from "../state";
 import type { Observation } from "./measure";
 
@@ -19,8 +21,11 @@ export function verify(trial: TrialState, observed: Observation, caller?: readon
     turns: observed.turns,
     delegations: observed.delegations,
     tool_executions: trial.tools,
+    operation_kinds: Object.fromEntries(Object.entries(trial.case.world.operations).map(([name, op]) => [name, op.kind])),
+    ...access(trial, observed),
     ...(caller ? { caller } : {}),
     ...(trial.ctx.facts ? { facts: trial.ctx.facts } : {}),
+    lexicon: lexiconOf(trial.case.world),
     world: {
       initial: observed.world.initial,
       final: observed.world.final,
@@ -47,4 +52,10 @@ export function limitAfterProcedure(note: string, procedure: ProcedureResult | n
   const steps = procedure?.steps ?? [];
   if (steps.length === 0 || steps.some((s) => s.status !== "passed")) return null;
   return `${note} — hit after every procedure step had passed (${steps.length} of ${steps.length}: ${steps.map((s) => s.id).join(", ")})`;
+}
+
+/** The world's records at the start with who may read them, when the world declares access. */
+function access(trial: TrialState, observed: Observation): { access?: GradingInput["access"] } {
+  const records = accessRecords(trial.case.world.access, observed.world.initial);
+  return records === null ? {} : { access: records };
 }

@@ -1,32 +1,11 @@
 /**
- * What an utterance says, for procedure steps (RUN) and caller segment labels: the grader's names for the
- * shared English reader (src/core/language/reader.ts, compromise), kept here so every consumer reads speech
- * the same way. Questions, refusals, go-aheads, outcome reports and asked-for details are read with lemmas,
- * negation and word order, not single cue words; caller backchannels, goodbyes and spoken values are small
- * lists over the normalized text (a reader can see exactly why an utterance counted).
+ * Phrases over the normalized text, for procedure steps (RUN), caller segment labels and the judge: spoken
+ * forms of a value, correction cues, backchannels and goodbyes, the words that name a tool's action and
+ * a field. Each is a small list a reader can check; questions, refusals, go-aheads and outcome reports
+ * are read by ./reader (lemmas, negation, word order), which these build on.
  */
-import {
-  asksFor as readerAsksFor,
-  asksForGoAhead as readerAsksForGoAhead,
-  AVAILABILITY_TERMS,
-  CONSENT_TERMS,
-  declines,
-  FIELD_SYNONYMS,
-  fieldTerms,
-  givesGoAhead as readerGivesGoAhead,
-  GO_AHEAD_REQUESTS,
-  goAheadPhrase,
-  isQuestion,
-  mentionedIn,
-  mentions,
-  questionSentences as readerQuestionSentences,
-  read,
-  readOutcome,
-  REFUSAL_EXPRESSIONS,
-  sentencesOf,
-  WH_WORDS,
-  WITHHOLDING_TERMS,
-} from "../language/reader";
+import { fieldTerms, mentionedIn, mentions, read, readOutcome } from "./reader";
+import { effectOf, GENERIC, verbsOf, type Lexicon } from "./vocabulary";
 
 /** String normalization: case folded, punctuation and symbols as spaces, whitespace collapsed (docs/grading.md). */
 export function plainText(text: string): string {
@@ -48,47 +27,10 @@ export function containsPhrase(text: string, phrases: readonly string[]): string
   return null;
 }
 
-/** Sentences of an utterance, each with its own final punctuation ("What time? For how many?" is two). */
-export function sentences(text: string): string[] {
-  return sentencesOf(text);
-}
-
-// ── Questions ────────────────────────────────────────────────────────────────────────────────────
-/**
- * Openers by which a sentence asks even when the transcript lost its "?": question words, requests for
- * information and stated needs (an auxiliary before its subject, "Would you…", asks too).
- */
-export const QUESTION_OPENERS = [...WH_WORDS, "tell me", "let me know", "please tell me", "please give me", "i still need", "i need", "i'll need", "i just need", "i also need"] as const;
-
-/** A sentence asks when it ends with "?" or reads as a question (the reader's `isQuestion`). */
-export function isQuestionSentence(sentence: string): boolean {
-  return isQuestion(sentence);
-}
-
-export function questionSentences(text: string): string[] {
-  return readerQuestionSentences(text);
-}
-
-// ── Fields (clarification and correction steps) ──────────────────────────────────────────────────
-export { FIELD_SYNONYMS };
-
-/** Every word that names the field: its own synonyms, else its parts and their synonyms. */
-export function fieldWords(field: string): string[] {
-  return fieldTerms(field);
-}
-
-/** The field word a text mentions (any form: "reservations" names reservation), or null. */
-export function mentionsField(text: string, field: string): string | null {
-  return mentions(text, fieldTerms(field));
-}
-
-/**
- * The assistant asks the caller for the field: a question sentence that names it. A request for a
- * go-ahead ("Shall I book it for two people?") names details to confirm them, not to ask for them.
- */
-export function asksFor(text: string, field: string): { sentence: string; word: string } | null {
-  const asked = readerAsksFor(text, field);
-  return asked ? { sentence: asked.sentence, word: asked.term } : null;
+// ── Fields (correction steps) ────────────────────────────────────────────────────────────────────
+/** The field word a text mentions (any form: "numbers" names number), or null. */
+export function mentionsField(text: string, field: string, lexicon: Lexicon = GENERIC): string | null {
+  return mentions(text, fieldTerms(field, lexicon));
 }
 
 // ── Values (corrections, grounded confirmations) ─────────────────────────────────────────────────
@@ -169,73 +111,27 @@ export function correctionCue(text: string): string | null {
 }
 
 // ── Authorization ────────────────────────────────────────────────────────────────────────────────
-/** In a yes/no question, these ask the caller for a go-ahead. */
-export const CONSENT_REQUESTS = GO_AHEAD_REQUESTS;
-
-/** Verbs that name an action in a question ("Cancel R-002?"), by the first word of a tool's name. */
-export const ACTION_WORDS: Readonly<Record<string, readonly string[]>> = {
-  create: ["book", "reserve", "create", "make the reservation", "make the booking"],
-  book: ["book", "reserve"],
-  cancel: ["cancel", "cancellation"],
-  update: ["change", "update", "modify", "move"],
-  modify: ["change", "update", "modify", "move"],
-  delete: ["delete", "remove"],
-};
-
-/** The words that name a tool's action: "cancel_reservation" → cancel, cancellation. */
-export function actionWords(tool: string): string[] {
-  const verb = tool.toLowerCase().split(/[_\s.-]/)[0]!; // split always gives at least one part
-  return [...new Set([verb, ...(ACTION_WORDS[verb] ?? [])].filter(Boolean))];
-}
-
 /**
- * A sentence asking for a go-ahead: a yes/no question (not about information, "What name should I put it
- * under?") with a go-ahead request or the action's own words in any form ("booking" for "book").
+ * The words that name a tool's action in a question ("Cancel R-002?"): the first word of its name and
+ * every verb of its effect (the one it declares, else its name's: ./vocabulary); for a create also "make
+ * the <record>" ("make the reservation" where a package names its records so).
  */
-export function goAheadRequest(sentence: string, actionWords?: readonly string[]): string | null {
-  for (const s of read(sentence).sentences) {
-    const phrase = goAheadPhrase(s, actionWords);
-    if (phrase) return phrase;
-  }
-  return null;
-}
-
-/** The assistant asks for a go-ahead in one of its sentences (`goAheadRequest`). */
-export function asksForGoAhead(text: string, actionWords?: readonly string[]): string | null {
-  return readerAsksForGoAhead(text, actionWords);
-}
-
-/** Words by which a caller gives the go-ahead. */
-export const CONSENT_PHRASES = CONSENT_TERMS;
-
-/** Any of these takes the go-ahead back (or never gives it): "No, wait…", "Hold on", "Hmm, not sure". */
-export const WITHHOLDING_PHRASES = WITHHOLDING_TERMS;
-
-/** The caller gives an explicit go-ahead: a consent term and nothing that withholds it. */
-export function givesGoAhead(text: string): string | null {
-  return readerGivesGoAhead(text);
-}
-
-// ── Refusals ─────────────────────────────────────────────────────────────────────────────────────
-/** Fixed expressions that decline on their own (besides negated ability and permission, read by the reader). */
-export const REFUSAL_PHRASES = REFUSAL_EXPRESSIONS;
-
-/** The sentence in which the assistant declines (the reader's `declines`), or null. */
-export function refuses(text: string): string | null {
-  return declines(text);
+export function actionWords(tool: string, lexicon: Lexicon = GENERIC): string[] {
+  const verb = tool.toLowerCase().split(/[_\s.-]/)[0]!; // split always gives at least one part
+  const effect = effectOf(lexicon, tool);
+  const verbs = effect ? verbsOf(lexicon, effect) : [];
+  const makes = effect === "create" ? lexicon.nouns.map((n) => `make the ${n}`) : [];
+  return [...new Set([verb, ...verbs, ...makes].filter(Boolean))];
 }
 
 // ── Outcomes (grounded confirmations) ────────────────────────────────────────────────────────────
-/** Availability reports, which count as outcome reports either way (besides done forms of outcome verbs). */
-export const OUTCOME_PHRASES = AVAILABILITY_TERMS;
-
 /**
- * The words by which the assistant reports how a request turned out ("You're booked", "It's fully
- * booked"), or null; a question, a plan, an acknowledgement or a failed attempt ("I couldn't book it")
- * is not an outcome report.
+ * The words by which the assistant reports how a request turned out ("It's cancelled", "It's not
+ * available"; "You're booked" where book is the package's verb), or null; a question, a plan, an
+ * acknowledgement or a failed attempt ("I couldn't cancel it") is not an outcome report.
  */
-export function reportsOutcome(text: string): string | null {
-  const outcome = readOutcome(text);
+export function reportsOutcome(text: string, lexicon: Lexicon = GENERIC): string | null {
+  const outcome = readOutcome(text, lexicon);
   return outcome && !outcome.negated ? outcome.phrase : null;
 }
 
