@@ -467,6 +467,15 @@ describe("availabilitySaid: what a sentence says about a boolean result", () => 
       ["Flight 214 is full, and the next one leaves at noon.", "available", false],
       // A form of the field's own word counts ("closing" for a `close` flag).
       ["The doors are closing now.", "close", true],
+      // A field is named by its content words: "shelf" names `on_shelf`; a bare "on" names nothing.
+      ["Yes, it is on the shelf.", "on_shelf", true],
+      ["It is not on the shelf.", "on_shelf", false],
+      ["I'll put that on hold for you.", "on_shelf", null],
+      // "out" as what something is says there is none; "find out" says nothing.
+      ["Sorry, Dune is out.", "on_shelf", false],
+      ["Both copies are out right now.", "in_stock", false],
+      ["We're out of those.", "available", false],
+      ["Let me find out for you.", "available", null],
     ];
     for (const [sentence, field, said] of cases) expect(availabilitySaid(sentence, field), sentence).toBe(said);
   });
@@ -501,6 +510,56 @@ describe("readCommunication and sentenceSpans", () => {
         // Asked, not said.
         expect(readCommunication([execution], [u(200, `Do we have ${d.thing} on ${d.day}?`)], events)[0]!.utterance).toBeNull();
       }
+  });
+
+  it("free text a write's result holds is communicated when the write produced it, or said to be the caller's; an echo of the caller's words is not, in three domains", () => {
+    const u = (start_ms: number, text: string): Utterance => ({ role: "assistant", text, start_ms, end_ms: start_ms + 100, evidence_id: `u${start_ms}` });
+    // `said`: text the write produced (not among its arguments); `echo`: text the caller gave it.
+    const domains: Array<{ name: string; args: Record<string, string>; output: Record<string, string>; said: string; echo: string }> = [
+      { name: "lend_book", args: { member: "Omar", title: "the hobbit" }, output: { loan_id: "L-1", title: "the hobbit", member: "Omar", shelf: "reserve desk" }, said: "the Reserve Desk", echo: "Omar" },
+      { name: "change_cabin", args: { pnr: "SKY456", passenger: "Lena Fox" }, output: { cabin: "premium economy", passenger: "Lena Fox" }, said: "Premium Economy", echo: "Lena Fox" },
+      { name: "refer_patient", args: { patient: "Ravi Shah", reason: "chest pain" }, output: { department: "Cardiology", wing: "north wing", reason: "chest pain" }, said: "the North Wing", echo: "Ravi Shah" },
+    ];
+    const openers = ["", "Right: ", "Great news, "];
+    const closers = [" is where you'll go.", " it is, all sorted.", " — that's what you have now."];
+    let checked = 0;
+    for (const d of domains) {
+      const execution = { call_id: "c1", name: d.name, arguments: d.args, raw_arguments: JSON.stringify(d.args), status: "completed" as const, output: d.output, requested_ms: 0, completed_ms: 100, world_seq: 1 };
+      const events = [{ seq: 1, at_ms: 100, operation: d.name, kind: "write" as const, args: d.args, outcome: "ok" as const, result: d.output, patches: [], cause: { trial: "t", call_id: "c1" } }];
+      const heard = (line: string, at = 200) => readCommunication([execution], [u(at, line)], events)[0]!.utterance;
+      for (const opener of openers)
+        for (const closer of closers) {
+          const line = `${opener}${d.said}${closer}`;
+          expect(heard(line)?.evidence_id, line).toBe("u200");
+          // Before the result, asked, or denied: nothing is communicated.
+          expect(heard(line, 50), line).toBeNull();
+          expect(heard(`${d.said}, is that right?`), line).toBeNull();
+          expect(heard(`Sorry, I couldn't get you ${d.said}.`), line).toBeNull();
+          // The caller's own words said back report nothing; said to be theirs now, they do.
+          expect(heard(`${opener}thanks for calling, ${d.echo}.`), d.echo).toBeNull();
+          checked++;
+        }
+      const arg = Object.values(d.args).at(-1)!;
+      expect(heard(`${arg} is yours.`)?.evidence_id, arg).toBe("u200");
+      expect(heard(`${arg} is all yours, ${d.echo}.`)?.evidence_id, arg).toBe("u200");
+      expect(heard(`${arg} can be yours if you like.`), arg).toBeNull();
+      expect(heard(`${arg} is not yours yet.`), arg).toBeNull();
+      expect(heard("The choice is yours."), arg).toBeNull();
+      expect(heard("Goodbye, and thanks for calling.")).toBeNull();
+    }
+    expect(checked).toBe(27);
+  });
+
+  it("a read's argument echoed back answers nothing; its yes-or-no answer said as such does", () => {
+    const u = (start_ms: number, text: string): Utterance => ({ role: "assistant", text, start_ms, end_ms: start_ms + 100, evidence_id: `u${start_ms}` });
+    const args = { title: "dune" };
+    const output = { title: "dune", on_shelf: false };
+    const execution = { call_id: "c1", name: "check_title", arguments: args, raw_arguments: "{}", status: "completed" as const, output, requested_ms: 0, completed_ms: 100, world_seq: 1 };
+    const events = [{ seq: 1, at_ms: 100, operation: "check_title", kind: "read" as const, args, outcome: "ok" as const, result: output, patches: [], cause: { trial: "t", call_id: "c1" } }];
+    expect(readCommunication([execution], [u(200, "Dune, let me see.")], events)[0]!.utterance).toBeNull();
+    expect(readCommunication([execution], [u(200, "Dune is on the shelf.")], events)[0]!.utterance).toBeNull();
+    expect(readCommunication([execution], [u(200, "Sorry, Dune is out.")], events)[0]!.how).toBe('says "Sorry, Dune is out."');
+    expect(readCommunication([execution], [u(200, "Dune is not on the shelf today.")], events)[0]!.utterance?.evidence_id).toBe("u200");
   });
 
   it("spans each sentence with whether it asks", () => {

@@ -442,7 +442,12 @@ class LiveTargetSession implements TargetSession {
         return this.handleResponseEvent(e.delegation_id ?? "", e.event, at);
       case "session.commentary.appended":
         // A client-delegation service says itself when a delegation is complete.
-        if (e.delegation_id && !this.service) io.emit({ type: "delegation.completed", at_ms: at, delegation_id: e.delegation_id });
+        // Its ack places the result on the output timeline, which starts with the session: the response is
+        // not complete before that speech has had its time, however fast the backend answered.
+        if (e.delegation_id && !this.service) {
+          const placed = this.sessionStartedAt !== null && typeof e.end_ms === "number" ? { placed_until_ms: this.sessionStartedAt + e.end_ms } : {};
+          io.emit({ type: "delegation.completed", at_ms: at, delegation_id: e.delegation_id, ...placed });
+        }
         return;
       case "session.usage.updated":
         io.emit({ type: "usage", at_ms: at, seconds: e.usage.seconds });

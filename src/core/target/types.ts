@@ -63,7 +63,8 @@ export type AgentEvent =
     }
   /** Content for the voice frontend became available (client commentary appended, or a managed follow-up). */
   | { type: "delegation.content"; at_ms: number; delegation_id: string; text: string }
-  | { type: "delegation.completed"; at_ms: number; delegation_id: string }
+  /** `placed_until_ms`: where the service placed the delegation's spoken result ends, on the trial clock, when it said so. */
+  | { type: "delegation.completed"; at_ms: number; delegation_id: string; placed_until_ms?: number }
   | { type: "usage"; at_ms: number; seconds: number }
   /** A fatal error ends the trial as infrastructure_error at `stage` (protocol, provider, session, connection). */
   | { type: "error"; at_ms: number; code: string; message: string; fatal: boolean; stage?: string }

@@ -420,6 +420,8 @@ const NEGATING = new Set(["not", "no", "never", "none", "nothing", "cannot", "un
 const NO_ROOM = new Set(["full", "fully", "taken", "sold"]);
 /** Words that state that something exists for the caller: "we have a table", "we've got one", "7 p.m. is free". */
 const THERE_IS = new Set(["have", "got", "free", "open"]);
+/** Words of a field's name too common to name it ("is_open" is named by "open", "on_shelf" by "shelf"). */
+const FIELD_FILLERS = new Set(["has", "are", "was", "can", "the", "for", "any"]);
 
 /** A read result's boolean fields (`available: false`), by name. */
 function booleanFields(output: unknown): Array<{ field: string; value: boolean }> {
@@ -436,7 +438,8 @@ function booleanFields(output: unknown): Array<{ field: string; value: boolean }
  */
 export function availabilitySaid(sentence: string, field: string): boolean | null {
   const all = read(sentence).words;
-  const fieldWords = field.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  // A field's words that can name it: "on_shelf" is named by "shelf", never by any "on".
+  const fieldWords = field.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 2 && !FIELD_FILLERS.has(w));
   const names = (w: { word: string; lemma: string }) => fieldWords.some((f) => w.word === f || w.lemma === f || w.word === `un${f}`);
   // Read clause by clause (at commas, semicolons, colons, dashes and "and"): a clause that says nothing of
   // availability says nothing either way ("…has seats, and there's no fare difference" has seats).
@@ -451,7 +454,10 @@ export function availabilitySaid(sentence: string, field: string): boolean | nul
     }
   const said: boolean[] = [];
   for (const words of clauses) {
-    const noRoom = (i: number) => NO_ROOM.has(words[i]!.word) && !(words[i]!.word === "taken" && words[i + 1]?.word === "care") && !(words[i]!.word === "sold" && words[i + 1]?.word !== "out");
+    const noRoom = (i: number) =>
+      (NO_ROOM.has(words[i]!.word) && !(words[i]!.word === "taken" && words[i + 1]?.word === "care") && !(words[i]!.word === "sold" && words[i + 1]?.word !== "out")) ||
+      // "it's out", "both copies are out", "we're out of those": "out" as what something is.
+      (words[i]!.word === "out" && words[i - 1]?.lemma === "be");
     const exists = (i: number) => THERE_IS.has(words[i]!.word) || THERE_IS.has(words[i]!.lemma) || (words[i]!.word === "there" && words[i + 1]?.lemma === "be");
     if (!words.some((w, i) => names(w) || exists(i) || noRoom(i))) continue;
     // A leading "No" answers something ("No problem, we have…"); later it negates ("there is no table").
@@ -566,6 +572,8 @@ export function readCommunication(executions: readonly ToolExecution[], utteranc
   return executions.map((execution) => {
     const write = okWrite(execution, events);
     const result = resultValues([execution.output ?? null, eventOf(execution, events)?.result ?? null], lexicon);
+    const own = resultTexts([execution.output ?? null, eventOf(execution, events)?.result ?? null]);
+    const texts = resultTexts([execution.output ?? null, eventOf(execution, events)?.result ?? null], resultTexts([execution.arguments ?? null]));
     for (const utterance of utterances) {
       if (utterance.start_ms < execution.completed_ms) continue;
       const claim = write ? readClaims(utterance.text, lexicon).find((c) => backs(execution, c, lexicon)) : undefined;
@@ -575,12 +583,55 @@ export function readCommunication(executions: readonly ToolExecution[], utteranc
       const statements = sentenceSpans(utterance.text).filter((s) => !s.question);
       const value = readValues(utterance.text, { lexicon }).find((v) => holds(result, v) && statements.some((s) => v.start >= s.start && v.end <= s.end));
       if (value) return { execution, utterance, how: `states "${value.text}"` };
+      // Free text the result holds that the call's arguments did not (a seat class it assigned), said in a
+      // statement that does not deny it; echoing the caller's own words ("Goodbye, Maya") reports nothing.
+      const text = statements.find((s) => !denies(s.text) && texts.some((t) => containsWords(textWords(s.text), t)));
+      if (text) return { execution, utterance, how: `states "${text.text}"` };
+      // After a write: a statement that a value it holds is now the caller's ("The Hobbit is yours").
+      const given = write ? statements.find((s) => possessed(s.text, own, result, lexicon)) : undefined;
+      if (given) return { execution, utterance, how: `says "${given.text}"` };
       // A read's yes-or-no answer said as such: an availability statement that agrees with a boolean it returned.
       const answered = write ? undefined : statements.find((s) => booleanFields(execution.output).some(({ field, value }) => availabilitySaid(s.text, field) === value));
       if (answered) return { execution, utterance, how: `says "${answered.text}"` };
     }
     return { execution, utterance: null, how: null };
   });
+}
+
+/**
+ * The free-text values a result holds, as words: every string that is no structured value (an id, a time, a
+ * date) and holds a word of three letters or more, less those in `except` (the call's own arguments).
+ */
+function resultTexts(json: unknown, except: readonly string[][] = []): string[][] {
+  const out: string[][] = [];
+  const visit = (v: unknown): void => {
+    if (typeof v === "string") {
+      const words = textWords(v);
+      if (structuredValue(v) || !words.some((w) => /^\p{L}{3,}$/u.test(w))) return;
+      if (!except.some((e) => e.join(" ") === words.join(" "))) out.push(words);
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === "object") Object.values(v).forEach(visit);
+  };
+  visit(json);
+  return out;
+}
+
+/**
+ * Whether a sentence says that something the result holds is now the caller's: "yours" after a value or
+ * text of the result, in a statement that neither denies nor defers it ("The Hobbit is yours", "seat 12A is
+ * all yours"; not "It won't be yours", "It can be yours").
+ */
+function possessed(sentence: string, texts: readonly string[][], result: readonly Held[], lexicon: Lexicon): boolean {
+  const words = read(sentence).words;
+  const at = words.findIndex((w) => w.word === "yours");
+  if (at < 0 || denies(sentence) || words.slice(0, at).some((w) => w.tags.has("Modal") || w.word === "will" || w.word === "if")) return false;
+  const before = sentence.slice(0, sentence.toLowerCase().indexOf("yours"));
+  return texts.some((t) => containsWords(textWords(before), t)) || readValues(before, { lexicon }).some((v) => holds(result, v));
+}
+
+/** Whether a sentence denies something: a negation ("not", "couldn't", "no") past its first word. */
+function denies(sentence: string): boolean {
+  return read(sentence).words.some((w, i) => NEGATING.has(w.word) && !(i === 0 && w.word === "no"));
 }
 
 const KIND_NAMES: Record<ValueKind, string> = { time: "time", date: "date", count: "count", reference: "record id", money: "amount", phone: "phone number", name: "name" };

@@ -26,6 +26,8 @@ export class ResponseCompletion implements TrialObserver {
   /** Transcript fragments so far, kept as they arrive: the rule is evaluated on every 20 ms chunk. */
   private readonly fragments: TranscriptFragment[] = [];
   private lastAssistantFragmentAt = Number.NEGATIVE_INFINITY;
+  /** Where the latest delegated result the service placed on its output timeline ends (trial clock). */
+  private placedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(
     chunkMs: number,
@@ -52,6 +54,9 @@ export class ResponseCompletion implements TrialObserver {
         break;
       case "backend.response":
         if (e.status === "completed") this.contentAt.push(e.at_ms);
+        break;
+      case "delegation.completed":
+        if (e.placed_until_ms !== undefined) this.placedUntil = Math.max(this.placedUntil, e.placed_until_ms);
         break;
     }
   }
@@ -89,6 +94,7 @@ export class ResponseCompletion implements TrialObserver {
     if (lastSpeech !== null && now < lastSpeech + this.settle) waiting.push("a quiet tail after the assistant's speech");
     if (this.firstToolCompleted !== null && !(this.lastAssistantFragmentAt > this.firstToolCompleted))
       waiting.push("assistant transcript after the first tool completed");
+    if (now < this.placedUntil) waiting.push("the delegated result's placed speech");
     if (now < this.lastMeaningful + this.settle) waiting.push("a quiet period without events");
     return waiting;
   }
