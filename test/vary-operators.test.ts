@@ -135,6 +135,9 @@ describe("the seeded paraphraser", () => {
     const long = longer("Would you like me to book it?", 1);
     expect(long.length).toBeGreaterThanOrEqual(2 * "Would you like me to book it?".length);
     expect(long.endsWith("Would you like me to book it?")).toBe(true);
+    // A long line gains at most two sentences, whatever its length.
+    const base = "Your flight to Lisbon leaves at 9:40 from terminal 2, gate 14, and your seat is 12A. ".repeat(6).trim();
+    for (const seed of SEEDS) expect(sentences(longer(base, seed)).length - sentences(base).length, `seed ${seed}`).toBe(2);
   });
 });
 

@@ -619,7 +619,7 @@ export const OPERATORS: readonly Operator[] = [
   saying("spoken_values", "every value said in another spoken form: numbers and times in words, dates as words, identifiers digit by digit and letter by letter", sayValuesOtherwise),
   saying("split_join", "sentences split at a colon or semicolon, or two neighbouring sentences joined into one", (t, s) => splitOrJoin(t, s)?.text ?? null),
   saying("preamble", "a value-free preamble sentence before every line (\"Sure thing.\", \"Of course.\")", withPreamble),
-  saying("longer", "every line about twice as long: value-free friendly sentences added, a closing question kept last", longer),
+  saying("longer", "every line longer: up to two value-free friendly sentences added (about twice as long for a short line), a closing question kept last", longer),
   confirmBeforeWrite,
   extraRead,
   valueNeighbour,

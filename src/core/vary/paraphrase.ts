@@ -215,12 +215,19 @@ export function withPreamble(text: string, seed: number): string {
   return `${PREAMBLES[choose(seed, `preamble|${text}`, PREAMBLES.length)]!} ${text}`;
 }
 
-/** The line about twice as long: padding sentences added, a closing question kept last (it is what the caller answers). */
+/** Padding sentences a longer line gains at most: about six seconds of speech, so a long line stays within a response timeout. */
+export const MAX_PADDING = 2;
+
+/**
+ * The line longer: padding sentences added until it is about twice as long, at most `MAX_PADDING` of them (a
+ * variant that only outlasts the harness's response timeout tests the timeout, not the grader); a closing
+ * question kept last (it is what the caller answers).
+ */
 export function longer(text: string, seed: number): string {
   const parts = sentences(text);
   const extra: string[] = [];
   let at = choose(seed, `padding|${text}`, PADDING.length);
-  while (extra.join(" ").length < text.length) extra.push(PADDING[at++ % PADDING.length]!);
+  while (extra.join(" ").length < text.length && extra.length < MAX_PADDING) extra.push(PADDING[at++ % PADDING.length]!);
   const question = parts.at(-1)?.endsWith("?") ? parts.pop()! : undefined;
   return [...parts, ...extra, ...(question ? [question] : [])].join(" ");
 }
