@@ -69,6 +69,7 @@ const TRIALS = tier([
   "transcript-wording",
   "trial-stages",
   "variation",
+  "vary-packages",
   "vary-run",
   "walk-run",
   "warnings",

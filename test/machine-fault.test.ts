@@ -36,6 +36,10 @@ describe("the machine's faults in one line", () => {
     // Before run.json exists there is nothing to resume.
     const early = join(results, "run-2", "run.json");
     expect(machineFaultLine(machineFault(systemError("ENOSPC", "write", early))!, "run")).toBe(`cannot write ${early}: the disk is full; free space and run crashlab run again`);
+    // A run.json above the results folder is no run folder of this one's: it is not looked for there.
+    writeFileSync(join(results, "run.json"), "{}");
+    const deep = join(results, "run-3", "audio", "a.r1", "conversation.wav");
+    expect(machineFaultLine(machineFault(systemError("ENOSPC", "write", deep))!, "run")).toBe(`cannot write ${deep}: the disk is full; free space and run crashlab run again`);
     expect(machineFaultLine(machineFault(systemError("ENOSPC", "write", "/out/compare.html"))!, "compare")).toBe("cannot write /out/compare.html: the disk is full; free space and run crashlab compare again");
     expect(machineFaultLine(machineFault(systemError("EACCES", "open", "/data/x.json"))!, "merge")).toBe("cannot open /data/x.json: permission denied; give this user access to it and run crashlab merge again");
   });

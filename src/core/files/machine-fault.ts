@@ -84,12 +84,21 @@ export function machineFaultError(fault: MachineFault): Error {
   return Object.assign(new Error(`${fault.code}: ${fault.cause}, ${fault.syscall ?? "write"}${fault.path ? ` '${fault.path}'` : ""}`), { code: fault.code, syscall: fault.syscall ?? "write", ...(fault.path ? { path: fault.path } : {}) });
 }
 
-/** The run folder a path lies in: the nearest folder above it holding run.json. */
+/** How far below its run folder a run folder's file lies at most (`audio/<trial>/conversation.wav`). */
+const RUN_FOLDER_DEPTH = 3;
+
+/**
+ * The run folder a path lies in: the nearest folder holding run.json within the depth of a run folder's own
+ * layout. Nothing further up is looked at, so a stray run.json in a parent of the results folder is never
+ * taken for this run's.
+ */
 function runFolderOf(path: string): string | null {
-  for (let dir = dirname(path); ; dir = dirname(dir)) {
+  let dir = dirname(path);
+  for (let level = 0; level < RUN_FOLDER_DEPTH; level++, dir = dirname(dir)) {
     if (existsSync(join(dir, "run.json"))) return dir;
     if (dirname(dir) === dir) return null;
   }
+  return null;
 }
 
 const READS = new Set(["read", "scandir", "opendir", "stat", "lstat", "fstat", "readlink", "realpath", "access"]);
