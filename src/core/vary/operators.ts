@@ -492,29 +492,35 @@ function claimOf(context: OperatorContext, k: number, request: string): string |
 /** A harmless lead, so the early claim is told apart from the same words said again after the result. */
 const EARLY = "Okay.";
 
+/**
+ * Speaks the base's first write result line (after a harmless lead) at the first delegation that wrote,
+ * in place of what the frontend decided: `as` builds the new decision from that line.
+ */
+function speakClaimEarly(context: OperatorContext, acted: string, as: (said: string) => FrontendDecision): Rewriter {
+  let k = -1;
+  let done = false;
+  return {
+    frontend(turn, decision, control) {
+      if (decision.kind !== "delegate") return decision;
+      k++;
+      const claim = done ? null : claimOf(context, k, turn.request);
+      if (claim === null) return decision;
+      done = true;
+      const said = `${EARLY} ${claim}`;
+      control.lines.remember(said, decision.acknowledgement ?? "");
+      context.acted(acted);
+      return as(said);
+    },
+  };
+}
+
 const claimBeforeResult: Operator = {
   id: "claim_before_result",
   kind: "fault",
   description: "speaks the write's outcome (the base's own result line) as the acknowledgement, before the tool runs; the real result is relayed after",
   intended: { ...GROUNDED, why: "an outcome claimed before the tool result that backs it" },
   applies: (base, context) => completedWrites(base, context).length > 0,
-  rewriter(context) {
-    let k = -1;
-    let done = false;
-    return {
-      frontend(turn, decision, control) {
-        if (decision.kind !== "delegate") return decision;
-        k++;
-        const claim = done ? null : claimOf(context, k, turn.request);
-        if (claim === null) return decision;
-        done = true;
-        const early = `${EARLY} ${claim}`;
-        control.lines.remember(early, decision.acknowledgement ?? "");
-        context.acted("claimed early");
-        return { kind: "delegate", acknowledgement: early };
-      },
-    };
-  },
+  rewriter: (context) => speakClaimEarly(context, "claimed early", (said) => ({ kind: "delegate", acknowledgement: said })),
 };
 
 const claimWithoutResult: Operator = {
@@ -523,23 +529,7 @@ const claimWithoutResult: Operator = {
   description: "speaks the write's outcome (the base's own result line) without delegating: no tool runs at all",
   intended: { ...GROUNDED, why: "an outcome claimed that no tool result backs" },
   applies: (base, context) => completedWrites(base, context).length > 0,
-  rewriter(context) {
-    let k = -1;
-    let done = false;
-    return {
-      frontend(turn, decision, control) {
-        if (decision.kind !== "delegate") return decision;
-        k++;
-        const claim = done ? null : claimOf(context, k, turn.request);
-        if (claim === null) return decision;
-        done = true;
-        const said = `${EARLY} ${claim}`;
-        control.lines.remember(said, decision.acknowledgement ?? "");
-        context.acted("claimed without acting");
-        return { kind: "reply", text: said };
-      },
-    };
-  },
+  rewriter: (context) => speakClaimEarly(context, "claimed without acting", (said) => ({ kind: "reply", text: said })),
 };
 
 const repeatedWrite: Operator = {
