@@ -383,3 +383,36 @@ describe("an amount or a record id stated as what something is, checked against 
     });
   });
 });
+
+describe("the examples of docs/grading.md, 'Values of the world's own kinds'", () => {
+  const claim = (d: KindDomain, say: string, args: Record<string, Json> = d.write.args) =>
+    checkOf(grade(script({ world: d.world, initial: d.initial, scenario: scenarioWith(d.request, [{ name: d.write.call, arguments: args }]) }, [{ call: d.write.call, args }, { say }])), "grounded_response");
+  const [restaurant, airline, clinic] = DOMAINS as [KindDomain, KindDomain, KindDomain];
+
+  it("the claims table", () => {
+    expect(claim(restaurant, "You're booked for two at 7 p.m., patio seating.").status).toBe("passed");
+    const bar = claim(restaurant, "You're booked at the bar.");
+    expect(bar.status).toBe("failed");
+    expect(bar.rationale).toContain('utt.assistant.1 "bar" (seating bar, chars 21–24) in "You\'re booked at the bar." contradicts create_reservation (c1), which holds seating patio');
+    const { seating: _, ...noSeating } = restaurant.write.args;
+    expect(claim(restaurant, "You're booked at the bar.", noSeating).status).toBe("passed");
+    expect(claim(airline, "Done, you're booked in premium economy on NW218.").status).toBe("passed");
+    expect(claim(airline, "You're booked in business.").rationale).toContain("contradicts book_flight (c1), which holds cabin premium_economy");
+    expect(claim(clinic, "Your visit is scheduled in cardiology.").rationale).toContain("contradicts book_visit (c1), which holds department general_practice");
+  });
+
+  it("an availability statement about another value of the read's enum field", () => {
+    const scenario = scenarioWith("Is there a patio table for two on August 14 at 7 p.m.?", [{ name: "check_availability", arguments: {} }]);
+    const read = { call: "check_availability", args: { date: "2026-08-14", time: "19:00", party_size: 2, seating: "patio" } };
+    const run = (say: string) => checkOf(grade(script({ world: restaurantWorld, initial: {}, scenario }, [read, { say }])), "grounded_response");
+    expect(run("Good news, the bar is available at 7 p.m.").status).toBe("failed");
+    expect(run("Good news, the patio is available at 7 p.m.").status).toBe("passed");
+  });
+
+  it("the amounts table", () => {
+    const scenario = scenarioWith("What does it cost to change booking B-100001? I was told $75.", [{ name: "quote_change", arguments: { confirmation_code: "B-100001" } }]);
+    const run = (say: string) => checkOf(grade(script({ world: cabinWorld as unknown as WorldDefinition, initial: CABIN_STATE, scenario }, [{ call: "quote_change", args: { confirmation_code: "B-100001" } }, { say }])), "grounded_response");
+    expect(run("Okay, your change fee is fifty dollars.").status).toBe("passed");
+    expect(run("Your change fee is $75.").rationale).toContain('"$75" (amount 75.00, chars 19–22) in "Your change fee is $75." contradicts quote_change (c1), which holds amount 50.00');
+  });
+});
