@@ -192,7 +192,8 @@ describe("enum fields of the world's schemas are kinds of value", () => {
     expect(read("premium-economy, not economy")).toEqual([["premium_economy", "premium-economy", false], ["economy", "economy", true]]);
     expect(read("Economical businesses")).toEqual([]);
     expect(read("Your first flight is booked.")).toEqual([]);
-    expect(read("It's premium. Economy is full.")).toEqual([["economy", "Economy", false]]);
+    expect(read("It's premium. Economy it is.")).toEqual([["economy", "Economy", false]]);
+    expect(read("Economy is full.")).toEqual([["economy", "Economy", true]]);
     const guarded = enumKindsOf([z.object({ pick: z.enum(["any", "none", "window", "confirmed"]) })]);
     expect(readKindValues("Any window is fine, none taken; it's confirmed.", guarded, lexiconOf(restaurantWorld).outcomeWords).map((v) => v.value)).toEqual(["window"]);
   });
@@ -249,6 +250,13 @@ describe("a claim's value of the world's own kinds is checked against its backin
         const line = `${opener} in ${spoken(d.right)}, not ${spoken(d.others[0]!)}.`;
         expect(checkOf(trial(line), "grounded_response").status, line).toBe("passed");
       }
+      // A clause that says another value has no room is about that one, not the claim's.
+      for (const opener of d.openers) {
+        for (const tail of ["is full", "is fully booked", "was taken", "is closed today"]) {
+          const line = `${opener} in ${spoken(d.right)}; ${spoken(d.others[0]!)} ${tail}.`;
+          expect(checkOf(trial(line), "grounded_response").status, line).toBe("passed");
+        }
+      }
       // A question names a value but claims nothing.
       expect(checkOf(trial(`You're booked in ${spoken(d.right)}. Would you prefer ${spoken(d.others[1]!)} next time?`), "grounded_response").status).toBe("passed");
     });
@@ -267,6 +275,11 @@ describe("a claim's value of the world's own kinds is checked against its backin
         expect(wrong.rationale).toContain("contradicts check_availability (c1), which holds seating patio");
       }
     }
+    // A statement that names nothing the read holds (no time, date or value of it) is about another slot: not read.
+    expect(run("Sorry, the bar is full.").rationale).not.toContain("contradicts");
+    expect(run("Good news: the patio is available.").status).toBe("passed");
+    // One that names the patio is about the read: its polarity is checked (the look-up found the patio free).
+    expect(run("Sorry, the patio is fully booked.").status).toBe("failed");
   });
 });
 

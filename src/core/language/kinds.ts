@@ -135,33 +135,57 @@ interface Reading {
   words: string[];
 }
 
-const readings = new WeakMap<readonly EnumKind[], Reading[]>();
+const readings = new WeakMap<readonly EnumKind[], WeakMap<ReadonlySet<string>, Reading[]>>();
 
 /**
  * The values of the kinds that speech may say: not one made only of function words, nor one whose words
  * are all in `skip` (the words that claim an outcome, "confirmed", "cancelled": those are claims, read as such).
  */
 function readingsOf(kinds: readonly EnumKind[], skip: ReadonlySet<string>): Reading[] {
-  let out = readings.get(kinds);
+  let bySkip = readings.get(kinds);
+  if (!bySkip) readings.set(kinds, (bySkip = new WeakMap()));
+  let out = bySkip.get(skip);
   if (out) return out;
   out = kinds
     .flatMap((kind) => kind.values.map((value) => ({ kind, value, words: kindWords(value) })))
     .filter((r) => r.words.length > 0 && !r.words.every((w) => FUNCTION_WORDS.has(w)) && !r.words.every((w) => skip.has(w)))
     .sort((a, b) => b.words.length - a.words.length);
-  readings.set(kinds, out);
+  bySkip.set(skip, out);
   return out;
 }
 
 /** Words that deny what follows them in their clause. */
 const DENIALS = new Set(["not", "no", "never", "cannot", "nor", "neither", "instead", "rather", "unfortunately"]);
+/** Words that say a place or slot has no room, anywhere in a clause ("…; Wednesday is full"): the clause is about another one. */
+const NO_ROOM = new Set(["full", "fully", "closed", "unavailable", "taken", "sold"]);
 
 /**
  * The values of the kinds a text says, in order: whole words, ignoring case, a multi-word value as its
  * words in a row ("premium economy", "premium-economy"), the longest value first where two overlap. A span
  * that is a value of two kinds is given once per kind.
  */
-export function readKindValues(text: string, kinds: readonly EnumKind[], skip: ReadonlySet<string> = new Set()): SpokenKindValue[] {
+export function readKindValues(text: string, kinds: readonly EnumKind[], skip: ReadonlySet<string> = NO_SKIP): SpokenKindValue[] {
   if (kinds.length === 0) return [];
+  const memo = memoOf(kinds, skip);
+  const hit = memo.get(text);
+  if (hit) return hit;
+  const out = readKindValuesOnce(text, kinds, skip);
+  if (memo.size >= 5000) memo.clear();
+  memo.set(text, out);
+  return out;
+}
+
+const NO_SKIP: ReadonlySet<string> = new Set();
+const memos = new WeakMap<readonly EnumKind[], WeakMap<ReadonlySet<string>, Map<string, SpokenKindValue[]>>>();
+function memoOf(kinds: readonly EnumKind[], skip: ReadonlySet<string>): Map<string, SpokenKindValue[]> {
+  let bySkip = memos.get(kinds);
+  if (!bySkip) memos.set(kinds, (bySkip = new WeakMap()));
+  let memo = bySkip.get(skip);
+  if (!memo) bySkip.set(skip, (memo = new Map()));
+  return memo;
+}
+
+function readKindValuesOnce(text: string, kinds: readonly EnumKind[], skip: ReadonlySet<string>): SpokenKindValue[] {
   const words = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)].map((m) => ({ word: kindWords(m[0]).join(""), raw: m[0], start: m.index!, end: m.index! + m[0].length }));
   const taken: Array<[number, number]> = [];
   const out: SpokenKindValue[] = [];
@@ -181,14 +205,15 @@ export function readKindValues(text: string, kinds: readonly EnumKind[], skip: R
   return out.sort((a, b) => a.start - b.start);
 }
 
-/** Whether a negation comes before a position in its clause (clauses end at , ; : — – and "but"). */
+/** Where clauses end: , ; : — – " - ", "but" and the end of a sentence. */
+const CLAUSE_END = /[,;:—–]|\s-\s|\bbut\b|[.!?](?:\s|$)/i;
+
+/** Whether a negation comes before a position in its clause, or the clause says something has no room ("Wednesday is full"). */
 function deniedAt(text: string, at: number): boolean {
-  const before = text.slice(0, at);
-  const clause = before.split(/[,;:—–]|\s-\s|\bbut\b|[.!?](?:\s|$)/i).at(-1) ?? "";
-  return clause
-    .toLowerCase()
-    .split(/[^a-z'’]+/)
-    .some((w) => DENIALS.has(w) || /n['’]t$/.test(w));
+  const before = text.slice(0, at).split(CLAUSE_END).at(-1) ?? "";
+  const after = text.slice(at).split(CLAUSE_END)[0] ?? "";
+  const words = (s: string) => s.toLowerCase().split(/[^a-z'’]+/);
+  return words(before).some((w) => DENIALS.has(w) || /n['’]t$/.test(w)) || [...words(before), ...words(after)].some((w) => NO_ROOM.has(w));
 }
 
 /**

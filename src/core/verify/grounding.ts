@@ -529,11 +529,11 @@ function availabilityStatements(input: GroundingInput, timeline: Timeline): { st
         if (s.question) continue;
         const inSentence = spoken.filter((v) => v.start >= s.start && v.end <= s.end);
         const about = inSentence.filter((v) => v.kind === "time" || v.kind === "date");
-        // The values of the world's enum fields it says whose field this read holds ("the patio" after a look-up of seating).
+        // The values of the world's enum fields it says, and those this read holds ("the patio" after a look-up of the patio).
         const kinds = readKindValues(utterance.text, lexicon.kinds, lexicon.outcomeWords).filter((v) => v.start >= s.start && v.end <= s.end);
         const ownKinds = kinds.filter((v) => heldKindValues(json, v.kind).length > 0);
-        // About this read: it names a time or a date of it, or a value of one of its enum fields.
-        if (!about.some((v) => holds(evidence, v)) && ownKinds.length === 0) continue;
+        // About this read: it names a time, a date or an enum value of it.
+        if (!about.some((v) => holds(evidence, v)) && !ownKinds.some((v) => heldKindValues(json, v.kind).includes(v.value))) continue;
         const saysAvailability = fields.map(({ field, value }) => ({ field, value, said: availabilitySaid(s.text, field) })).filter((f) => f.said !== null);
         if (saysAvailability.length === 0) continue;
         // Its polarity against the result, when it names nothing the read does not hold.
