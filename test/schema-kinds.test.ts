@@ -393,6 +393,15 @@ describe("an amount or a record id stated as what something is, checked against 
         );
       expect(after(`Your new booking is ${codeOf.confirmation_code}.`).status).toBe("passed");
       expect(after("Your new booking is B-100002.").status).toBe("failed");
+      // An id of another series (a flight beside booking codes) is not compared with them; one of the same series is.
+      const flights = scenarioWith("I'm on NW219; what does changing booking B-100001 cost?", [{ name: "quote_change", arguments: {} }]);
+      const say = (steps: Step[]) => checkOf(grade(script({ world: cabinWorld as unknown as WorldDefinition, initial: CABIN_STATE, scenario: flights }, steps)), "grounded_response");
+      const quote: Step = { call: "quote_change", args: { confirmation_code: "B-100001" } };
+      const book: Step = { call: "book_flight", args: { passenger: "Omar Haddad", flight: "NW218", cabin: "economy" } };
+      expect(say([quote, { say: "Your flight is NW219, and the change fee is $50." }]).status).toBe("passed");
+      const wrongFlight = say([book, quote, { say: "Your flight is NW219, and the change fee is $50." }]);
+      expect(wrongFlight.status).toBe("failed");
+      expect(wrongFlight.rationale).toContain('"NW219" (record id NW219, chars 15–20) in "Your flight is NW219, and the change fee is $50." contradicts book_flight (c1), which holds record id NW218');
     });
   });
 });

@@ -560,6 +560,16 @@ function holdsStated(held: readonly Held[], value: SpokenValue): boolean {
   return value.kind === "reference" && /^\d+$/.test(value.value) && held.some((h) => h.kind === "reference" && h.readings.some((r) => r.endsWith(value.value) && /^[A-Z]+$/.test(r.slice(0, -value.value.length))));
 }
 
+/**
+ * Whether a held value is one a stated value may be compared with: an amount with any amount; a record id
+ * with the ids of its series, those that begin with the same character ("R-2041" with "R-2040", not a
+ * flight "NW218" with a booking "R-2040" nor a seat "12A" with either).
+ */
+function comparable(held: Held, value: SpokenValue): boolean {
+  if (held.kind !== value.kind) return false;
+  return value.kind !== "reference" || held.readings.some((r) => r.charAt(0) === value.value.charAt(0));
+}
+
 /** The kinds of value a statement of what something is (an amount, a record id) is checked for against the latest call that holds that kind. */
 const STATED_KINDS: readonly ValueKind[] = ["money", "reference"];
 
@@ -587,9 +597,9 @@ function identityStatements(input: GroundingInput, timeline: Timeline): Contradi
       for (const value of values) {
         if (value.start < s.start || value.end > s.end) continue;
         // The latest call before the statement whose evidence holds values of its kind (the first of a tie).
-        const latest = before.filter((t) => heldBy.get(t)!.some((h) => h.kind === value.kind)).reduce<ToolExecution | undefined>((best, t) => (!best || t.completed_ms > best.completed_ms ? t : best), undefined);
+        const latest = before.filter((t) => heldBy.get(t)!.some((h) => comparable(h, value))).reduce<ToolExecution | undefined>((best, t) => (!best || t.completed_ms > best.completed_ms ? t : best), undefined);
         if (!latest || before.some((t) => holdsStated(heldBy.get(t)!, value)) || besideClaim(value, s.text, timeline.topical)) continue;
-        const sameKind = heldBy.get(latest)!.filter((h) => h.kind === value.kind);
+        const sameKind = heldBy.get(latest)!.filter((h) => comparable(h, value));
         out.push({ utterance, value, sentence: s.text, backing: latest, holds: `${KIND_NAMES[value.kind]} ${[...new Set(sameKind.flatMap((h) => h.readings))].join(", ")}` });
       }
     }
