@@ -575,10 +575,11 @@ const STATED_KINDS: readonly ValueKind[] = ["money", "reference"];
 
 /**
  * Statements of an amount or a record id as what something is ("Your change fee is $75", "Your booking
- * number is R-2041"), in a sentence that is no question and claims no outcome (claims are read against their
- * backing above): after a completed call whose arguments or result hold values of that kind, the value must
- * be one that call holds, or one an earlier completed call holds, or a public fact or context detail the
- * sentence names by a word of its key. Otherwise it contradicts the latest such call.
+ * number is R-2041"; docs/grading.md, "Values of the world's own kinds"), in a sentence that is no question
+ * and claims no outcome (claims are read against their backing above): after a completed call whose
+ * arguments or result hold values of that kind (for an id, of its series), the value must be one a completed
+ * call holds, or a public fact or context detail the sentence names by a word of its key. Otherwise it
+ * contradicts the latest such call.
  */
 function identityStatements(input: GroundingInput, timeline: Timeline): ContradictedValue[] {
   const lexicon = input.lexicon ?? GENERIC;
