@@ -750,3 +750,20 @@ export function sameValue(a: SpokenValue, b: Pick<SpokenValue, "kind" | "reading
   if (a.kind === "date") return a.readings.some((r) => b.readings.some((s) => sameDay(r, s)));
   return a.readings.some((r) => b.readings.includes(r));
 }
+
+/** Words after which a value is what something is: "is $75", "that's R-2040", "comes to $95", "a fee of $75" (money only). */
+const IS_BEFORE = /(?:\b(?:is|was|are|were|be|costs?|(?:comes?|came|amounts?|adds? up) to)|['’]s)\s+(?:(?:just|only|now|still|exactly|then|going to be|a|an|the)\s+)*$/i;
+const OF_BEFORE = /\b(?:of|at)\s+(?:(?:just|only|exactly)\s+)*$/i;
+/** After a value: "R-2040 is your confirmation number", "$75 is the fee". */
+const IS_AFTER = /^\s+(?:is|was|will be)\s+(?:your|the)\b/i;
+
+/**
+ * Whether a text states a value as what something is (docs/grading.md, "Values of the world's own kinds"):
+ * a form of "be" (or "costs", "comes to") right before it — "Your change fee is $75", "Your booking number
+ * is R-2041", "That's $95" — or after it, before "your"/"the" ("R-2041 is your reference"); an amount also
+ * after "of" or "at" ("a fee of $75"). A value named in passing ("your other booking, R-2041, stays") is not.
+ */
+export function statedAsIs(text: string, value: Pick<SpokenValue, "kind" | "start" | "end">): boolean {
+  const before = text.slice(0, value.start);
+  return IS_BEFORE.test(before) || IS_AFTER.test(text.slice(value.end)) || (value.kind === "money" && OF_BEFORE.test(before));
+}

@@ -5,6 +5,8 @@
  * (`defineWorld({ vocabulary })`, and per operation `effect`, `entity`, `verbs`; docs/worlds.md).
  */
 
+import { enumKindsOf, type EnumKind } from "./kinds";
+
 /** What an operation does to the records it acts on. */
 export type Effect = "create" | "update" | "cancel" | "read" | "other";
 export const EFFECTS: readonly Effect[] = ["create", "update", "cancel", "read", "other"];
@@ -40,9 +42,10 @@ export interface Vocabulary {
   slots?: readonly string[];
 }
 
-/** What the language layer reads from one operation: its effect, the entity it acts on, its own verbs. */
+/** What the language layer reads from one operation: its effect, the entity it acts on, its own verbs, its arguments' schema (for its enum fields). */
 export interface OperationWords {
   kind: "read" | "write";
+  args?: unknown;
   effect?: Effect | undefined;
   entity?: string | undefined;
   verbs?: readonly string[] | undefined;
@@ -51,6 +54,8 @@ export interface OperationWords {
 /** Where a lexicon comes from: a world definition (or anything shaped like one). */
 export interface VocabularySource {
   vocabulary?: Vocabulary | undefined;
+  /** The state's schema: its enum fields are kinds of value (./kinds). */
+  state?: unknown;
   operations?: Readonly<Record<string, OperationWords>>;
 }
 
@@ -84,6 +89,10 @@ export interface Lexicon {
   readonly slots: ReadonlySet<string>;
   /** The operations' declared effects, by operation (tool) name. */
   readonly operations: ReadonlyMap<string, Effect>;
+  /** The enum fields of the state's and the operations' schemas: kinds of value of the world's own (./kinds). */
+  readonly kinds: readonly EnumKind[];
+  /** Words that claim an outcome ("booked", "cancelled", "confirmed"): an enum value made of them is read as a claim, never as a value. */
+  readonly outcomeWords: ReadonlySet<string>;
 }
 
 /** Generic English verbs by effect; the first of an effect names it ("change" for update). */
@@ -105,6 +114,8 @@ const GENERIC_ACTION_NOUNS: Readonly<Record<string, Effect>> = { cancellation: "
 const GENERIC_COUNTED = ["people", "person", "persons", "adults", "adult", "children", "kids", "pax"];
 const GENERIC_ID_CUES = ["confirmation", "number", "id", "reference", "code"];
 const GENERIC_SLOTS = ["slot", "availability", "space", "room", "spot", "opening"];
+/** Past forms the claims reader takes as outcomes besides the verbs' own (./claims). */
+const GENERIC_OUTCOME_WORDS = ["confirmed", "canceled", "cancelled", "rescheduled"];
 
 /** The regular past forms of a verb: "book" → booked; "reserve" → reserved; "modify" → modified; "cancel" → cancelled, canceled. */
 export function pastFormsOf(verb: string): string[] {
@@ -160,6 +171,8 @@ function compile(source: VocabularySource): Lexicon {
     availability: (v.availability ?? []).map(lower),
     slots: new Set([...GENERIC_SLOTS, ...(v.slots ?? []).map(lower)]),
     operations,
+    kinds: enumKindsOf([source.state, ...Object.values(source.operations ?? {}).map((op) => op.args)].filter((s) => s !== undefined)),
+    outcomeWords: new Set([...GENERIC_OUTCOME_WORDS, ...pastForms.keys()]),
   };
 }
 

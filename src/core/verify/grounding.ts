@@ -12,7 +12,8 @@ import { parsedJson } from "../language/nlp";
 import { readClaims, type OutcomeClaim } from "../language/claims";
 import { GENERIC, toolOutcome, type Lexicon } from "../language/vocabulary";
 import { isQuestion, read, readOutcome, type Word } from "../language/reader";
-import { emptyEvidence, evidenceValues, inEvidence, numbersAsDigits, readValues, sameValue, startsSentence, structuredValue, type EvidenceValues, type SpokenValue, type ValueKind } from "../language/values";
+import { heldKindValues, readKindValues, type SpokenKindValue } from "../language/kinds";
+import { emptyEvidence, evidenceValues, inEvidence, numbersAsDigits, readValues, sameValue, startsSentence, statedAsIs, structuredValue, type EvidenceValues, type SpokenValue, type ValueKind } from "../language/values";
 
 /** An assistant turn with its evidence id (`utt.assistant.<n>`). */
 export type Utterance = Turn & { evidence_id: string };
@@ -62,10 +63,10 @@ export interface Supersession {
   replaced_by: string;
 }
 
-/** A value spoken in a claim that its backing evidence does not hold. */
+/** A value spoken in a claim that its backing evidence does not hold: a value of a built-in kind, or of one of the world's enum fields. */
 export interface ContradictedValue {
   utterance: Utterance;
-  value: SpokenValue;
+  value: SpokenValue | SpokenKindValue;
   /** The claim's sentence, and what backs it. */
   sentence: string;
   backing: ToolExecution;
@@ -410,6 +411,31 @@ function claimValues(utterance: Utterance, claim: OutcomeClaim, backing: ToolExe
       ...(ground.superseded ? { superseded: ground.superseded } : {}),
     });
   }
+  // Values of the world's own kinds (its enum fields) that the claim asserts: not one its clause denies ("…, not the bar").
+  const said = readKindValues(utterance.text, lexicon.kinds, lexicon.outcomeWords).filter((v) => !v.denied && v.start >= sentence.start && v.end <= sentence.end);
+  out.push(...kindContradictions(said, [json], utterance, sentence.text, backing));
+  return out;
+}
+
+/** Whether a value is one of the world's own kinds (an enum field's). */
+const isKindValue = (v: SpokenValue | SpokenKindValue): v is SpokenKindValue => "denied" in v;
+
+/**
+ * Values of the world's enum fields against evidence (docs/grading.md, "Values of the world's own kinds"):
+ * a value the evidence holds under its field agrees; one whose field the evidence holds with other values
+ * contradicts it; one whose field it holds nothing of is not read. A span that is a value of two kinds
+ * agrees when either agrees.
+ */
+function kindContradictions(said: readonly SpokenKindValue[], json: readonly unknown[], utterance: Utterance, sentence: string, backing: ToolExecution): ContradictedValue[] {
+  const out: ContradictedValue[] = [];
+  const spans = [...new Set(said.map((v) => `${v.start}:${v.end}`))];
+  for (const span of spans) {
+    const here = said.filter((v) => `${v.start}:${v.end}` === span);
+    const held = here.map((v) => ({ v, held: [...new Set(json.flatMap((j) => heldKindValues(j, v.kind)))] })).filter((h) => h.held.length > 0);
+    if (held.length === 0 || held.some((h) => h.held.includes(h.v.value))) continue;
+    const first = held[0]!;
+    out.push({ utterance, value: first.v, sentence, backing, holds: `${first.v.kind.field} ${first.held.join(", ")}` });
+  }
   return out;
 }
 
@@ -491,7 +517,8 @@ function availabilityStatements(input: GroundingInput, timeline: Timeline): { st
     const fields = eventOf(t, input.events)?.kind === "read" ? booleanFields(t.output) : [];
     if (fields.length === 0) continue;
     const next = completed.filter((o) => o.completed_ms > t.completed_ms).reduce((m, o) => Math.min(m, o.completed_ms), Number.POSITIVE_INFINITY);
-    const held = resultValues(backingJson(t, input.events), lexicon);
+    const json = backingJson(t, input.events);
+    const held = resultValues(json, lexicon);
     const evidence = held.filter((h) => h.kind === "time" || h.kind === "date");
     for (const utterance of input.utterances) {
       if (utterance.start_ms < t.completed_ms || utterance.start_ms >= next) continue;
@@ -502,12 +529,15 @@ function availabilityStatements(input: GroundingInput, timeline: Timeline): { st
         if (s.question) continue;
         const inSentence = spoken.filter((v) => v.start >= s.start && v.end <= s.end);
         const about = inSentence.filter((v) => v.kind === "time" || v.kind === "date");
-        // About this read: it names a time or a date of it.
-        if (!about.some((v) => holds(evidence, v))) continue;
+        // The values of the world's enum fields it says, and those this read holds ("the patio" after a look-up of the patio).
+        const kinds = readKindValues(utterance.text, lexicon.kinds, lexicon.outcomeWords).filter((v) => v.start >= s.start && v.end <= s.end);
+        const ownKinds = kinds.filter((v) => heldKindValues(json, v.kind).length > 0);
+        // About this read: it names a time, a date or an enum value of it.
+        if (!about.some((v) => holds(evidence, v)) && !ownKinds.some((v) => heldKindValues(json, v.kind).includes(v.value))) continue;
         const saysAvailability = fields.map(({ field, value }) => ({ field, value, said: availabilitySaid(s.text, field) })).filter((f) => f.said !== null);
         if (saysAvailability.length === 0) continue;
         // Its polarity against the result, when it names nothing the read does not hold.
-        if (about.every((v) => holds(evidence, v))) {
+        if (about.every((v) => holds(evidence, v)) && ownKinds.every((v) => heldKindValues(json, v.kind).includes(v.value))) {
           for (const { field, value, said } of saysAvailability) if (said !== value) out.push({ utterance, sentence: s.text, said: said!, result: value, field, backing: t });
         }
         for (const value of inSentence) {
@@ -516,10 +546,66 @@ function availabilityStatements(input: GroundingInput, timeline: Timeline): { st
           if (sameKind.length === 0 || besideClaim(value, s.text, timeline.topical)) continue;
           values.push({ utterance, value, sentence: s.text, backing: t, holds: `${KIND_NAMES[value.kind]} ${[...new Set(sameKind.flatMap((h) => h.readings))].join(", ")}` });
         }
+        // Its enum values, against what the calls completed before it hold of their fields.
+        values.push(...kindContradictions(kinds, completed.filter((o) => o.completed_ms <= utterance.start_ms).map((o) => backingJson(o, input.events)), utterance, s.text, t));
       }
     }
   }
   return { statements: out, values };
+}
+
+/** Whether evidence holds a stated value; a record id said by its digits alone ("booking 2040") by an id that ends in them after letters ("R-2040"). */
+function holdsStated(held: readonly Held[], value: SpokenValue): boolean {
+  if (holds(held, value)) return true;
+  return value.kind === "reference" && /^\d+$/.test(value.value) && held.some((h) => h.kind === "reference" && h.readings.some((r) => r.endsWith(value.value) && /^[A-Z]+$/.test(r.slice(0, -value.value.length))));
+}
+
+/**
+ * Whether a held value is one a stated value may be compared with: an amount with any amount; a record id
+ * with the ids of its series, those that begin with the same character ("R-2041" with "R-2040", not a
+ * flight "NW218" with a booking "R-2040" nor a seat "12A" with either).
+ */
+function comparable(held: Held, value: SpokenValue): boolean {
+  if (held.kind !== value.kind) return false;
+  return value.kind !== "reference" || held.readings.some((r) => r.charAt(0) === value.value.charAt(0));
+}
+
+/** The kinds of value a statement of what something is (an amount, a record id) is checked for against the latest call that holds that kind. */
+const STATED_KINDS: readonly ValueKind[] = ["money", "reference"];
+
+/**
+ * Statements of an amount or a record id as what something is ("Your change fee is $75", "Your booking
+ * number is R-2041"; docs/grading.md, "Values of the world's own kinds"), in a sentence that is no question
+ * and claims no outcome (claims are read against their backing above): after a completed call whose
+ * arguments or result hold values of that kind (for an id, of its series), the value must be one a completed
+ * call holds, or a public fact or context detail the sentence names by a word of its key. Otherwise it
+ * contradicts the latest such call.
+ */
+function identityStatements(input: GroundingInput, timeline: Timeline): ContradictedValue[] {
+  const lexicon = input.lexicon ?? GENERIC;
+  const completed = input.tool_executions.filter((t) => t.status === "completed");
+  if (completed.length === 0) return [];
+  const heldBy = new Map(completed.map((t) => [t, resultValues(backingJson(t, input.events), lexicon)] as const));
+  const out: ContradictedValue[] = [];
+  for (const utterance of input.utterances) {
+    const before = completed.filter((t) => t.completed_ms <= utterance.start_ms);
+    if (before.length === 0) continue;
+    const values = readValues(utterance.text, { lexicon }).filter((v) => STATED_KINDS.includes(v.kind) && statedAsIs(utterance.text, v));
+    if (values.length === 0) continue;
+    const claims = readClaims(utterance.text, lexicon);
+    for (const s of sentenceSpans(utterance.text)) {
+      if (s.question || claims.some((c) => c.start >= s.start && c.start < s.end)) continue;
+      for (const value of values) {
+        if (value.start < s.start || value.end > s.end) continue;
+        // The latest call before the statement whose evidence holds values of its kind (the first of a tie).
+        const latest = before.filter((t) => heldBy.get(t)!.some((h) => comparable(h, value))).reduce<ToolExecution | undefined>((best, t) => (!best || t.completed_ms > best.completed_ms ? t : best), undefined);
+        if (!latest || before.some((t) => holdsStated(heldBy.get(t)!, value)) || besideClaim(value, s.text, timeline.topical)) continue;
+        const sameKind = heldBy.get(latest)!.filter((h) => comparable(h, value));
+        out.push({ utterance, value, sentence: s.text, backing: latest, holds: `${KIND_NAMES[value.kind]} ${[...new Set(sameKind.flatMap((h) => h.readings))].join(", ")}` });
+      }
+    }
+  }
+  return out;
 }
 
 /** Read every assistant utterance once: its values against earlier evidence, its claims against earlier tool results. */
@@ -528,7 +614,7 @@ export function readGrounding(input: GroundingInput): Grounding {
   const lexicon = input.lexicon ?? GENERIC;
   const writes = input.tool_executions.filter((t) => t.status === "completed" && okWrite(t, input.events));
   const availability = availabilityStatements(input, timeline);
-  const out: Grounding = { spoken: [], ungrounded: [], claims: [], unbacked: [], superseded: [], contradicted: [...availability.values], availability: availability.statements };
+  const out: Grounding = { spoken: [], ungrounded: [], claims: [], unbacked: [], superseded: [], contradicted: [...availability.values, ...identityStatements(input, timeline)], availability: availability.statements };
   for (const utterance of input.utterances) {
     for (const value of readValues(utterance.text, { lexicon })) {
       const ground = grounded(value, utterance.start_ms, timeline);
@@ -637,9 +723,10 @@ function denies(sentence: string): boolean {
 const KIND_NAMES: Record<ValueKind, string> = { time: "time", date: "date", count: "count", reference: "record id", money: "amount", phone: "phone number", name: "name" };
 
 /** `utt.assistant.2 "11 p.m." (time 23:00, chars 31–38)` */
-export function describeValue(u: UngroundedValue | { utterance: Utterance; value: SpokenValue }): string {
+export function describeValue(u: UngroundedValue | { utterance: Utterance; value: SpokenValue | SpokenKindValue }): string {
   const v = u.value;
-  return `${u.utterance.evidence_id} "${v.text}" (${KIND_NAMES[v.kind]} ${v.readings.join(" or ")}, chars ${v.start}–${v.end})`;
+  const what = isKindValue(v) ? `${v.kind.field} ${v.value}` : `${KIND_NAMES[v.kind]} ${v.readings.join(" or ")}`;
+  return `${u.utterance.evidence_id} "${v.text}" (${what}, chars ${v.start}–${v.end})`;
 }
 
 export function describeClaim(u: UnbackedClaim): string {
