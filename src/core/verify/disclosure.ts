@@ -69,6 +69,7 @@ function known(input: DisclosureInput, read: { lexicon: Lexicon }): EvidenceValu
 export function readDisclosures(input: DisclosureInput): Disclosure[] {
   const read = { lexicon: input.lexicon ?? GENERIC };
   const always = known(input, read);
+  // Stryker disable next-line MethodExpression: equivalent, a readable record's values are in `always`, so a value it holds is skipped before the records that hold it are named
   const hidden = input.records.filter((r) => !r.readable).map((r) => ({ id: r.id, evidence: evidenceValues({ [r.id]: r.record }, read) }));
   const callerLines = input.turns.filter((t) => t.role === "user").map((t) => ({ at_ms: t.end_ms, evidence: evidenceValues(t.text, read) }));
   const out: Disclosure[] = [];
