@@ -42,6 +42,9 @@ export type { RunReporter } from "../core/runner/execute";
 // The trial record, as verifiers read it.
 export type { TrialRecord, TrialStatus, Assessment, ToolExecution, Turn, Limits, WorldEventRecord, JsonPatchOperation } from "../core/record/index";
 
+// Errors the user can fix (a file, a field, a flag): every such error crashlab throws is a UserError.
+export { UserError, isUserError } from "../core/user-error";
+
 // Datasets (docs/datasets.md).
 export { loadDataset, DatasetError, type LoadedDataset } from "../core/dataset/load";
 export type { Scenario, Dataset, ExpectedCall } from "../core/dataset/schema";

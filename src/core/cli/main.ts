@@ -27,15 +27,10 @@ import { serveAssistantCommand } from "./serve-assistant";
 import { varyCommand } from "./vary";
 import { machineFault, machineFaultLine, pathFault } from "../files/machine-fault";
 import { escapeControls } from "../run-folder/text";
+import { isUserError } from "../user-error";
 
 export type { CliIO } from "./io";
 import type { CliIO } from "./io";
-
-/** User-causable errors: one paragraph, exit 2, never a stack trace. */
-function isInputError(error: unknown): error is Error {
-  const name = (error as Error)?.name;
-  return ["UsageError", "PackageError", "DatasetError", "PlanError", "WorldSetupError", "WhereError", "RecordingError", "ConditionError", "DestinationError", "GenerateAudioError", "JudgeConfigError", "ResultsFolderError", "RunFolderError", "InitError", "SettingsError", "JournalError", "RunMetaError", "MergeError", "RunFolderBusyError", "ReviewError", "VaryError"].includes(name);
-}
 
 /**
  * The secrets this invocation may hold: OPENAI_API_KEY and every variable a `--…-api-key-env NAME` names.
@@ -102,7 +97,7 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (isInputError(error)) {
+    if (isUserError(error)) {
       io.stderr(`crashlab: ${oneParagraph(error.message)}${error.name === "UsageError" ? " (see `crashlab --help`)" : ""}\n`);
       return 2;
     }

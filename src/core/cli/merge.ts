@@ -27,6 +27,7 @@ import type { Redact } from "../services/redact";
 import { checkRunName, parseFlags } from "./flags";
 import { UsageError } from "./usage-error";
 import type { ViewIO } from "./view";
+import { UserError } from "../user-error";
 
 export const MERGE_HELP = `crashlab merge — join the run folders of \`crashlab run --shard i/n\` into one run
 
@@ -40,7 +41,7 @@ shard's artifacts, results.json, junit.xml and report.html, and the gates decide
 \`crashlab run\`'s.`;
 
 /** Why blobs cannot be merged (exit 2). */
-export class MergeError extends Error {
+export class MergeError extends UserError {
   override readonly name = "MergeError";
 }
 

@@ -6,6 +6,7 @@ import { formatBytes, InputFileError, readInputFile } from "./input-file";
 import { estimateTokens } from "../language/tokens";
 import { parseJsonText } from "./json-text";
 import { Dataset, type Scenario } from "./schema";
+import { UserError } from "../user-error";
 
 /** The largest dataset file read (checked before reading): far above any real dataset, far below trouble. */
 export const MAX_DATASET_BYTES = 32 * 1024 * 1024;
@@ -19,7 +20,7 @@ export interface DatasetProblem {
 }
 
 /** A user-causable dataset fault: names the file, the scenario and the field, and how to fix it. */
-export class DatasetError extends Error {
+export class DatasetError extends UserError {
   constructor(
     readonly file: string,
     readonly problems: DatasetProblem[],

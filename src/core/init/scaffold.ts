@@ -7,6 +7,7 @@ import { generateAudio } from "../walk/generate";
 import { machineFault } from "../files/machine-fault";
 import { atPath, makeDirs } from "../files/atomic";
 import { packageTemplate, scaffoldFiles, tsconfigJson } from "./templates";
+import { UserError } from "../user-error";
 
 /*
  * `crashlab init [dir]`: scaffold a working evaluation package into an empty or existing folder. Nothing
@@ -24,7 +25,7 @@ export const WALK_RECORDING = { scenario: "shop_book_service", condition: "telep
 const WALK_FILES = ["crashlab/data/walk.json", `crashlab/data/audio/${WALK_RECORDING.scenario}_${WALK_RECORDING.condition}.wav`];
 
 /** A user-causable problem with the folder being initialised (exit 2, nothing written). */
-export class InitError extends Error {
+export class InitError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "InitError";

@@ -12,11 +12,12 @@ import { basename, dirname } from "node:path";
 import { atPath, O_NOFOLLOW } from "../files/atomic";
 import { reachedTestPoint } from "../files/test-hook";
 import { openRunFile, openRunFileForAppend } from "../run-folder/files";
+import { UserError } from "../user-error";
 
 export const JOURNAL_FILE = "trials.jsonl";
 
 /** A journal that cannot be read: names the file and the line. */
-export class JournalError extends Error {
+export class JournalError extends UserError {
   override readonly name = "JournalError";
 }
 

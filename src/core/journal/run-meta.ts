@@ -14,6 +14,7 @@ import { writeFileAtomic } from "../files/atomic";
 import { readRunFile } from "../run-folder/files";
 import { shown } from "../run-folder/text";
 import { indexJournal, JOURNAL_FILE, type JournalEntry } from "./journal";
+import { UserError } from "../user-error";
 
 export const RUN_META_FILE = "run.json";
 export const RUN_META_VERSION = 1;
@@ -43,7 +44,7 @@ export interface RunMeta {
 }
 
 /** A run folder that cannot be resumed or read as a run: says which and why. */
-export class RunMetaError extends Error {
+export class RunMetaError extends UserError {
   override readonly name = "RunMetaError";
 }
 

@@ -10,6 +10,7 @@ import { addTokens, NO_TOKENS, type JudgeTokens } from "./prices";
 import { serviceClientOptions, type AuthHeader } from "../services/auth";
 import { urlForDisplay } from "../services/redact";
 import { staticDefault } from "../settings/schema";
+import { UserError } from "../user-error";
 
 /**
  * The semantic judge (docs/verifiers-and-clauses.md, docs/grading.md): one Responses API call per applicable clause and repetition, with
@@ -62,7 +63,7 @@ export interface ResolvedJudgeSettings {
 }
 
 /** A judge configuration the user got wrong; says what to fix. */
-export class JudgeConfigError extends Error {
+export class JudgeConfigError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "JudgeConfigError";

@@ -6,9 +6,10 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createJiti } from "jiti";
 import { isPlan, type Plan } from "../run/plan";
+import { UserError } from "../user-error";
 
 /** A user-causable problem with the evaluation package: names the file and says how to fix it. */
-export class PackageError extends Error {
+export class PackageError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "PackageError";

@@ -6,9 +6,10 @@
  */
 import { mkdirSync, rmdirSync, statSync } from "node:fs";
 import { dirname, join, parse, resolve } from "node:path";
+import { UserError } from "../user-error";
 
 /** The results folder cannot hold this run: says which path and why, and what to do instead. */
-export class ResultsFolderError extends Error {
+export class ResultsFolderError extends UserError {
   override readonly name = "ResultsFolderError";
   constructor(
     readonly path: string,

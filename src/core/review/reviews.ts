@@ -10,11 +10,12 @@ import { z } from "zod";
 import { HUMAN_DIMENSION_IDS, type HumanVerdict, type HumanVerdicts } from "../gate/human";
 import { appendRunLine, readRunFile } from "../run-folder/files";
 import { shown, shownValue } from "../run-folder/text";
+import { UserError } from "../user-error";
 
 export const REVIEWS_FILE = "reviews.jsonl";
 
 /** A reviews.jsonl that cannot be used, or a review that cannot be appended: names the file and line. */
-export class ReviewError extends Error {
+export class ReviewError extends UserError {
   override readonly name = "ReviewError";
 }
 

@@ -14,9 +14,10 @@ import { basename, dirname, join, sep } from "node:path";
 import { atPath, O_NOFOLLOW, writeFileAtomic } from "../files/atomic";
 import { ARTIFACT_PATH } from "../record/trial-record";
 import { shown } from "./text";
+import { UserError } from "../user-error";
 
 /** A run folder, or a file in it, that cannot be used: one paragraph naming the file and the fix (exit 2). */
-export class RunFolderError extends Error {
+export class RunFolderError extends UserError {
   override readonly name = "RunFolderError";
 }
 

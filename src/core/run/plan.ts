@@ -18,6 +18,7 @@ import { planDefaultsProblems, type RunDefaults } from "../settings/plan-default
 import { describeValue } from "../settings/resolve";
 import { DEFAULT_LIMITS as SETTING_DEFAULT_LIMITS, MAX_TRIALS_CEILING, SETTING_RANGES } from "../settings/schema";
 import type { CaseDefinition, TrialSpec } from "../trial/case";
+import { UserError } from "../user-error";
 
 export type { CaseDefinition, CaseRecording, TrialSpec } from "../trial/case";
 
@@ -44,7 +45,7 @@ export interface PlanDefinition {
 
 export type Plan = Readonly<PlanDefinition> & { readonly __crashlab_plan: 1 };
 
-export class PlanError extends Error {
+export class PlanError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "PlanError";

@@ -7,11 +7,12 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { reachedTestPoint } from "../files/test-hook";
+import { UserError } from "../user-error";
 
 export const LOCK_FILE = "run.lock";
 
 /** A run folder another live process is writing (exit 2: wait for it, or stop it). */
-export class RunFolderBusyError extends Error {
+export class RunFolderBusyError extends UserError {
   override readonly name = "RunFolderBusyError";
 }
 

@@ -14,8 +14,9 @@ import { DEFAULT_TARGET_SETTINGS, instantiateTarget, type TargetSettings } from 
 import type { AssistantPolicy } from "../target/policy";
 import type { DelegationMode } from "../target/types";
 import { toolDeclarations } from "../world/world";
+import { UserError } from "../user-error";
 
-export class VaryError extends Error {
+export class VaryError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "VaryError";

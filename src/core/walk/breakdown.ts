@@ -4,6 +4,7 @@
  */
 import { wilsonInterval, type Interval } from "../stats/rates";
 import { CONDITION_PRESETS } from "./conditions";
+import { UserError } from "../user-error";
 
 export interface ConditionRate {
   condition: string;
@@ -43,7 +44,7 @@ export function conditionBreakdown(rows: ReadonlyArray<{ condition: string; stat
 }
 
 /** A `--where` filter that cannot be read. */
-export class WhereError extends Error {
+export class WhereError extends UserError {
   override readonly name = "WhereError";
 }
 

@@ -14,6 +14,7 @@ import { addAt, callerBusySpans, coughSound, offAxisSpeech, scheduleCallerEvents
 import { mulawRoundTripTable } from "./mulaw";
 import { highPassInPlace, lowPassInPlace } from "./one-pole";
 import { seededRandom } from "./seeded-random";
+import { UserError } from "../user-error";
 
 export const CONDITION_PRESETS = Condition.options;
 export type ConditionPreset = (typeof CONDITION_PRESETS)[number];
@@ -100,7 +101,7 @@ export const OVERRIDE_FLAGS: Readonly<Record<ConditionOverride, string>> = Objec
 export type ConditionErrorCode = "unknown_preset" | "bad_seed" | "bad_override" | "missing_background" | "missing_utterances" | "bad_background";
 
 /** A condition that cannot be applied as asked; the message says what to change. */
-export class ConditionError extends Error {
+export class ConditionError extends UserError {
   override readonly name = "ConditionError";
   constructor(
     readonly code: ConditionErrorCode,

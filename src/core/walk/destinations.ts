@@ -8,11 +8,12 @@ import { randomUUID } from "node:crypto";
 import { atPath, makeDirs } from "../files/atomic";
 import { lstatSync, renameSync, rmSync, writeFileSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { UserError } from "../user-error";
 
 export type DestinationErrorCode = "traversal" | "symlink" | "not_a_file" | "collision" | "source_overwrite" | "unowned";
 
 /** A write generate-audio refuses to make; says which path and why, and what to do instead. */
-export class DestinationError extends Error {
+export class DestinationError extends UserError {
   override readonly name = "DestinationError";
   constructor(
     readonly code: DestinationErrorCode,

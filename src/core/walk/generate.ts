@@ -36,6 +36,7 @@ import {
 import { audioDestination, checkDatasetTarget, checkWriteTarget, DestinationError, writeFileAtomic } from "./destinations";
 import { loadRecording } from "./recordings";
 import { deriveSeed } from "./seeded-random";
+import { UserError } from "../user-error";
 
 /** The seed used when none is given (the one the reference harness documents). */
 export const DEFAULT_GENERATION_SEED = 41;
@@ -122,7 +123,7 @@ export interface GenerateAudioReport {
 export type GenerateAudioErrorCode = "usage" | "selection" | "exists" | "id";
 
 /** A generate-audio request that cannot be carried out as given; says what to change. */
-export class GenerateAudioError extends Error {
+export class GenerateAudioError extends UserError {
   override readonly name = "GenerateAudioError";
   constructor(
     readonly code: GenerateAudioErrorCode,

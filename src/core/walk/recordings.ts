@@ -11,6 +11,7 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 
 import { describeWav, readWav, WavError, type WavAudio } from "../audio/wav";
 import { formatBytes, InputFileError, readInputFile } from "../dataset/input-file";
 import type { Dataset, Scenario } from "../dataset/schema";
+import { UserError } from "../user-error";
 
 /** Transport rate: the only rate a WALK recording may have (docs/audio-and-metrics.md). */
 export const RECORDING_SAMPLE_RATE = 24_000;
@@ -44,7 +45,7 @@ export interface RecordingEntry {
 }
 
 /** A recording WALK cannot replay; one paragraph naming where it is, what it is and what to do. */
-export class RecordingError extends Error {
+export class RecordingError extends UserError {
   override readonly name = "RecordingError";
   constructor(
     readonly code: RecordingErrorCode,

@@ -1,6 +1,7 @@
 /** A world's errors: a definition that cannot work, and a world that cannot be set up for a trial. */
 
 import { formatPath } from "./json";
+import { UserError } from "../user-error";
 
 /** One located problem: where (a readable path) and what is wrong. */
 export interface WorldIssue {
@@ -20,7 +21,7 @@ export class WorldDefinitionError extends Error {
  * A world could not be set up for a trial: the scenario's `application.initial_state` (or the state
  * built from it) is invalid, or a case asked for an operation the world does not have.
  */
-export class WorldSetupError extends Error {
+export class WorldSetupError extends UserError {
   constructor(
     message: string,
     readonly issues: WorldIssue[] = [],
