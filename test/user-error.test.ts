@@ -25,7 +25,10 @@ describe("UserError", () => {
 
   it("recognises a user error thrown by a second copy of crashlab (same brand, another class)", () => {
     class OtherCopyError extends Error {
-      readonly [Symbol.for("crashlab.user-error")] = true;
+      constructor(message: string) {
+        super(message);
+        Object.defineProperty(this, Symbol.for("crashlab.user-error"), { value: true });
+      }
     }
     const error = new OtherCopyError("from a package's own install");
     expect(error).not.toBeInstanceOf(UserError);
