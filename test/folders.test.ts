@@ -1,54 +1,15 @@
 /**
- * The rooms of src/core and which others each may import: one direction, no cycle between folders. A new
- * import across folders is a design decision — add it here, where a reviewer sees it.
+ * The rooms of src/core and which others each may import: one direction, no cycle between folders. Each
+ * folder's README.md says what it may import, in its `May import:` line (test/folder-rules.ts reads them);
+ * a new import across folders is a design decision, made there where a reviewer sees it.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { allowedOf, CORE, documentedFoldersTable, foldersTable, nameOf, readFolderRules, readmeOf, ROOT_FILES } from "./folder-rules";
 import { importsOf } from "./imports";
-
-const ROOT_FILES = "(root)"; // version.ts and other files directly under src/core
-
-/** Each folder of src/core, and the folders it may import (its own files are always allowed). */
-const ALLOWED: Record<string, readonly string[]> = {
-  [ROOT_FILES]: [],
-  record: [],
-  files: [],
-  "run-folder": [ROOT_FILES, "files", "record"],
-  time: [],
-  stats: [],
-  language: [],
-  dataset: [ROOT_FILES, "language"],
-  settings: [ROOT_FILES, "dataset"],
-  services: ["settings"],
-  world: [ROOT_FILES, "language"],
-  audio: ["time"],
-  speech: ["audio", "services", "settings"],
-  timeline: ["audio", "language", "settings", "stats"],
-  provenance: ["record"],
-  gate: ["record", "stats"],
-  compare: ["stats"],
-  journal: [ROOT_FILES, "files", "provenance", "run-folder", "settings"],
-  target: ["services", "settings", "time", "world"],
-  live: ["audio", "services", "time"],
-  simulator: ["audio", "language", "live", "speech", "target", "time"],
-  "client-service": ["target", "world"],
-  "gpt-live-target": ["client-service", "live", "services", "simulator", "speech", "target", "world"],
-  verify: ["dataset", "language", "record", "timeline", "world"],
-  judge: [ROOT_FILES, "dataset", "language", "record", "services", "settings", "timeline", "verify"],
-  caller: ["audio", "dataset", "language", "live", "services", "time", "timeline", "world"],
-  walk: [ROOT_FILES, "audio", "dataset", "files", "speech", "stats"],
-  trial: ["audio", "caller", "dataset", "files", "judge", "language", "provenance", "record", "services", "settings", "target", "time", "timeline", "verify", "walk", "world"],
-  run: [ROOT_FILES, "dataset", "gate", "judge", "provenance", "record", "settings", "speech", "stats", "target", "timeline", "trial", "verify", "walk", "world"],
-  package: [ROOT_FILES, "dataset", "run", "trial", "world"],
-  report: [ROOT_FILES, "audio", "files", "gate", "journal", "judge", "record", "review", "run", "run-folder", "services", "settings", "stats", "target", "timeline", "trial", "walk"],
-  runner: [ROOT_FILES, "caller", "dataset", "files", "gate", "gpt-live-target", "journal", "judge", "live", "package", "provenance", "record", "report", "run", "services", "settings", "speech", "target", "trial"],
-  review: [ROOT_FILES, "files", "gate", "record", "run-folder", "stats"],
-  vary: [ROOT_FILES, "record", "run", "simulator", "target", "trial", "world"],
-  init: [ROOT_FILES, "files", "walk"],
-  cli: [ROOT_FILES, "audio", "caller", "client-service", "compare", "dataset", "files", "gpt-live-target", "init", "journal", "judge", "live", "package", "provenance", "record", "report", "review", "run", "run-folder", "runner", "services", "settings", "speech", "target", "trial", "vary", "walk"],
-};
+import { brokenLinks } from "./markdown-links";
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((name) => {
@@ -63,20 +24,24 @@ const folderOf = (core: string, path: string) => {
   return rel.includes("/") ? rel.split("/")[0]! : ROOT_FILES;
 };
 
-/** Imports between folders that the table does not allow, and the folder graph's cycles. */
+/** Imports between folders that `allowed` (each folder's `May import:` line) does not allow, and the folder graph's cycles. */
 export function folderProblems(core: string, allowed: Record<string, readonly string[]>): string[] {
   const problems: string[] = [];
   const edges = new Map<string, Set<string>>();
+  const unlisted = new Set<string>(); // folders already said to have no line: once each, not once per file
   for (const file of sourceFiles(core)) {
     const from = folderOf(core, file);
-    if (!(from in allowed)) problems.push(`${relative(core, file)}: folder ${from} is not in the table of folders; add it with the folders it may import`);
+    if (!(from in allowed) && !unlisted.has(from)) {
+      unlisted.add(from);
+      problems.push(`${relative(core, file)}: folder ${nameOf(from)} has no \`May import:\` line in ${readmeOf(from)}; add one listing the folders it may import`);
+    }
     for (const spec of importsOf(readFileSync(file, "utf8"))) {
       if (!spec.startsWith(".")) continue;
       const to = folderOf(core, resolve(dirname(file), spec));
       if (to === from) continue;
       if (!edges.has(from)) edges.set(from, new Set());
       edges.get(from)!.add(to);
-      if (from in allowed && !allowed[from]!.includes(to)) problems.push(`${relative(core, file)} imports ${spec}: ${from}/ may not import ${to}/`);
+      if (from in allowed && !allowed[from]!.includes(to)) problems.push(`${relative(core, file)} imports ${spec}: ${nameOf(from)} may not import ${nameOf(to)}; if it should, add \`${nameOf(to)}\` to the \`May import:\` line of ${readmeOf(from)}`);
     }
   }
   // A cycle between folders (even of allowed imports) means two rooms are one: find one and name it.
@@ -92,21 +57,24 @@ export function folderProblems(core: string, allowed: Record<string, readonly st
   return problems;
 }
 
+const { rules, problems } = readFolderRules();
+
 describe("the folders of src/core", () => {
-  it("import only the folders the table allows, and no two folders import each other", () => {
-    expect(folderProblems(resolve(import.meta.dirname, "../src/core"), ALLOWED)).toEqual([]);
+  it("each says its job and what it may import in its README.md, naming only folders that exist", () => {
+    expect(problems).toEqual([]);
+    const root = resolve(CORE, "../..");
+    expect(brokenLinks([...rules.values()].map((r) => r.readme), (file) => !relative(root, file).startsWith(".."))).toEqual([]);
   });
 
-  it("each says its job where it opens (a README.md) and in docs/architecture.md", () => {
-    const core = resolve(import.meta.dirname, "../src/core");
-    const architecture = readFileSync(resolve(import.meta.dirname, "../docs/architecture.md"), "utf8");
-    for (const folder of readdirSync(core).filter((n) => statSync(join(core, n)).isDirectory())) {
-      expect(readFileSync(join(core, folder, "README.md"), "utf8"), folder).toMatch(new RegExp(`^# ${folder}/\\n\\n\\S`));
-      expect(architecture, folder).toContain(`| \`${folder}/\` |`);
-    }
+  it("import only the folders their README.md allows, and no two folders import each other", () => {
+    expect(folderProblems(CORE, allowedOf(rules))).toEqual([]);
   });
 
-  it("the check fails on an import the table does not allow and on a cycle", () => {
+  it("docs/architecture.md lists them as their READMEs say", () => {
+    expect(documentedFoldersTable(), "docs/architecture.md's table of folders differs from the folders' README.md files: run `pnpm tsx scripts/architecture-doc.ts` and read the diff").toBe(foldersTable());
+  });
+
+  it("the check fails on an import the README does not allow and on a cycle", () => {
     const core = mkdtempSync(join(tmpdir(), "folders-"));
     const file = (path: string, text: string) => {
       mkdirSync(dirname(join(core, path)), { recursive: true });
@@ -115,10 +83,42 @@ describe("the folders of src/core", () => {
     file("low/a.ts", 'import { b } from "../high/b";\nexport const a = 1;\n');
     file("high/b.ts", 'import { a } from "../low/a";\nexport const b = a;\n');
     file("other/c.ts", 'import { a } from "../low/a";\n');
-    expect(folderProblems(core, { low: ["high"], high: ["low"] })).toEqual([
-      "other/c.ts: folder other is not in the table of folders; add it with the folders it may import",
-      "folder cycle: high → low → high",
+    file("d.ts", 'import { a } from "./low/a";\n');
+    expect(folderProblems(core, { [ROOT_FILES]: ["low"], low: ["high"], high: ["low"] })).toEqual([
+      "other/c.ts: folder other/ has no `May import:` line in src/core/other/README.md; add one listing the folders it may import",
+      "folder cycle: low → high → low",
     ]);
-    expect(folderProblems(core, { low: [], high: ["low"], other: [] })).toEqual(["low/a.ts imports ../high/b: low/ may not import high/", "other/c.ts imports ../low/a: other/ may not import low/", "folder cycle: high → low → high"]);
+    expect(folderProblems(core, { [ROOT_FILES]: [], low: [], high: ["low"], other: [] })).toEqual([
+      "d.ts imports ./low/a: src/core/*.ts may not import low/; if it should, add `low/` to the `May import:` line of src/core/README.md",
+      "low/a.ts imports ../high/b: low/ may not import high/; if it should, add `high/` to the `May import:` line of src/core/low/README.md",
+      "other/c.ts imports ../low/a: other/ may not import low/; if it should, add `low/` to the `May import:` line of src/core/other/README.md",
+      "folder cycle: low → high → low",
+    ]);
+  });
+
+  it("the READMEs are read strictly: a missing README or line, a malformed line or an unknown folder is named with its fix", () => {
+    const core = mkdtempSync(join(tmpdir(), "folder-readmes-"));
+    const readme = (folder: string, text: string) => {
+      mkdirSync(join(core, folder), { recursive: true });
+      writeFileSync(join(core, folder, "README.md"), text);
+    };
+    readme("", "# src/core/\n\nShared files.\n\nMay import: nothing of ours.\n");
+    readme("good", "# good/\n\nA job,\nover two lines.\n\nMay import: `src/core/*.ts`, `plain/`.\n");
+    readme("plain", "# plain/\n\nA job.\n\nMay import: nothing of ours.\n");
+    mkdirSync(join(core, "bare"));
+    readme("silent", "# silent/\n\nA job.\n");
+    readme("ghost", "# ghost/\n\nA job.\n\nMay import: `good/`, `nowhere/`.\n");
+    readme("loose", "# loose/\n\nA job.\n\nMay import: good/ and plain/\n");
+    readme("odd", "# odd/\n\nA job.\n\nMay import: `../good`.\n");
+    const { rules, problems } = readFolderRules(core);
+    expect(problems).toEqual([
+      'src/core/bare/README.md is missing: add it with the heading "# bare/", a paragraph saying the folder\'s job, and a line "May import: `a/`, `b/`." (the files directly under src/core as `src/core/*.ts`) or "May import: nothing of ours."',
+      "src/core/loose/README.md: \"May import: good/ and plain/\" is not of the form \"May import: `a/`, `b/`.\" (the files directly under src/core as `src/core/*.ts`) or \"May import: nothing of ours.\"",
+      "src/core/odd/README.md: `May import:` names `../good`: write a folder as `name/`, the files directly under src/core as `src/core/*.ts`",
+      'src/core/silent/README.md has no `May import:` line; add one listing the folders silent/ may import, of the form "May import: `a/`, `b/`." (the files directly under src/core as `src/core/*.ts`) or "May import: nothing of ours."',
+      "src/core/ghost/README.md: `May import:` names `nowhere/`, which is not a folder of src/core; fix the name or remove it",
+    ]);
+    expect(allowedOf(rules)).toEqual({ [ROOT_FILES]: [], ghost: ["good", "nowhere"], good: [ROOT_FILES, "plain"], plain: [] });
+    expect(rules.get("good")!.job).toBe("A job, over two lines.");
   });
 });
