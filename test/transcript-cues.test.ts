@@ -179,3 +179,98 @@ describe("transcript cues: corrections, go-aheads, refusals, outcomes", () => {
     expect(saysGoodbye("")).toBeNull();
   });
 });
+
+describe("transcript cues: text as the rules read it", () => {
+  it("normalizes width, case, punctuation, symbols and spaces, and matches whole words only", () => {
+    expect(plainText("  Don't   BOOK—it, ＴＷＯ!! €5 + tip ")).toBe("don t book it two 5 tip");
+    expect(containsPhrase("Cancel", ["cancel"])).toBe("cancel");
+    expect(containsPhrase("Can't do it.", ["can t"])).toBe("can t");
+    expect(containsPhrase("We'll scancel it", ["cancel"])).toBeNull();
+    // The first phrase of the list that matches is the answer; a phrase of punctuation alone never matches.
+    expect(containsPhrase("No, wait.", ["wait", "no wait"])).toBe("wait");
+    expect(containsPhrase("?!", ["?"])).toBeNull();
+  });
+
+  it("a field is named by its words in the generic lexicon too", () => {
+    expect(mentionsFieldIn("What's your phone number?", "phone")).toBe("phone");
+    expect(mentionsFieldIn("Your e-mail?", "email")).toBe("e mail");
+    expect(mentionsFieldIn("Which day suits?", "phone")).toBeNull();
+  });
+});
+
+describe("transcript cues: spoken values, form by form", () => {
+  const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+  const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty first", "twenty second", "twenty third", "twenty fourth", "twenty fifth", "twenty sixth", "twenty seventh", "twenty eighth", "twenty ninth", "thirtieth", "thirty first"];
+  const SUFFIXED = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th", "11th", "12th", "13th", "14th", "15th", "16th", "17th", "18th", "19th", "20th", "21st", "22nd", "23rd", "24th", "25th", "26th", "27th", "28th", "29th", "30th", "31st"];
+  const NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
+
+  it("whole numbers up to twenty also as words, as numbers or as digit strings", () => {
+    NUMBERS.forEach((word, n) => expect(spokenForms(n)).toEqual([String(n), word]));
+    expect(spokenForms("07")).toEqual(["07", "seven"]);
+    for (const other of [21, -1, 2.5, "7a", "a7", "R-002"]) expect(spokenForms(other)).toEqual([String(other)]);
+  });
+
+  it("an ISO date by day number, ordinal and ordinal word, each month by name", () => {
+    expect(spokenForms("2026-08-08")).toEqual([
+      "2026-08-08",
+      "august 8", "8 of august", "the 8 of august",
+      "august 8th", "8th of august", "the 8th of august",
+      "august eighth", "eighth of august", "the eighth of august",
+    ]);
+    MONTHS.forEach((month, i) => expect(spokenForms(`2026-${String(i + 1).padStart(2, "0")}-08`)).toContain(`${month} 8`));
+    for (let day = 1; day <= 31; day++) {
+      const forms = spokenForms(`2026-08-${String(day).padStart(2, "0")}`);
+      expect(forms).toContain(`august ${SUFFIXED[day - 1]}`);
+      expect(forms).toContain(`the ${ORDINALS[day - 1]} of august`);
+    }
+    for (const notADate of ["2026-08-32", "2026-08-00", "2026-13-01", "2026-00-10", "2026-8-08", "12026-08-08", "2026-08-08T10", "x2026-08-08"]) {
+      expect(spokenForms(notADate)).toEqual([notADate]);
+    }
+  });
+
+  it("a 24-hour time on the 12-hour clock, with am/pm or o'clock on the hour and half past at 30", () => {
+    expect(spokenForms("19:00")).toEqual([
+      "19:00",
+      "7 pm", "7 p m", "7 in the evening", "7 at night", "7 o clock",
+      "seven pm", "seven p m", "seven in the evening", "seven at night", "seven o clock",
+    ]);
+    expect(spokenForms("19:30")).toEqual(["19:30", "7 30", "half past 7", "seven 30", "half past seven"]);
+    expect(spokenForms("9:05")).toEqual(["9:05", "9 05", "nine 05"]);
+    expect(spokenForms("07:00")).toEqual([
+      "07:00",
+      "7 am", "7 a m", "7 in the morning", "7 o clock",
+      "seven am", "seven a m", "seven in the morning", "seven o clock",
+    ]);
+    expect(spokenForms("00:00")).toEqual(expect.arrayContaining(["12 am", "twelve in the morning"]));
+    expect(spokenForms("11:00")).toContain("11 am");
+    expect(spokenForms("12:00")).toEqual(expect.arrayContaining(["12 pm", "twelve o clock"]));
+    expect(spokenForms("12:00")).not.toContain("12 am");
+    for (const notATime of ["123:45", "19:5", "x19:30", "19:30x"]) expect(spokenForms(notATime)).toEqual([notATime]);
+  });
+
+  it("a value is mentioned when any spoken form is; strings need two characters", () => {
+    expect(mentionsValue("Table 12, please", 12)).toBe("12");
+    expect(mentionsValue("Under AB, please", "ab")).toBe("ab");
+    expect(mentionsValue("a", "a.")).toBeNull();
+    expect(mentionsValue("Tomorrow at seven", "19:00")).toBeNull();
+  });
+});
+
+describe("transcript cues: the cue found in any sentence, and what is not one", () => {
+  it("a correction in a later sentence; 'Sorry?' asks to hear it again", () => {
+    expect(correctionCue("Hello there. Actually, make it 8.")).toBe("actually");
+    expect(correctionCue("Sorry? What was that?")).toBeNull();
+    expect(correctionCue("Sorry? I mean eight.")).toBe("i mean");
+  });
+
+  it("a denied outcome is no outcome report", () => {
+    expect(reportsOutcome("It's not cancelled.")).toBeNull();
+    expect(reportsOutcome("It isn't booked.")).toBeNull();
+    expect(reportsOutcome("It is cancelled.")).toBe("cancelled");
+  });
+
+  it("thanks with a request beside it is no goodbye", () => {
+    expect(saysGoodbye("Thanks, book it.")).toBeNull();
+    expect(saysGoodbye("Great, thanks.")).toBe("thanks");
+  });
+});
