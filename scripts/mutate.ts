@@ -60,7 +60,7 @@ export const TARGETS: Target[] = [
   { file: "src/core/verify/state.ts", tests: ["test/grading.test.ts", "test/procedure-grading.test.ts"] },
   { file: "src/core/verify/timing.ts", tests: ["test/timing-verifiers.test.ts"] },
   { file: "src/core/language/cues.ts", tests: ["test/transcript-cues.test.ts"] },
-  { file: "src/core/language/vocabulary.ts", tests: ["test/language-vocabulary.test.ts", "test/language-claims.test.ts"] },
+  { file: "src/core/language/vocabulary.ts", tests: ["test/language-vocabulary.test.ts", "test/language-claims.test.ts", "test/language-vocabulary-rules.test.ts"] },
   { file: "src/core/judge/verifiers.ts", tests: ["test/judge-reply.test.ts", "test/judge-verdicts.test.ts", "test/judge-request.test.ts"] },
   { file: "src/core/judge/judge.ts", functions: ["interpretReply", "aggregateVotes"], tests: ["test/judge-reply.test.ts"] },
   { file: "src/core/world/world.ts", tests: ["test/world-engine.test.ts"] },

@@ -114,8 +114,8 @@ const GENERIC_ACTION_NOUNS: Readonly<Record<string, Effect>> = { cancellation: "
 const GENERIC_COUNTED = ["people", "person", "persons", "adults", "adult", "children", "kids", "pax"];
 const GENERIC_ID_CUES = ["confirmation", "number", "id", "reference", "code"];
 const GENERIC_SLOTS = ["slot", "availability", "space", "room", "spot", "opening"];
-/** Past forms the claims reader takes as outcomes besides the verbs' own (./claims). */
-const GENERIC_OUTCOME_WORDS = ["confirmed", "canceled", "cancelled", "rescheduled"];
+/** Words the claims reader takes as outcomes besides the verbs' own past forms (./claims): "confirmed" names no action. */
+const GENERIC_OUTCOME_WORDS = ["confirmed"];
 
 /** The regular past forms of a verb: "book" → booked; "reserve" → reserved; "modify" → modified; "cancel" → cancelled, canceled. */
 export function pastFormsOf(verb: string): string[] {
@@ -171,7 +171,7 @@ function compile(source: VocabularySource): Lexicon {
     availability: (v.availability ?? []).map(lower),
     slots: new Set([...GENERIC_SLOTS, ...(v.slots ?? []).map(lower)]),
     operations,
-    kinds: enumKindsOf([source.state, ...Object.values(source.operations ?? {}).map((op) => op.args)].filter((s) => s !== undefined)),
+    kinds: enumKindsOf([source.state, ...Object.values(source.operations ?? {}).map((op) => op.args)]),
     outcomeWords: new Set([...GENERIC_OUTCOME_WORDS, ...pastForms.keys()]),
   };
 }
@@ -250,11 +250,11 @@ export function verbsOf(lexicon: Lexicon, effect: Effect): string[] {
 export function vocabularyProblems(source: VocabularySource): string[] {
   const problems: string[] = [];
   const effects = EFFECTS.map((e) => `"${e}"`).join(", ");
-  const isEffect = (e: unknown): e is Effect => typeof e === "string" && (EFFECTS as readonly string[]).includes(e);
+  const isEffect = (e: unknown): e is Effect => EFFECTS.some((effect) => effect === e);
   const word = (w: unknown) => typeof w === "string" && /^[a-z][a-z' -]*[a-z]$|^[a-z]$/i.test(w.trim());
   for (const [name, op] of Object.entries(source.operations ?? {})) {
     if (op.effect !== undefined && !isEffect(op.effect)) problems.push(`operation "${name}": \`effect\` must be one of ${effects} (got ${JSON.stringify(op.effect)})`);
-    if (op.effect !== undefined && isEffect(op.effect) && (op.kind === "read") !== (op.effect === "read")) {
+    if (isEffect(op.effect) && (op.kind === "read") !== (op.effect === "read")) {
       problems.push(`operation "${name}": a ${op.kind} cannot have the effect "${op.effect}" (a read's effect is "read"; a write's is one of the others)`);
     }
     if (op.entity !== undefined && !word(op.entity)) problems.push(`operation "${name}": \`entity\` must be a noun in words, such as "order" (got ${JSON.stringify(op.entity)})`);
