@@ -70,7 +70,7 @@ export const TARGETS: Target[] = [
   { file: "src/core/verify/grounding.ts", tests: ["test/grounding.test.ts", "test/grading.test.ts", "test/grounding-cases.test.ts", "test/claims-results.test.ts"] },
   { file: "src/core/language/values.ts", tests: ["test/grounding.test.ts", "test/language-values.test.ts"] },
   { file: "src/core/language/claims.ts", tests: ["test/grounding.test.ts", "test/language-claims.test.ts"] },
-  { file: "src/core/language/kinds.ts", tests: ["test/schema-kinds.test.ts"] },
+  { file: "src/core/language/kinds.ts", tests: ["test/schema-kinds.test.ts", "test/schema-kinds-rules.test.ts"] },
 ];
 
 const REPORTS = "reports/mutation";
