@@ -67,7 +67,7 @@ export const TARGETS: Target[] = [
   { file: "src/core/world/state-check.ts", tests: ["test/world-engine.test.ts"] },
   { file: "src/core/world/errors.ts", tests: ["test/world-engine.test.ts"] },
   { file: "src/core/language/reader.ts", tests: ["test/language-reader.test.ts", "test/language-reader-cases.test.ts", "test/transcript-cues.test.ts"] },
-  { file: "src/core/verify/grounding.ts", tests: ["test/grounding.test.ts", "test/grading.test.ts", "test/grounding-cases.test.ts", "test/claims-results.test.ts"] },
+  { file: "src/core/verify/grounding.ts", tests: ["test/grounding.test.ts", "test/grading.test.ts", "test/grounding-cases.test.ts", "test/claims-results.test.ts", "test/grounding-rules-a.test.ts", "test/grounding-rules-b.test.ts"] },
   { file: "src/core/language/values.ts", tests: ["test/grounding.test.ts", "test/language-values.test.ts"] },
   { file: "src/core/language/claims.ts", tests: ["test/grounding.test.ts", "test/language-claims.test.ts"] },
   { file: "src/core/language/kinds.ts", tests: ["test/schema-kinds.test.ts", "test/schema-kinds-rules.test.ts"] },

@@ -441,9 +441,10 @@ function kindContradictions(said: readonly SpokenKindValue[], json: readonly unk
 
 // ---- availability statements ------------------------------------------------------------------------
 
-/** Words that say there is none (negation), and words that say a slot has no room ("full", "sold out", "taken"). */
+/** Words that say there is none. */
 const NEGATING = new Set(["not", "no", "never", "none", "nothing", "cannot", "unable", "neither", "nor"]);
-const NO_ROOM = new Set(["full", "fully", "taken", "sold"]);
+/** Words that may stand between "be" and what something is ("it's already taken", "we're completely full"). */
+const DEGREE = new Set(["already", "all", "completely", "totally", "entirely", "fully", "just", "now", "pretty", "quite", "still", "unfortunately"]);
 /** Words that state that something exists for the caller: "we have a table", "we've got one", "7 p.m. is free". */
 const THERE_IS = new Set(["have", "got", "free", "open"]);
 /** Words of a field's name too common to name it ("is_open" is named by "open", "on_shelf" by "shelf"). */
@@ -458,9 +459,10 @@ function booleanFields(output: unknown): Array<{ field: string; value: boolean }
 /**
  * What an availability statement says, or null: a sentence that names a boolean field of the read
  * ("available", "unavailable"), states that something exists ("we have", "we've got", "there is", "is
- * free") or that there is no room ("full", "fully booked", "taken", "sold out"). True when it says there
- * is; false when it is negated or says there is no room. A sentence that says both ("not at 9, but we have
- * 7") is not read; "taken care of" is no room taken.
+ * free") or that there is no room. True when it says there is; false when it is negated or says there is
+ * no room. No room is said by what something is ("is full", "full up", "is taken", "is out", "fully
+ * booked", "sold out"), never by a word that describes a noun ("the full menu", "at full price"), an
+ * action ("we've taken your name") or an idiom ("it's all taken care of"). A sentence that says both ("not at 9, but we have 7") is not read.
  */
 export function availabilitySaid(sentence: string, field: string): boolean | null {
   const all = read(sentence).words;
@@ -480,10 +482,25 @@ export function availabilitySaid(sentence: string, field: string): boolean | nul
     }
   const said: boolean[] = [];
   for (const words of clauses) {
-    const noRoom = (i: number) =>
-      (NO_ROOM.has(words[i]!.word) && !(words[i]!.word === "taken" && words[i + 1]?.word === "care") && !(words[i]!.word === "sold" && words[i + 1]?.word !== "out")) ||
-      // "it's out", "both copies are out", "we're out of those": "out" as what something is.
-      (words[i]!.word === "out" && words[i - 1]?.lemma === "be");
+    // What something is: the word after a form of "be", words of degree between ("both copies are out").
+    const isWhat = (i: number) => {
+      let j = i - 1;
+      while (j >= 0 && DEGREE.has(words[j]!.word)) j--;
+      return words[j]?.lemma === "be";
+    };
+    // …and not followed by a noun it takes as its object ("it's all taken care of"); a day or a time may follow ("we're full tonight").
+    const object = (i: number) => {
+      const tags = words[i + 1]?.tags;
+      return tags !== undefined && tags.has("Noun") && !tags.has("Date") && !tags.has("Time") && !tags.has("Pronoun");
+    };
+    const noRoom = (i: number) => {
+      const w = words[i]!.word;
+      const next = words[i + 1]?.word;
+      if (w === "full") return (isWhat(i) && !object(i)) || next === "up";
+      if (w === "taken" || w === "out") return isWhat(i) && !object(i);
+      if (w === "fully") return next !== undefined && next.endsWith("ed");
+      return w === "sold" && next === "out";
+    };
     const exists = (i: number) => THERE_IS.has(words[i]!.word) || THERE_IS.has(words[i]!.lemma) || (words[i]!.word === "there" && words[i + 1]?.lemma === "be");
     if (!words.some((w, i) => names(w) || exists(i) || noRoom(i))) continue;
     // A leading "No" answers something ("No problem, we have…"); later it negates ("there is no table").
